@@ -1,0 +1,459 @@
+/*
+ * plank.h: the one public header of plank, an Apache Parquet library in C11.
+ *
+ * Conventions
+ *  - Every function that can fail returns a plank_status (PLANK_OK == 0) and
+ *    takes an optional `plank_error *err` last; when err is not NULL it
+ *    receives a message naming what was wrong and where (byte offset, row
+ *    group, column, page). Passing NULL is always allowed.
+ *  - Handles (plank_reader, plank_column_reader) are opaque. Close functions
+ *    accept NULL.
+ *  - Memory is allocated through the plank_allocator given in the options, or
+ *    malloc/realloc/free when none is given. There is no global mutable state.
+ *  - Hostile-input contract: every size, count, offset and bit width read from
+ *    a file is checked before use. A malformed file yields PLANK_ERR_CORRUPT
+ *    (or PLANK_ERR_LIMIT when a configured bound is exceeded), never a read or
+ *    write outside a buffer.
+ */
+#ifndef PLANK_H
+#define PLANK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define PLANK_API
+#elif defined(__GNUC__)
+#define PLANK_API __attribute__((visibility("default")))
+#else
+#define PLANK_API
+#endif
+
+#define PLANK_VERSION_MAJOR 0
+#define PLANK_VERSION_MINOR 1
+#define PLANK_VERSION_PATCH 0
+#define PLANK_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------------ */
+/* Status and errors                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* Values are pinned: they never change meaning between versions. */
+typedef enum plank_status {
+    PLANK_OK = 0,
+    PLANK_ERR_INVALID_ARGUMENT = 1, /* the caller passed something wrong */
+    PLANK_ERR_IO = 2,               /* open/read failed or the source is short */
+    PLANK_ERR_OUT_OF_MEMORY = 3,    /* the allocator returned NULL */
+    PLANK_ERR_CORRUPT = 4,          /* the file violates the format */
+    PLANK_ERR_UNSUPPORTED = 5,      /* valid, but not supported by this build */
+    PLANK_ERR_CHECKSUM = 6,         /* a page CRC32 did not match */
+    PLANK_ERR_LIMIT = 7,            /* a configured resource bound was exceeded */
+    PLANK_ERR_ENCRYPTED = 8,        /* the file (or a column) is encrypted */
+    PLANK_ERR_END = 9               /* no more data (end of a column chunk) */
+} plank_status;
+
+#define PLANK_ERROR_MESSAGE_SIZE 512
+
+/* Optional error detail. Location fields are -1 when unknown. */
+typedef struct plank_error {
+    plank_status code;
+    int64_t byte_offset; /* absolute offset in the file */
+    int32_t row_group;
+    int32_t column;      /* leaf column index */
+    int64_t page;        /* page ordinal within the column chunk */
+    char message[PLANK_ERROR_MESSAGE_SIZE];
+} plank_error;
+
+/* Sets every location to -1, code to PLANK_OK and the message to "". */
+PLANK_API void plank_error_init(plank_error *err);
+/* A short constant name for a status ("corrupt file", ...). */
+PLANK_API const char *plank_status_string(plank_status status);
+PLANK_API const char *plank_version_string(void);
+
+/* ------------------------------------------------------------------------ */
+/* Allocation                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* reallocate(opaque, NULL, 0, n) allocates; reallocate(opaque, p, old, n)
+ * grows or shrinks; free(opaque, p, size) releases (p may be NULL).
+ * Alignment must be at least 16 bytes. */
+typedef struct plank_allocator {
+    void *(*reallocate)(void *opaque, void *ptr, size_t old_size, size_t new_size);
+    void (*free)(void *opaque, void *ptr, size_t size);
+    void *opaque;
+} plank_allocator;
+
+/* ------------------------------------------------------------------------ */
+/* Enumerations from the Parquet format (values are the format's own)       */
+/* ------------------------------------------------------------------------ */
+
+typedef enum plank_physical_type {
+    PLANK_BOOLEAN = 0,
+    PLANK_INT32 = 1,
+    PLANK_INT64 = 2,
+    PLANK_INT96 = 3,
+    PLANK_FLOAT = 4,
+    PLANK_DOUBLE = 5,
+    PLANK_BYTE_ARRAY = 6,
+    PLANK_FIXED_LEN_BYTE_ARRAY = 7,
+    PLANK_PHYSICAL_NONE = -1 /* group nodes */
+} plank_physical_type;
+
+typedef enum plank_repetition {
+    PLANK_REQUIRED = 0,
+    PLANK_OPTIONAL = 1,
+    PLANK_REPEATED = 2
+} plank_repetition;
+
+/* Legacy ConvertedType; PLANK_CONVERTED_NONE when absent. */
+typedef enum plank_converted_type {
+    PLANK_CONVERTED_NONE = -1,
+    PLANK_CONVERTED_UTF8 = 0,
+    PLANK_CONVERTED_MAP = 1,
+    PLANK_CONVERTED_MAP_KEY_VALUE = 2,
+    PLANK_CONVERTED_LIST = 3,
+    PLANK_CONVERTED_ENUM = 4,
+    PLANK_CONVERTED_DECIMAL = 5,
+    PLANK_CONVERTED_DATE = 6,
+    PLANK_CONVERTED_TIME_MILLIS = 7,
+    PLANK_CONVERTED_TIME_MICROS = 8,
+    PLANK_CONVERTED_TIMESTAMP_MILLIS = 9,
+    PLANK_CONVERTED_TIMESTAMP_MICROS = 10,
+    PLANK_CONVERTED_UINT_8 = 11,
+    PLANK_CONVERTED_UINT_16 = 12,
+    PLANK_CONVERTED_UINT_32 = 13,
+    PLANK_CONVERTED_UINT_64 = 14,
+    PLANK_CONVERTED_INT_8 = 15,
+    PLANK_CONVERTED_INT_16 = 16,
+    PLANK_CONVERTED_INT_32 = 17,
+    PLANK_CONVERTED_INT_64 = 18,
+    PLANK_CONVERTED_JSON = 19,
+    PLANK_CONVERTED_BSON = 20,
+    PLANK_CONVERTED_INTERVAL = 21
+} plank_converted_type;
+
+typedef enum plank_encoding {
+    PLANK_ENC_PLAIN = 0,
+    PLANK_ENC_PLAIN_DICTIONARY = 2,
+    PLANK_ENC_RLE = 3,
+    PLANK_ENC_BIT_PACKED = 4,
+    PLANK_ENC_DELTA_BINARY_PACKED = 5,
+    PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY = 6,
+    PLANK_ENC_DELTA_BYTE_ARRAY = 7,
+    PLANK_ENC_RLE_DICTIONARY = 8,
+    PLANK_ENC_BYTE_STREAM_SPLIT = 9
+} plank_encoding;
+
+typedef enum plank_codec {
+    PLANK_CODEC_UNCOMPRESSED = 0,
+    PLANK_CODEC_SNAPPY = 1,
+    PLANK_CODEC_GZIP = 2,
+    PLANK_CODEC_LZO = 3,
+    PLANK_CODEC_BROTLI = 4,
+    PLANK_CODEC_LZ4 = 5, /* deprecated Hadoop-framed (or raw, by fallback) LZ4 */
+    PLANK_CODEC_ZSTD = 6,
+    PLANK_CODEC_LZ4_RAW = 7
+} plank_codec;
+
+typedef enum plank_page_type {
+    PLANK_PAGE_DATA = 0,
+    PLANK_PAGE_INDEX = 1,
+    PLANK_PAGE_DICTIONARY = 2,
+    PLANK_PAGE_DATA_V2 = 3
+} plank_page_type;
+
+/* Name of an enum value as the format spells it ("RLE_DICTIONARY"), or
+ * "UNKNOWN(n)"-style text is not produced: unknown values give "UNKNOWN". */
+PLANK_API const char *plank_physical_type_name(plank_physical_type t);
+PLANK_API const char *plank_converted_type_name(plank_converted_type t);
+PLANK_API const char *plank_encoding_name(plank_encoding e);
+PLANK_API const char *plank_codec_name(plank_codec c);
+PLANK_API const char *plank_page_type_name(plank_page_type t);
+/* Whether this build can decompress the codec. */
+PLANK_API bool plank_codec_available(plank_codec c);
+
+/* ------------------------------------------------------------------------ */
+/* Logical types                                                            */
+/* ------------------------------------------------------------------------ */
+
+typedef enum plank_logical_kind {
+    PLANK_LOGICAL_NONE = 0,
+    PLANK_LOGICAL_STRING,
+    PLANK_LOGICAL_MAP,
+    PLANK_LOGICAL_LIST,
+    PLANK_LOGICAL_ENUM,
+    PLANK_LOGICAL_DECIMAL,
+    PLANK_LOGICAL_DATE,
+    PLANK_LOGICAL_TIME,
+    PLANK_LOGICAL_TIMESTAMP,
+    PLANK_LOGICAL_INTEGER,
+    PLANK_LOGICAL_UNKNOWN, /* the format's NullType: always null */
+    PLANK_LOGICAL_JSON,
+    PLANK_LOGICAL_BSON,
+    PLANK_LOGICAL_UUID,
+    PLANK_LOGICAL_FLOAT16,
+    PLANK_LOGICAL_VARIANT,
+    PLANK_LOGICAL_GEOMETRY,
+    PLANK_LOGICAL_GEOGRAPHY,
+    PLANK_LOGICAL_INTERVAL,  /* only as a legacy ConvertedType */
+    PLANK_LOGICAL_MAP_KEY_VALUE, /* only as a legacy ConvertedType */
+    PLANK_LOGICAL_UNRECOGNIZED /* a LogicalType union member this version does not know */
+} plank_logical_kind;
+
+typedef enum plank_time_unit {
+    PLANK_UNIT_MILLIS = 0,
+    PLANK_UNIT_MICROS = 1,
+    PLANK_UNIT_NANOS = 2
+} plank_time_unit;
+
+/* The effective logical type of a schema node: taken from the LogicalType
+ * field when present, otherwise derived from the legacy ConvertedType the way
+ * the format's LogicalTypes.md maps them (e.g. TIMESTAMP_MILLIS becomes
+ * TIMESTAMP(MILLIS, isAdjustedToUTC=true), UINT_16 becomes INTEGER(16, false)). */
+typedef struct plank_logical_type {
+    plank_logical_kind kind;
+    int32_t precision;          /* DECIMAL */
+    int32_t scale;              /* DECIMAL */
+    plank_time_unit unit;       /* TIME, TIMESTAMP */
+    bool is_adjusted_to_utc;    /* TIME, TIMESTAMP */
+    int8_t bit_width;           /* INTEGER: 8, 16, 32, 64 */
+    bool is_signed;             /* INTEGER */
+    const char *crs;            /* GEOMETRY, GEOGRAPHY: NULL when absent */
+    int32_t edge_algorithm;     /* GEOGRAPHY: -1 when absent */
+    int32_t variant_version;    /* VARIANT: -1 when absent */
+} plank_logical_type;
+
+/* "STRING", "DECIMAL", "TIMESTAMP", ... */
+PLANK_API const char *plank_logical_kind_name(plank_logical_kind k);
+/* Writes a full description, e.g. "TIMESTAMP(MICROS,utc=true)" or
+ * "DECIMAL(9,2)", into buf (always NUL-terminated); returns buf. */
+PLANK_API char *plank_logical_type_format(const plank_logical_type *t, char *buf, size_t size);
+
+/* ------------------------------------------------------------------------ */
+/* Reading                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct plank_reader plank_reader;
+typedef struct plank_column_reader plank_column_reader;
+
+/* A random-access byte source. read_at must fill `len` bytes at `offset`
+ * into buf and return PLANK_OK, or return an error status; plank never asks
+ * for bytes beyond `size`. read_at may be called from several threads only if
+ * the caller's implementation allows it. close (may be NULL) is called once
+ * by plank_reader_close. */
+typedef struct plank_source {
+    plank_status (*read_at)(void *opaque, uint64_t offset, void *buf, size_t len);
+    void (*close)(void *opaque);
+    uint64_t size;
+    void *opaque;
+} plank_source;
+
+typedef struct plank_reader_options {
+    const plank_allocator *allocator; /* NULL: malloc/realloc/free */
+    bool verify_checksums;            /* verify page CRC32 when present (default true) */
+    /* Columns to read, as leaf column indexes; NULL/0 = all. Column readers
+     * can only be opened for selected columns. */
+    const int32_t *columns;
+    int32_t num_columns;
+    /* Bounds on what a file may make plank allocate (0 = default). */
+    uint64_t max_footer_size;       /* default 256 MiB */
+    uint64_t max_page_size;         /* compressed and uncompressed; default 1 GiB */
+} plank_reader_options;
+
+/* Fills the defaults. Always call it before setting fields. */
+PLANK_API void plank_reader_options_init(plank_reader_options *opts);
+
+/* Opens a Parquet file. opts may be NULL for defaults. On failure *out is
+ * NULL and err says why (encrypted files: PLANK_ERR_ENCRYPTED). */
+PLANK_API plank_status plank_reader_open_path(plank_reader **out, const char *path,
+                                              const plank_reader_options *opts, plank_error *err);
+/* As above over caller-supplied read callbacks. The source is copied; its
+ * close callback is called by plank_reader_close (also when opening fails). */
+PLANK_API plank_status plank_reader_open_source(plank_reader **out, const plank_source *source,
+                                                const plank_reader_options *opts, plank_error *err);
+/* As above over a memory buffer that must outlive the reader. */
+PLANK_API plank_status plank_reader_open_memory(plank_reader **out, const void *data, size_t size,
+                                                const plank_reader_options *opts, plank_error *err);
+PLANK_API void plank_reader_close(plank_reader *reader);
+
+/* File-level metadata. Strings live as long as the reader. */
+PLANK_API int64_t plank_reader_num_rows(const plank_reader *reader);
+PLANK_API int32_t plank_reader_num_row_groups(const plank_reader *reader);
+PLANK_API int32_t plank_reader_num_columns(const plank_reader *reader); /* leaf columns */
+PLANK_API int32_t plank_reader_format_version(const plank_reader *reader);
+PLANK_API const char *plank_reader_created_by(const plank_reader *reader); /* NULL if absent */
+PLANK_API uint64_t plank_reader_file_size(const plank_reader *reader);
+PLANK_API uint32_t plank_reader_footer_size(const plank_reader *reader);
+PLANK_API int32_t plank_reader_num_key_values(const plank_reader *reader);
+/* value may be NULL (a key without value). */
+PLANK_API void plank_reader_key_value(const plank_reader *reader, int32_t i, const char **key,
+                                      const char **value);
+
+/* ---- Schema ------------------------------------------------------------ */
+
+/* One node of the schema tree, in the file's depth-first order; node 0 is the
+ * root. All pointers live as long as the reader. */
+typedef struct plank_schema_node {
+    const char *name;
+    const char *path;            /* dotted path from below the root, "a.b.c" */
+    int32_t index;               /* position in depth-first order */
+    int32_t parent;              /* -1 for the root */
+    int32_t num_children;        /* 0 for leaves */
+    const int32_t *children;     /* node indexes of the children */
+    plank_physical_type physical_type; /* PLANK_PHYSICAL_NONE for groups */
+    int32_t type_length;         /* FIXED_LEN_BYTE_ARRAY width, else 0 */
+    plank_repetition repetition; /* root: REQUIRED */
+    bool has_field_id;
+    int32_t field_id;
+    plank_converted_type converted_type;
+    int32_t converted_precision; /* legacy DECIMAL precision/scale fields */
+    int32_t converted_scale;
+    bool has_logical_type;       /* the file has a LogicalType field */
+    plank_logical_type logical;  /* effective logical type (see above) */
+    int32_t column;              /* leaf column index, -1 for groups */
+    int16_t max_definition_level;
+    int16_t max_repetition_level;
+} plank_schema_node;
+
+PLANK_API int32_t plank_reader_num_schema_nodes(const plank_reader *reader);
+PLANK_API const plank_schema_node *plank_reader_schema_node(const plank_reader *reader, int32_t i);
+/* The node of leaf column `column` (0 <= column < num_columns). */
+PLANK_API const plank_schema_node *plank_reader_column_node(const plank_reader *reader,
+                                                            int32_t column);
+/* Leaf column index by dotted path or, if unambiguous, by leaf name; -1 if none. */
+PLANK_API int32_t plank_reader_find_column(const plank_reader *reader, const char *path);
+
+/* ---- Row groups and column chunks --------------------------------------- */
+
+typedef struct plank_row_group_info {
+    int64_t num_rows;
+    int64_t total_byte_size;
+    int64_t total_compressed_size; /* -1 when absent */
+    int64_t file_offset;           /* -1 when absent */
+    int32_t ordinal;               /* -1 when absent */
+    int32_t num_sorting_columns;
+    const struct plank_sorting_column *sorting_columns;
+} plank_row_group_info;
+
+typedef struct plank_sorting_column {
+    int32_t column;
+    bool descending;
+    bool nulls_first;
+} plank_sorting_column;
+
+/* Statistics as stored: min/max are the PLAIN encoding of the value (for
+ * BYTE_ARRAY the bytes without the length prefix). */
+typedef struct plank_statistics {
+    bool has_min, has_max;
+    const uint8_t *min;
+    const uint8_t *max;
+    uint32_t min_len, max_len;
+    bool min_max_deprecated;  /* taken from the old signed-order min/max fields */
+    bool has_null_count, has_distinct_count, has_nan_count;
+    int64_t null_count, distinct_count, nan_count;
+    bool has_is_min_exact, has_is_max_exact;
+    bool is_min_exact, is_max_exact;
+} plank_statistics;
+
+typedef struct plank_encoding_stat {
+    plank_page_type page_type;
+    plank_encoding encoding;
+    int32_t count;
+} plank_encoding_stat;
+
+typedef struct plank_key_value {
+    const char *key;
+    const char *value; /* NULL when absent */
+} plank_key_value;
+
+typedef struct plank_column_chunk_info {
+    int32_t column;                /* leaf index */
+    const char *path;              /* dotted path */
+    const char *file_path;         /* NULL: this file */
+    plank_physical_type physical_type;
+    plank_codec codec;
+    int64_t num_values;
+    int64_t total_uncompressed_size;
+    int64_t total_compressed_size;
+    int64_t data_page_offset;
+    int64_t index_page_offset;      /* -1 when absent */
+    int64_t dictionary_page_offset; /* -1 when absent */
+    int32_t num_encodings;
+    const plank_encoding *encodings;
+    bool has_statistics;
+    plank_statistics statistics;
+    int32_t num_encoding_stats;
+    const plank_encoding_stat *encoding_stats;
+    int64_t bloom_filter_offset, column_index_offset, offset_index_offset; /* -1 absent */
+    int32_t bloom_filter_length, column_index_length, offset_index_length; /* -1 absent */
+    /* SizeStatistics */
+    int64_t unencoded_byte_array_data_bytes; /* -1 when absent */
+    int32_t num_repetition_level_histogram;
+    const int64_t *repetition_level_histogram;
+    int32_t num_definition_level_histogram;
+    const int64_t *definition_level_histogram;
+    int32_t num_key_values;
+    const plank_key_value *key_values;
+    bool encrypted;                /* column crypto metadata present */
+} plank_column_chunk_info;
+
+PLANK_API plank_status plank_reader_row_group(const plank_reader *reader, int32_t row_group,
+                                              plank_row_group_info *out, plank_error *err);
+PLANK_API plank_status plank_reader_column_chunk(const plank_reader *reader, int32_t row_group,
+                                                 int32_t column, plank_column_chunk_info *out,
+                                                 plank_error *err);
+
+/* ---- Column batches ------------------------------------------------------ */
+
+/* One batch of a column, in Arrow layout. Buffers are owned by the column
+ * reader and stay valid until the next read, skip or close on it.
+ *
+ * A batch has `length` slots, one per level entry read (for a flat column:
+ * one per row). Null slots are present in the value buffers with unspecified
+ * contents.
+ *  - validity: bitmap, bit i (LSB first) set when slot i is non-null; NULL
+ *    when the batch has no nulls.
+ *  - BOOLEAN: values is a bitmap of `length` bits.
+ *  - INT32/FLOAT (4 bytes), INT64/DOUBLE (8), INT96 (12), FIXED_LEN_BYTE_ARRAY
+ *    (type_length): values holds length * value_width bytes.
+ *  - BYTE_ARRAY: offsets holds length + 1 int64 offsets into data
+ *    (offsets[0] == 0); null slots have empty ranges.
+ *  - def_levels / rep_levels: one per slot when the column's max level is
+ *    above 0, else NULL (for the nested reader). */
+typedef struct plank_batch {
+    int64_t length;
+    int64_t null_count;
+    const uint8_t *validity;
+    const void *values;
+    const int64_t *offsets;
+    const uint8_t *data;
+    const int16_t *def_levels;
+    const int16_t *rep_levels;
+    plank_physical_type physical_type;
+    int32_t value_width; /* bytes per value for fixed-width types, 0 otherwise */
+} plank_batch;
+
+/* Opens a reader over one column chunk. The column must be selected in the
+ * options. The column reader must be closed before the file reader. Several
+ * column readers over one file may be used from different threads. */
+PLANK_API plank_status plank_column_reader_open(plank_reader *reader, int32_t row_group,
+                                                int32_t column, plank_column_reader **out,
+                                                plank_error *err);
+PLANK_API void plank_column_reader_close(plank_column_reader *cr);
+/* Reads up to max_values slots into *out. At the end of the chunk returns
+ * PLANK_OK with out->length == 0. */
+PLANK_API plank_status plank_column_reader_read(plank_column_reader *cr, int64_t max_values,
+                                                plank_batch *out, plank_error *err);
+/* Skips up to n slots; *skipped (may be NULL) receives how many. */
+PLANK_API plank_status plank_column_reader_skip(plank_column_reader *cr, int64_t n,
+                                                int64_t *skipped, plank_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PLANK_H */

@@ -1,0 +1,27 @@
+/*
+ * pk_codec.h: page decompression through Debian's libraries (zstd, snappy's
+ * C API, lz4, libdeflate, brotli). Each library is optional at build time
+ * (PLANK_HAVE_ZSTD, PLANK_HAVE_SNAPPY, PLANK_HAVE_LZ4, PLANK_HAVE_LIBDEFLATE,
+ * PLANK_HAVE_BROTLI); a page in a codec that is not built gives
+ * PLANK_ERR_UNSUPPORTED naming the codec.
+ *
+ * Hostile-input contract: never writes outside dst[0..dst_len) nor reads
+ * outside src[0..src_len); the output must be exactly dst_len bytes (the
+ * page header's uncompressed size), anything else is PLANK_ERR_CORRUPT.
+ *
+ * Depends on: common.
+ */
+#ifndef PK_CODEC_H
+#define PK_CODEC_H
+
+#include "../common/pk_common.h"
+
+/* Decompresses src into exactly dst_len bytes of dst.
+ *  - GZIP accepts several concatenated gzip members (and zlib streams).
+ *  - LZ4 is the deprecated codec: Hadoop framing first, then a raw LZ4 block
+ *    as a fallback (what Arrow and parquet-mr writers produced).
+ *  - UNCOMPRESSED requires src_len == dst_len and copies. */
+plank_status pk_decompress(plank_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst,
+                           size_t dst_len, const plank_allocator *alloc, plank_error *err);
+
+#endif /* PK_CODEC_H */

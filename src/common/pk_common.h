@@ -1,0 +1,137 @@
+/*
+ * pk_common.h: internal foundation shared by every module (status
+ * propagation, allocation through the caller's allocator, growable buffers,
+ * little-endian loads, overflow-checked arithmetic). Depends on nothing but
+ * plank.h and libc.
+ */
+#ifndef PK_COMMON_H
+#define PK_COMMON_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "plank.h"
+
+#if defined(__GNUC__)
+#define PK_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PK_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PK_INLINE static inline __attribute__((always_inline))
+#define PK_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PK_LIKELY(x) (x)
+#define PK_UNLIKELY(x) (x)
+#define PK_INLINE static inline
+#define PK_PRINTF(a, b)
+#endif
+
+/* ---- Errors ------------------------------------------------------------- */
+
+/* Sets err (if not NULL): code and formatted message; location fields are
+ * left as they are, so a caller that knows more can fill them. Returns code. */
+plank_status pk_error_set(plank_error *err, plank_status code, const char *fmt, ...)
+    PK_PRINTF(3, 4);
+/* Prefixes context to an existing message ("row group 2, column 3: ..."). */
+void pk_error_prefix(plank_error *err, const char *fmt, ...) PK_PRINTF(2, 3);
+/* Fills the location fields that are still -1. */
+void pk_error_locate(plank_error *err, int64_t byte_offset, int32_t row_group, int32_t column,
+                     int64_t page);
+
+/* Return `code` with a message when cond holds. */
+#define PK_RETURN_IF(cond, err, code, ...)                        \
+    do {                                                          \
+        if (PK_UNLIKELY(cond)) return pk_error_set((err), (code), __VA_ARGS__); \
+    } while (0)
+/* Propagate a non-OK status. */
+#define PK_FORWARD(expr)                          \
+    do {                                          \
+        plank_status pk_st_ = (expr);             \
+        if (PK_UNLIKELY(pk_st_ != PLANK_OK)) return pk_st_; \
+    } while (0)
+#define PK_CORRUPT(err, ...) pk_error_set((err), PLANK_ERR_CORRUPT, __VA_ARGS__)
+
+/* ---- Allocation --------------------------------------------------------- */
+
+/* The default allocator (malloc/realloc/free). */
+const plank_allocator *pk_default_allocator(void);
+void *pk_malloc(const plank_allocator *a, size_t n);
+void *pk_calloc(const plank_allocator *a, size_t n);
+void *pk_realloc(const plank_allocator *a, void *p, size_t old_n, size_t new_n);
+void pk_free(const plank_allocator *a, void *p, size_t n);
+/* Copies a string (n bytes, NUL added) with the allocator. */
+char *pk_strndup(const plank_allocator *a, const char *s, size_t n);
+
+/* ---- Growable byte buffer ------------------------------------------------ */
+
+/* Every buffer keeps PK_BUFFER_PADDING readable (zeroed) bytes past `size`
+ * so decoders may over-read by up to that much without leaving the block. */
+#define PK_BUFFER_PADDING 64
+
+typedef struct pk_buffer {
+    uint8_t *data;
+    size_t size;
+    size_t capacity; /* not counting padding */
+    const plank_allocator *alloc;
+} pk_buffer;
+
+void pk_buffer_init(pk_buffer *b, const plank_allocator *a);
+void pk_buffer_reset(pk_buffer *b); /* frees memory */
+/* Ensures capacity >= n (contents kept, size unchanged). */
+plank_status pk_buffer_reserve(pk_buffer *b, size_t n, plank_error *err);
+/* Sets size to n, growing as needed (new bytes unspecified). */
+plank_status pk_buffer_resize(pk_buffer *b, size_t n, plank_error *err);
+plank_status pk_buffer_append(pk_buffer *b, const void *src, size_t n, plank_error *err);
+
+/* ---- Arena: many small allocations freed at once (metadata) ------------- */
+
+typedef struct pk_arena_block pk_arena_block;
+typedef struct pk_arena {
+    pk_arena_block *head;
+    const plank_allocator *alloc;
+    size_t total; /* bytes allocated so far, for limits */
+} pk_arena;
+
+void pk_arena_init(pk_arena *ar, const plank_allocator *a);
+void pk_arena_reset(pk_arena *ar); /* frees everything */
+/* 16-byte aligned, zeroed memory; NULL when out of memory. */
+void *pk_arena_alloc(pk_arena *ar, size_t n);
+char *pk_arena_strndup(pk_arena *ar, const char *s, size_t n);
+
+/* ---- Checked arithmetic --------------------------------------------------- */
+
+PK_INLINE bool pk_add_overflow_u64(uint64_t a, uint64_t b, uint64_t *r) {
+    return __builtin_add_overflow(a, b, r);
+}
+PK_INLINE bool pk_mul_overflow_u64(uint64_t a, uint64_t b, uint64_t *r) {
+    return __builtin_mul_overflow(a, b, r);
+}
+PK_INLINE bool pk_add_overflow_i64(int64_t a, int64_t b, int64_t *r) {
+    return __builtin_add_overflow(a, b, r);
+}
+
+/* ---- Little-endian loads (unaligned) -------------------------------------- */
+
+PK_INLINE uint16_t pk_load_u16(const void *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+PK_INLINE uint32_t pk_load_u32(const void *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+PK_INLINE uint64_t pk_load_u64(const void *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+PK_INLINE void pk_store_u32(void *p, uint32_t v) { memcpy(p, &v, 4); }
+PK_INLINE void pk_store_u64(void *p, uint64_t v) { memcpy(p, &v, 8); }
+
+/* ---- Bitmaps (Arrow layout, LSB first) ------------------------------------ */
+
+PK_INLINE bool pk_bit_get(const uint8_t *bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
+PK_INLINE void pk_bit_set(uint8_t *bits, int64_t i) { bits[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+PK_INLINE void pk_bit_clear(uint8_t *bits, int64_t i) {
+    bits[i >> 3] &= (uint8_t)~(1u << (i & 7));
+}
+PK_INLINE void pk_bit_put(uint8_t *bits, int64_t i, bool v) {
+    if (v) pk_bit_set(bits, i); else pk_bit_clear(bits, i);
+}
+
+/* ---- CRC32 (the zlib/IEEE polynomial used by Parquet page checksums) ------ */
+
+uint32_t pk_crc32(uint32_t crc, const void *data, size_t n);
+
+#endif /* PK_COMMON_H */

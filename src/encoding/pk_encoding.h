@@ -1,0 +1,152 @@
+/*
+ * pk_encoding.h: scalar decoders for every Parquet encoding of flat values
+ * and levels. These are the reference implementations that the SIMD kernels
+ * of later work are tested against: straightforward and correct first.
+ *
+ * Hostile-input contract (all functions): never read outside the input range
+ * given at init, never write more than the caller asked for; any inconsistency
+ * (bit width > 32/64, truncated run, dictionary index out of range, declared
+ * lengths past the end of the page, more values requested than the page has)
+ * returns PLANK_ERR_CORRUPT with a message saying which.
+ *
+ * Depends on: common.
+ */
+#ifndef PK_ENCODING_H
+#define PK_ENCODING_H
+
+#include "../common/pk_common.h"
+
+/* ---- RLE / bit-packed hybrid (levels, dictionary indices, booleans) ----- */
+
+typedef struct pk_rle_decoder {
+    const uint8_t *p;
+    const uint8_t *end;
+    int bit_width;          /* 0..32 */
+    /* current run */
+    int64_t rle_left;       /* values left in an RLE run */
+    uint32_t rle_value;
+    int64_t packed_left;    /* values left in a bit-packed run */
+    const uint8_t *packed;  /* start of the bit-packed group data */
+    int64_t packed_pos;     /* value index within the packed run */
+} pk_rle_decoder;
+
+/* The run data is buf[0..len) (no length prefix: the caller strips the
+ * 4-byte length of v1 levels and the bit-width byte of dictionary indices).
+ * bit_width must be 0..32 (else PLANK_ERR_CORRUPT). */
+plank_status pk_rle_init(pk_rle_decoder *d, const uint8_t *buf, size_t len, int bit_width,
+                         plank_error *err);
+/* Decodes exactly n values (error if the runs end first). */
+plank_status pk_rle_get_u32(pk_rle_decoder *d, uint32_t *out, int64_t n, plank_error *err);
+plank_status pk_rle_get_i16(pk_rle_decoder *d, int16_t *out, int64_t n, plank_error *err);
+plank_status pk_rle_skip(pk_rle_decoder *d, int64_t n, plank_error *err);
+
+/* Deprecated BIT_PACKED levels: MSB-first packing of n values of bit_width
+ * (0..16) bits from buf[0..len). Error if len is too short. */
+plank_status pk_bitpacked_legacy_get_i16(const uint8_t *buf, size_t len, int bit_width,
+                                         int16_t *out, int64_t n, plank_error *err);
+
+/* Number of bits needed for values 0..max_value (0 for 0). */
+int pk_bit_width_for(uint64_t max_value);
+
+/* ---- DELTA_BINARY_PACKED --------------------------------------------------- */
+
+typedef struct pk_delta_decoder {
+    const uint8_t *p;
+    const uint8_t *end;
+    bool is64;                  /* INT64 (else INT32: arithmetic wraps at 32 bits) */
+    uint64_t block_size;        /* values per block, multiple of 128 */
+    uint64_t miniblocks;        /* per block; block_size/miniblocks multiple of 32 */
+    uint64_t values_per_mini;
+    int64_t total_values;       /* from the header */
+    int64_t values_read;        /* handed out so far, including the first */
+    uint64_t last;              /* last value (wrapping arithmetic) */
+    uint64_t min_delta;
+    const uint8_t *widths;      /* bit widths of the current block's miniblocks */
+    uint64_t mini_index;        /* current miniblock in block */
+    uint64_t mini_pos;          /* values consumed in current miniblock */
+    const uint8_t *mini_data;   /* start of current miniblock's packed data */
+    bool in_block;
+} pk_delta_decoder;
+
+plank_status pk_delta_init(pk_delta_decoder *d, const uint8_t *buf, size_t len, bool is64,
+                           plank_error *err);
+/* Decodes n values as uint64 bit patterns (for INT32, the low 32 bits are the
+ * value; the upper bits are the sign extension). Error if fewer remain. */
+plank_status pk_delta_get(pk_delta_decoder *d, uint64_t *out, int64_t n, plank_error *err);
+plank_status pk_delta_get_i32(pk_delta_decoder *d, int32_t *out, int64_t n, plank_error *err);
+plank_status pk_delta_get_i64(pk_delta_decoder *d, int64_t *out, int64_t n, plank_error *err);
+/* Values left in the stream. */
+int64_t pk_delta_remaining(const pk_delta_decoder *d);
+/* Pointer just past the last byte of the stream, valid once every value has
+ * been decoded (DELTA_LENGTH_BYTE_ARRAY data starts there). */
+plank_status pk_delta_end(pk_delta_decoder *d, const uint8_t **end, plank_error *err);
+
+/* ---- Dictionary ---------------------------------------------------------------- */
+
+/* A decoded dictionary page. Fixed-width types: `values` holds count*width
+ * bytes (BOOLEAN: one byte per value). BYTE_ARRAY: offsets (count+1) into data. */
+typedef struct pk_dict {
+    plank_physical_type type;
+    int32_t width;
+    int64_t count;
+    const uint8_t *values;
+    const int64_t *offsets;
+    const uint8_t *data;
+    pk_buffer storage;     /* owns values/offsets/data */
+    pk_buffer storage2;
+} pk_dict;
+
+/* Decodes a PLAIN dictionary page of `count` values. */
+plank_status pk_dict_decode(pk_dict *dict, plank_physical_type type, int32_t type_length,
+                            const uint8_t *buf, size_t len, int64_t count,
+                            const plank_allocator *alloc, plank_error *err);
+void pk_dict_release(pk_dict *dict);
+
+/* ---- Value decoder for one data page ------------------------------------------- */
+
+typedef struct pk_decoder {
+    plank_encoding encoding;
+    plank_physical_type type;
+    int32_t width;             /* bytes per value in dense output (BOOLEAN: 1) */
+    const uint8_t *p;          /* PLAIN / BYTE_STREAM_SPLIT cursor */
+    const uint8_t *start;
+    const uint8_t *end;
+    int64_t num_values;        /* values in the page's value section */
+    int64_t pos;               /* values consumed */
+    const pk_dict *dict;
+    const plank_allocator *alloc;
+    int bool_bit;              /* PLAIN booleans: bit offset in *p */
+    pk_rle_decoder rle;        /* dictionary indices, RLE booleans */
+    pk_delta_decoder delta;    /* DELTA_BINARY_PACKED values */
+    /* DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY: lengths decoded at init */
+    int64_t *lengths;          /* suffix lengths (or lengths) */
+    int64_t *prefixes;         /* prefix lengths (DELTA_BYTE_ARRAY) */
+    const uint8_t *bytes;      /* the concatenated bytes section */
+    pk_buffer last;            /* previous value (DELTA_BYTE_ARRAY) */
+    uint32_t *idx;             /* scratch for dictionary indices */
+    int64_t idx_cap;
+} pk_decoder;
+
+/* Prepares decoding of `num_values` values (the non-null values of the page)
+ * from buf[0..len). type_length is the FIXED_LEN_BYTE_ARRAY width (ignored
+ * otherwise). dict must be non-NULL for PLAIN_DICTIONARY/RLE_DICTIONARY
+ * (else PLANK_ERR_CORRUPT "dictionary page missing"). Unknown encodings or
+ * encodings that do not apply to the type give PLANK_ERR_UNSUPPORTED or
+ * PLANK_ERR_CORRUPT. */
+plank_status pk_decoder_init(pk_decoder *d, plank_encoding encoding, plank_physical_type type,
+                             int32_t type_length, const uint8_t *buf, size_t len,
+                             int64_t num_values, const pk_dict *dict,
+                             const plank_allocator *alloc, plank_error *err);
+void pk_decoder_release(pk_decoder *d);
+
+/* Fixed-width types (BOOLEAN as one 0/1 byte per value, INT32, INT64, INT96,
+ * FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY): writes n values densely to out
+ * (n * d->width bytes). */
+plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_error *err);
+/* BYTE_ARRAY: appends the bytes of n values to data and writes to ends[i]
+ * the offset in data just past value i. */
+plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, int64_t *ends,
+                                   plank_error *err);
+plank_status pk_decoder_skip(pk_decoder *d, int64_t n, plank_error *err);
+
+#endif /* PK_ENCODING_H */

@@ -1,0 +1,100 @@
+/*
+ * pk_thrift.h: Thrift compact-protocol decoding of the Parquet footer
+ * (FileMetaData) and of page headers, written for plank (no Thrift library).
+ *
+ * Hostile-input contract: the decoders never read outside [buf, buf+len),
+ * bound the nesting depth (PK_THRIFT_MAX_DEPTH), list sizes (by the bytes
+ * left: an element takes at least one byte) and string lengths (by the bytes
+ * left). Unknown fields and unknown union members are skipped, so files from
+ * newer writers open. Malformed input gives PLANK_ERR_CORRUPT with the byte
+ * offset (relative to buf) in the message and in err->byte_offset.
+ *
+ * Depends on: common.
+ */
+#ifndef PK_THRIFT_H
+#define PK_THRIFT_H
+
+#include "../common/pk_common.h"
+
+#define PK_THRIFT_MAX_DEPTH 64
+
+/* A raw SchemaElement. Absent optional integers are -1 unless noted. */
+typedef struct pk_schema_element {
+    const char *name;           /* never NULL ("" when absent) */
+    int32_t type;               /* plank_physical_type, -1 absent (group) */
+    int32_t type_length;        /* -1 absent */
+    int32_t repetition;         /* plank_repetition, -1 absent */
+    int32_t num_children;       /* -1 absent */
+    int32_t converted_type;     /* plank_converted_type, -1 absent */
+    int32_t scale;              /* -1 absent */
+    int32_t precision;          /* -1 absent */
+    bool has_field_id;
+    int32_t field_id;
+    bool has_logical_type;
+    /* The LogicalType union as written (kind NONE if the union was empty;
+     * PLANK_LOGICAL_UNRECOGNIZED for an unknown member). Not yet merged with
+     * the converted type: the reader does that. */
+    plank_logical_type logical;
+} pk_schema_element;
+
+typedef struct pk_row_group {
+    plank_row_group_info info;
+    int32_t num_columns;
+    plank_column_chunk_info *columns; /* column/path are filled by the reader */
+} pk_row_group;
+
+typedef struct pk_file_metadata {
+    int32_t version;
+    int32_t num_schema;
+    pk_schema_element *schema;
+    int64_t num_rows;
+    int32_t num_row_groups;
+    pk_row_group *row_groups;
+    int32_t num_key_values;
+    plank_key_value *key_values;
+    const char *created_by;        /* NULL when absent */
+    int32_t num_column_orders;
+    int32_t *column_orders;        /* 0 = TYPE_DEFINED_ORDER, -1 = unknown member */
+    bool has_encryption_algorithm; /* plaintext-footer encrypted file */
+    pk_arena arena;                /* owns every pointer above */
+} pk_file_metadata;
+
+/* Decodes FileMetaData from buf[0..len). On success the caller owns *out and
+ * must call pk_file_metadata_free. On failure *out is left freed. */
+plank_status pk_thrift_read_file_metadata(const uint8_t *buf, size_t len,
+                                          const plank_allocator *alloc, pk_file_metadata *out,
+                                          plank_error *err);
+void pk_file_metadata_free(pk_file_metadata *md);
+
+typedef struct pk_page_header {
+    int32_t type;                   /* plank_page_type (other values possible) */
+    int32_t uncompressed_page_size;
+    int32_t compressed_page_size;
+    bool has_crc;
+    uint32_t crc;
+    /* DataPageHeader (v1) and DataPageHeaderV2 share num_values/encoding. */
+    bool has_data_header;
+    bool has_data_header_v2;
+    bool has_dictionary_header;
+    int32_t num_values;
+    int32_t encoding;
+    int32_t definition_level_encoding; /* v1 */
+    int32_t repetition_level_encoding; /* v1 */
+    int32_t num_nulls;                 /* v2 */
+    int32_t num_rows;                  /* v2 */
+    int32_t definition_levels_byte_length; /* v2 */
+    int32_t repetition_levels_byte_length; /* v2 */
+    bool is_compressed;                /* v2; default true */
+    /* DictionaryPageHeader */
+    int32_t dict_num_values;
+    int32_t dict_encoding;
+    bool dict_is_sorted;
+} pk_page_header;
+
+/* Decodes one PageHeader at buf[0..len). *header_len receives the bytes it
+ * took. Required fields that are missing are an error. Statistics inside the
+ * header are skipped. */
+plank_status pk_thrift_read_page_header(const uint8_t *buf, size_t len, pk_page_header *out,
+                                        size_t *header_len, plank_error *err);
+
+#endif /* PK_THRIFT_H */
