@@ -1,0 +1,41 @@
+/*
+ * pk_read.h: internals shared by the file reader (pk_reader.c) and the column
+ * chunk reader (pk_column.c).
+ *
+ * Depends on: common, thrift, codec, encoding.
+ */
+#ifndef PK_READ_H
+#define PK_READ_H
+
+#include "../codec/pk_codec.h"
+#include "../common/pk_common.h"
+#include "../encoding/pk_encoding.h"
+#include "../thrift/pk_thrift.h"
+
+#define PK_DEFAULT_MAX_FOOTER (256u << 20)
+#define PK_DEFAULT_MAX_PAGE (1024u << 20)
+
+struct plank_reader {
+    plank_allocator alloc; /* copy of the caller's (or the default) */
+    plank_source src;
+    bool src_open;         /* src.close still to be called */
+    const uint8_t *mem;    /* whole file when the source is a memory buffer */
+    bool verify_checksums;
+    uint64_t max_page_size;
+    uint64_t file_size;
+    uint32_t footer_len;
+    pk_file_metadata md;
+    bool md_loaded;
+    pk_arena arena;        /* schema nodes, paths, selection */
+    int32_t num_nodes;
+    plank_schema_node *nodes;
+    int32_t num_columns;
+    int32_t *leaf_nodes;   /* leaf column -> node index */
+    bool *selected;        /* per leaf column */
+};
+
+/* Reads len bytes at offset from the source, checking the range. */
+plank_status pk_reader_read_at(const plank_reader *r, uint64_t offset, void *buf, size_t len,
+                               plank_error *err);
+
+#endif /* PK_READ_H */

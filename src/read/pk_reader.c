@@ -1,0 +1,524 @@
+/*
+ * pk_reader.c: opening a Parquet file (path, callbacks or memory), the
+ * footer, the schema tree and metadata access.
+ *
+ * Layout of a file: "PAR1" <column chunks...> <FileMetaData> <u32 LE footer
+ * length> "PAR1". Files with an encrypted footer end in "PARE" instead.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "pk_read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- Sources -------------------------------------------------------------- */
+
+typedef struct fd_source {
+    int fd;
+    plank_allocator alloc;
+} fd_source;
+
+static plank_status fd_read_at(void *opaque, uint64_t offset, void *buf, size_t len) {
+    fd_source *s = opaque;
+    uint8_t *p = buf;
+    while (len > 0) {
+        ssize_t n = pread(s->fd, p, len, (off_t)offset);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return PLANK_ERR_IO;
+        }
+        if (n == 0) return PLANK_ERR_IO; /* file shrank under us */
+        p += n;
+        len -= (size_t)n;
+        offset += (uint64_t)n;
+    }
+    return PLANK_OK;
+}
+
+static void fd_close(void *opaque) {
+    fd_source *s = opaque;
+    close(s->fd);
+    plank_allocator a = s->alloc;
+    pk_free(&a, s, sizeof *s);
+}
+
+typedef struct mem_source {
+    const uint8_t *data;
+} mem_source;
+
+static plank_status mem_read_at(void *opaque, uint64_t offset, void *buf, size_t len) {
+    const uint8_t *data = opaque;
+    memcpy(buf, data + offset, len);
+    return PLANK_OK;
+}
+
+plank_status pk_reader_read_at(const plank_reader *r, uint64_t offset, void *buf, size_t len,
+                               plank_error *err) {
+    uint64_t end;
+    if (pk_add_overflow_u64(offset, len, &end) || end > r->file_size) {
+        pk_error_set(err, PLANK_ERR_CORRUPT,
+                     "range of %zu bytes at offset %llu is outside the file (%llu bytes)", len,
+                     (unsigned long long)offset, (unsigned long long)r->file_size);
+        pk_error_locate(err, (int64_t)offset, -1, -1, -1);
+        return PLANK_ERR_CORRUPT;
+    }
+    if (len == 0) return PLANK_OK;
+    plank_status st = r->src.read_at(r->src.opaque, offset, buf, len);
+    if (st != PLANK_OK) {
+        pk_error_set(err, st, "reading %zu bytes at offset %llu failed", len,
+                     (unsigned long long)offset);
+        pk_error_locate(err, (int64_t)offset, -1, -1, -1);
+    }
+    return st;
+}
+
+/* ---- Options ---------------------------------------------------------------- */
+
+void plank_reader_options_init(plank_reader_options *opts) {
+    if (!opts) return;
+    memset(opts, 0, sizeof *opts);
+    opts->verify_checksums = true;
+}
+
+/* ---- Schema ------------------------------------------------------------------- */
+
+static void logical_from_converted(const pk_schema_element *e, plank_logical_type *lt) {
+    memset(lt, 0, sizeof *lt);
+    lt->edge_algorithm = -1;
+    lt->variant_version = -1;
+    switch (e->converted_type) {
+    case PLANK_CONVERTED_UTF8: lt->kind = PLANK_LOGICAL_STRING; break;
+    case PLANK_CONVERTED_MAP: lt->kind = PLANK_LOGICAL_MAP; break;
+    case PLANK_CONVERTED_MAP_KEY_VALUE: lt->kind = PLANK_LOGICAL_MAP_KEY_VALUE; break;
+    case PLANK_CONVERTED_LIST: lt->kind = PLANK_LOGICAL_LIST; break;
+    case PLANK_CONVERTED_ENUM: lt->kind = PLANK_LOGICAL_ENUM; break;
+    case PLANK_CONVERTED_DECIMAL:
+        lt->kind = PLANK_LOGICAL_DECIMAL;
+        lt->precision = e->precision;
+        lt->scale = e->scale < 0 ? 0 : e->scale;
+        break;
+    case PLANK_CONVERTED_DATE: lt->kind = PLANK_LOGICAL_DATE; break;
+    case PLANK_CONVERTED_TIME_MILLIS:
+    case PLANK_CONVERTED_TIME_MICROS:
+        lt->kind = PLANK_LOGICAL_TIME;
+        lt->unit = e->converted_type == PLANK_CONVERTED_TIME_MILLIS ? PLANK_UNIT_MILLIS
+                                                                    : PLANK_UNIT_MICROS;
+        lt->is_adjusted_to_utc = true;
+        break;
+    case PLANK_CONVERTED_TIMESTAMP_MILLIS:
+    case PLANK_CONVERTED_TIMESTAMP_MICROS:
+        lt->kind = PLANK_LOGICAL_TIMESTAMP;
+        lt->unit = e->converted_type == PLANK_CONVERTED_TIMESTAMP_MILLIS ? PLANK_UNIT_MILLIS
+                                                                         : PLANK_UNIT_MICROS;
+        lt->is_adjusted_to_utc = true;
+        break;
+    case PLANK_CONVERTED_UINT_8: case PLANK_CONVERTED_UINT_16:
+    case PLANK_CONVERTED_UINT_32: case PLANK_CONVERTED_UINT_64:
+        lt->kind = PLANK_LOGICAL_INTEGER;
+        lt->bit_width = (int8_t)(8 << (e->converted_type - PLANK_CONVERTED_UINT_8));
+        lt->is_signed = false;
+        break;
+    case PLANK_CONVERTED_INT_8: case PLANK_CONVERTED_INT_16:
+    case PLANK_CONVERTED_INT_32: case PLANK_CONVERTED_INT_64:
+        lt->kind = PLANK_LOGICAL_INTEGER;
+        lt->bit_width = (int8_t)(8 << (e->converted_type - PLANK_CONVERTED_INT_8));
+        lt->is_signed = true;
+        break;
+    case PLANK_CONVERTED_JSON: lt->kind = PLANK_LOGICAL_JSON; break;
+    case PLANK_CONVERTED_BSON: lt->kind = PLANK_LOGICAL_BSON; break;
+    case PLANK_CONVERTED_INTERVAL: lt->kind = PLANK_LOGICAL_INTERVAL; break;
+    default: lt->kind = PLANK_LOGICAL_NONE; break;
+    }
+}
+
+/* Effective logical type: the LogicalType field wins; an empty or unknown
+ * LogicalType falls back to the ConvertedType (what readers of older format
+ * versions would see). */
+static void effective_logical(const pk_schema_element *e, plank_logical_type *lt) {
+    if (e->has_logical_type && e->logical.kind != PLANK_LOGICAL_NONE &&
+        !(e->logical.kind == PLANK_LOGICAL_UNRECOGNIZED && e->converted_type >= 0)) {
+        *lt = e->logical;
+        return;
+    }
+    logical_from_converted(e, lt);
+}
+
+typedef struct schema_builder {
+    plank_reader *r;
+    int32_t next;      /* next schema element to consume */
+    plank_error *err;
+} schema_builder;
+
+static plank_status build_node(schema_builder *b, int32_t parent, int depth, int16_t def,
+                               int16_t rep, const char *parent_path) {
+    plank_reader *r = b->r;
+    const pk_file_metadata *md = &r->md;
+    int32_t idx = b->next++;
+    if (idx >= md->num_schema)
+        return PK_CORRUPT(b->err, "schema: children counts exceed the %d schema elements",
+                          (int)md->num_schema);
+    if (depth > 128) return PK_CORRUPT(b->err, "schema: nesting deeper than 128 levels");
+    const pk_schema_element *e = &md->schema[idx];
+    plank_schema_node *n = &r->nodes[idx];
+    n->name = e->name;
+    n->index = idx;
+    n->parent = parent;
+    n->has_field_id = e->has_field_id;
+    n->field_id = e->field_id;
+    n->converted_type = (plank_converted_type)e->converted_type;
+    n->converted_precision = e->precision;
+    n->converted_scale = e->scale;
+    n->has_logical_type = e->has_logical_type;
+    effective_logical(e, &n->logical);
+    n->column = -1;
+    if (parent < 0) {
+        n->repetition = PLANK_REQUIRED;
+        n->path = "";
+    } else {
+        if (e->repetition < 0 || e->repetition > 2)
+            return PK_CORRUPT(b->err, "schema element %d (%s): missing or invalid repetition",
+                              (int)idx, e->name);
+        n->repetition = (plank_repetition)e->repetition;
+        if (n->repetition != PLANK_REQUIRED) def++;
+        if (n->repetition == PLANK_REPEATED) rep++;
+        size_t pl = strlen(parent_path), nl = strlen(e->name);
+        char *path = pk_arena_alloc(&r->arena, pl + nl + 2);
+        if (!path) return pk_error_set(b->err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+        if (pl) {
+            memcpy(path, parent_path, pl);
+            path[pl] = '.';
+            memcpy(path + pl + 1, e->name, nl + 1);
+        } else {
+            memcpy(path, e->name, nl + 1);
+        }
+        n->path = path;
+    }
+    n->max_definition_level = def;
+    n->max_repetition_level = rep;
+    int32_t nc = e->num_children;
+    bool group = nc > 0 || parent < 0 || (e->type < 0 && nc >= 0);
+    if (nc < 0) nc = 0;
+    if (group) {
+        n->physical_type = PLANK_PHYSICAL_NONE;
+        if (nc > md->num_schema - b->next)
+            return PK_CORRUPT(b->err, "schema element %d (%s) claims %d children, only %d left",
+                              (int)idx, e->name, (int)nc, (int)(md->num_schema - b->next));
+        int32_t *children = pk_arena_alloc(&r->arena, sizeof(int32_t) * (size_t)(nc ? nc : 1));
+        if (!children) return pk_error_set(b->err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+        n->children = children;
+        n->num_children = nc;
+        for (int32_t i = 0; i < nc; i++) {
+            children[i] = b->next;
+            PK_FORWARD(build_node(b, idx, depth + 1, def, rep, n->path));
+        }
+        if (nc == 0 && parent >= 0)
+            return PK_CORRUPT(b->err, "schema element %d (%s): group without children", (int)idx,
+                              e->name);
+    } else {
+        if (e->type < PLANK_BOOLEAN || e->type > PLANK_FIXED_LEN_BYTE_ARRAY)
+            return PK_CORRUPT(b->err, "schema element %d (%s): invalid physical type %d",
+                              (int)idx, e->name, (int)e->type);
+        n->physical_type = (plank_physical_type)e->type;
+        n->type_length = 0;
+        if (n->physical_type == PLANK_FIXED_LEN_BYTE_ARRAY) {
+            if (e->type_length <= 0 || e->type_length > (1 << 24))
+                return PK_CORRUPT(b->err,
+                                  "schema element %d (%s): FIXED_LEN_BYTE_ARRAY with invalid "
+                                  "type_length %d",
+                                  (int)idx, e->name, (int)e->type_length);
+            n->type_length = e->type_length;
+        }
+        n->column = r->num_columns++;
+    }
+    return PLANK_OK;
+}
+
+static plank_status build_schema(plank_reader *r, plank_error *err) {
+    const pk_file_metadata *md = &r->md;
+    if (md->num_schema < 1) return PK_CORRUPT(err, "footer: empty schema");
+    r->nodes = pk_arena_alloc(&r->arena, sizeof(plank_schema_node) * (size_t)md->num_schema);
+    if (!r->nodes) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    r->num_nodes = md->num_schema;
+    schema_builder b = {r, 0, err};
+    PK_FORWARD(build_node(&b, -1, 0, 0, 0, ""));
+    if (b.next != md->num_schema)
+        return PK_CORRUPT(err, "schema: %d elements but the tree uses %d", (int)md->num_schema,
+                          (int)b.next);
+    r->leaf_nodes = pk_arena_alloc(&r->arena, sizeof(int32_t) * (size_t)(r->num_columns + 1));
+    r->selected = pk_arena_alloc(&r->arena, (size_t)r->num_columns + 1);
+    if (!r->leaf_nodes || !r->selected)
+        return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    for (int32_t i = 0; i < r->num_nodes; i++)
+        if (r->nodes[i].column >= 0) r->leaf_nodes[r->nodes[i].column] = i;
+    return PLANK_OK;
+}
+
+/* Checks every row group against the schema and names the chunks. */
+static plank_status check_row_groups(plank_reader *r, plank_error *err) {
+    pk_file_metadata *md = &r->md;
+    if (md->num_rows < 0) return PK_CORRUPT(err, "footer: negative num_rows %lld",
+                                            (long long)md->num_rows);
+    for (int32_t g = 0; g < md->num_row_groups; g++) {
+        pk_row_group *rg = &md->row_groups[g];
+        if (rg->num_columns != r->num_columns) {
+            pk_error_set(err, PLANK_ERR_CORRUPT,
+                         "row group %d has %d column chunks but the schema has %d leaf columns",
+                         (int)g, (int)rg->num_columns, (int)r->num_columns);
+            pk_error_locate(err, -1, g, -1, -1);
+            return PLANK_ERR_CORRUPT;
+        }
+        if (rg->info.num_rows < 0) {
+            pk_error_set(err, PLANK_ERR_CORRUPT, "row group %d: negative num_rows", (int)g);
+            pk_error_locate(err, -1, g, -1, -1);
+            return PLANK_ERR_CORRUPT;
+        }
+        for (int32_t c = 0; c < rg->num_columns; c++) {
+            plank_column_chunk_info *cc = &rg->columns[c];
+            const plank_schema_node *n = &r->nodes[r->leaf_nodes[c]];
+            cc->column = c;
+            cc->path = n->path;
+        }
+    }
+    return PLANK_OK;
+}
+
+/* ---- Open / close ---------------------------------------------------------------- */
+
+static plank_status open_common(plank_reader *r, const plank_reader_options *opts,
+                                plank_error *err) {
+    if (r->file_size < 12)
+        return PK_CORRUPT(err, "file of %llu bytes is too small to be Parquet (at least 12)",
+                          (unsigned long long)r->file_size);
+    uint8_t tail[8], head[4];
+    PK_FORWARD(pk_reader_read_at(r, r->file_size - 8, tail, 8, err));
+    PK_FORWARD(pk_reader_read_at(r, 0, head, 4, err));
+    if (memcmp(tail + 4, "PARE", 4) == 0)
+        return pk_error_set(err, PLANK_ERR_ENCRYPTED,
+                            "file has an encrypted footer (PARE); encryption is not supported yet");
+    if (memcmp(tail + 4, "PAR1", 4) != 0) {
+        pk_error_set(err, PLANK_ERR_CORRUPT, "missing PAR1 magic at the end of the file");
+        pk_error_locate(err, (int64_t)r->file_size - 4, -1, -1, -1);
+        return PLANK_ERR_CORRUPT;
+    }
+    if (memcmp(head, "PAR1", 4) != 0 && memcmp(head, "PARE", 4) != 0) {
+        pk_error_set(err, PLANK_ERR_CORRUPT, "missing PAR1 magic at the start of the file");
+        pk_error_locate(err, 0, -1, -1, -1);
+        return PLANK_ERR_CORRUPT;
+    }
+    uint32_t flen = pk_load_u32(tail);
+    uint64_t max_footer = opts && opts->max_footer_size ? opts->max_footer_size
+                                                         : PK_DEFAULT_MAX_FOOTER;
+    if ((uint64_t)flen > r->file_size - 12) {
+        pk_error_set(err, PLANK_ERR_CORRUPT,
+                     "footer length %u is larger than the file allows (%llu bytes)", flen,
+                     (unsigned long long)(r->file_size - 12));
+        pk_error_locate(err, (int64_t)r->file_size - 8, -1, -1, -1);
+        return PLANK_ERR_CORRUPT;
+    }
+    if (flen > max_footer)
+        return pk_error_set(err, PLANK_ERR_LIMIT, "footer of %u bytes exceeds the limit of %llu",
+                            flen, (unsigned long long)max_footer);
+    r->footer_len = flen;
+    uint64_t foff = r->file_size - 8 - flen;
+    const uint8_t *fbuf;
+    uint8_t *owned = NULL;
+    if (r->mem) {
+        fbuf = r->mem + foff;
+    } else {
+        owned = pk_malloc(&r->alloc, flen ? flen : 1);
+        if (!owned) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory for footer");
+        plank_status st = pk_reader_read_at(r, foff, owned, flen, err);
+        if (st != PLANK_OK) {
+            pk_free(&r->alloc, owned, flen ? flen : 1);
+            return st;
+        }
+        fbuf = owned;
+    }
+    plank_status st = pk_thrift_read_file_metadata(fbuf, flen, &r->alloc, &r->md, err);
+    pk_free(&r->alloc, owned, flen ? flen : 1);
+    if (st != PLANK_OK) {
+        if (err && err->byte_offset >= 0) err->byte_offset += (int64_t)foff;
+        pk_error_prefix(err, "footer");
+        return st;
+    }
+    r->md_loaded = true;
+    PK_FORWARD(build_schema(r, err));
+    PK_FORWARD(check_row_groups(r, err));
+    if (opts && opts->columns && opts->num_columns > 0) {
+        for (int32_t i = 0; i < opts->num_columns; i++) {
+            int32_t c = opts->columns[i];
+            if (c < 0 || c >= r->num_columns)
+                return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                                    "selected column %d does not exist (file has %d)", (int)c,
+                                    (int)r->num_columns);
+            r->selected[c] = true;
+        }
+    } else {
+        for (int32_t i = 0; i < r->num_columns; i++) r->selected[i] = true;
+    }
+    return PLANK_OK;
+}
+
+static plank_status reader_new(plank_reader **out, const plank_reader_options *opts,
+                               plank_error *err) {
+    const plank_allocator *a = opts && opts->allocator ? opts->allocator : pk_default_allocator();
+    plank_reader *r = pk_calloc(a, sizeof *r);
+    if (!r) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    r->alloc = *a;
+    pk_arena_init(&r->arena, &r->alloc);
+    r->verify_checksums = opts ? opts->verify_checksums : true;
+    r->max_page_size = opts && opts->max_page_size ? opts->max_page_size : PK_DEFAULT_MAX_PAGE;
+    *out = r;
+    return PLANK_OK;
+}
+
+static plank_status finish_open(plank_reader *r, plank_reader **out,
+                                const plank_reader_options *opts, plank_error *err) {
+    plank_status st = open_common(r, opts, err);
+    if (st != PLANK_OK) {
+        plank_reader_close(r);
+        *out = NULL;
+        return st;
+    }
+    *out = r;
+    return PLANK_OK;
+}
+
+plank_status plank_reader_open_source(plank_reader **out, const plank_source *source,
+                                      const plank_reader_options *opts, plank_error *err) {
+    plank_error_init(err);
+    if (!out || !source || !source->read_at) {
+        if (source && source->close) source->close(source->opaque);
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or source");
+    }
+    *out = NULL;
+    plank_reader *r;
+    plank_status st = reader_new(&r, opts, err);
+    if (st != PLANK_OK) {
+        if (source->close) source->close(source->opaque);
+        return st;
+    }
+    r->src = *source;
+    r->src_open = true;
+    r->file_size = source->size;
+    return finish_open(r, out, opts, err);
+}
+
+plank_status plank_reader_open_memory(plank_reader **out, const void *data, size_t size,
+                                      const plank_reader_options *opts, plank_error *err) {
+    plank_error_init(err);
+    if (!out || (!data && size))
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or data");
+    *out = NULL;
+    plank_reader *r;
+    PK_FORWARD(reader_new(&r, opts, err));
+    r->src.read_at = mem_read_at;
+    r->src.opaque = (void *)data;
+    r->src.size = size;
+    r->mem = data;
+    r->file_size = size;
+    return finish_open(r, out, opts, err);
+}
+
+plank_status plank_reader_open_path(plank_reader **out, const char *path,
+                                    const plank_reader_options *opts, plank_error *err) {
+    plank_error_init(err);
+    if (!out || !path) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or path");
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return pk_error_set(err, PLANK_ERR_IO, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return pk_error_set(err, PLANK_ERR_IO, "not a regular file");
+    }
+    const plank_allocator *a = opts && opts->allocator ? opts->allocator : pk_default_allocator();
+    fd_source *s = pk_malloc(a, sizeof *s);
+    if (!s) {
+        close(fd);
+        return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    s->fd = fd;
+    s->alloc = *a;
+    plank_source src = {fd_read_at, fd_close, (uint64_t)st.st_size, s};
+    return plank_reader_open_source(out, &src, opts, err);
+}
+
+void plank_reader_close(plank_reader *r) {
+    if (!r) return;
+    if (r->md_loaded) pk_file_metadata_free(&r->md);
+    pk_arena_reset(&r->arena);
+    if (r->src_open && r->src.close) r->src.close(r->src.opaque);
+    plank_allocator a = r->alloc;
+    pk_free(&a, r, sizeof *r);
+}
+
+/* ---- Accessors ---------------------------------------------------------------------- */
+
+int64_t plank_reader_num_rows(const plank_reader *r) { return r->md.num_rows; }
+int32_t plank_reader_num_row_groups(const plank_reader *r) { return r->md.num_row_groups; }
+int32_t plank_reader_num_columns(const plank_reader *r) { return r->num_columns; }
+int32_t plank_reader_format_version(const plank_reader *r) { return r->md.version; }
+const char *plank_reader_created_by(const plank_reader *r) { return r->md.created_by; }
+uint64_t plank_reader_file_size(const plank_reader *r) { return r->file_size; }
+uint32_t plank_reader_footer_size(const plank_reader *r) { return r->footer_len; }
+int32_t plank_reader_num_key_values(const plank_reader *r) { return r->md.num_key_values; }
+
+void plank_reader_key_value(const plank_reader *r, int32_t i, const char **key,
+                            const char **value) {
+    if (i < 0 || i >= r->md.num_key_values) {
+        if (key) *key = NULL;
+        if (value) *value = NULL;
+        return;
+    }
+    if (key) *key = r->md.key_values[i].key;
+    if (value) *value = r->md.key_values[i].value;
+}
+
+int32_t plank_reader_num_schema_nodes(const plank_reader *r) { return r->num_nodes; }
+
+const plank_schema_node *plank_reader_schema_node(const plank_reader *r, int32_t i) {
+    if (i < 0 || i >= r->num_nodes) return NULL;
+    return &r->nodes[i];
+}
+
+const plank_schema_node *plank_reader_column_node(const plank_reader *r, int32_t column) {
+    if (column < 0 || column >= r->num_columns) return NULL;
+    return &r->nodes[r->leaf_nodes[column]];
+}
+
+int32_t plank_reader_find_column(const plank_reader *r, const char *path) {
+    if (!path) return -1;
+    for (int32_t c = 0; c < r->num_columns; c++)
+        if (strcmp(r->nodes[r->leaf_nodes[c]].path, path) == 0) return c;
+    int32_t found = -1;
+    for (int32_t c = 0; c < r->num_columns; c++) {
+        if (strcmp(r->nodes[r->leaf_nodes[c]].name, path) == 0) {
+            if (found >= 0) return -1; /* ambiguous */
+            found = c;
+        }
+    }
+    return found;
+}
+
+plank_status plank_reader_row_group(const plank_reader *r, int32_t g, plank_row_group_info *out,
+                                    plank_error *err) {
+    if (!out || g < 0 || g >= r->md.num_row_groups)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "row group %d does not exist",
+                            (int)g);
+    *out = r->md.row_groups[g].info;
+    return PLANK_OK;
+}
+
+plank_status plank_reader_column_chunk(const plank_reader *r, int32_t g, int32_t c,
+                                       plank_column_chunk_info *out, plank_error *err) {
+    if (!out || g < 0 || g >= r->md.num_row_groups || c < 0 || c >= r->num_columns)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "column chunk (row group %d, column %d) does not exist", (int)g,
+                            (int)c);
+    *out = r->md.row_groups[g].columns[c];
+    return PLANK_OK;
+}
