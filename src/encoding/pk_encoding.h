@@ -19,13 +19,15 @@
 /* ---- RLE / bit-packed hybrid (levels, dictionary indices, booleans) ----- */
 
 typedef struct pk_rle_decoder {
+    const uint8_t *start;   /* for byte offsets in error messages */
     const uint8_t *p;
     const uint8_t *end;
     int bit_width;          /* 0..32 */
     /* current run */
     int64_t rle_left;       /* values left in an RLE run */
     uint32_t rle_value;
-    int64_t packed_left;    /* values left in a bit-packed run */
+    int64_t packed_left;    /* values left in a bit-packed run (only those whose
+                               bits are present, for truncated final runs) */
     const uint8_t *packed;  /* start of the bit-packed group data */
     int64_t packed_pos;     /* value index within the packed run */
 } pk_rle_decoder;
@@ -51,6 +53,7 @@ int pk_bit_width_for(uint64_t max_value);
 /* ---- DELTA_BINARY_PACKED --------------------------------------------------- */
 
 typedef struct pk_delta_decoder {
+    const uint8_t *start;       /* for byte offsets in error messages */
     const uint8_t *p;
     const uint8_t *end;
     bool is64;                  /* INT64 (else INT32: arithmetic wraps at 32 bits) */
@@ -75,10 +78,12 @@ plank_status pk_delta_init(pk_delta_decoder *d, const uint8_t *buf, size_t len, 
 plank_status pk_delta_get(pk_delta_decoder *d, uint64_t *out, int64_t n, plank_error *err);
 plank_status pk_delta_get_i32(pk_delta_decoder *d, int32_t *out, int64_t n, plank_error *err);
 plank_status pk_delta_get_i64(pk_delta_decoder *d, int64_t *out, int64_t n, plank_error *err);
+/* Decodes and discards n values. */
+plank_status pk_delta_skip(pk_delta_decoder *d, int64_t n, plank_error *err);
 /* Values left in the stream. */
 int64_t pk_delta_remaining(const pk_delta_decoder *d);
-/* Pointer just past the last byte of the stream, valid once every value has
- * been decoded (DELTA_LENGTH_BYTE_ARRAY data starts there). */
+/* Pointer just past the last byte of the stream (DELTA_LENGTH_BYTE_ARRAY data
+ * starts there). Values not decoded yet are decoded and discarded first. */
 plank_status pk_delta_end(pk_delta_decoder *d, const uint8_t **end, plank_error *err);
 
 /* ---- Dictionary ---------------------------------------------------------------- */

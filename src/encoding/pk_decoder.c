@@ -1,0 +1,505 @@
+/*
+ * pk_decoder.c: the value decoder of one data page (PLAIN, dictionary
+ * indices, RLE booleans, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,
+ * DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT) and PLAIN dictionary pages.
+ *
+ * Hostile input: sizes that can be checked up front are checked at init
+ * (PLAIN fixed-width and BYTE_STREAM_SPLIT page sizes, the value counts of
+ * DELTA headers against num_values, every DELTA length and prefix and their
+ * sum against the bytes present), so that for those encodings a get after a
+ * successful init can only fail on a caller error. PLAIN byte arrays and
+ * dictionary indices are checked value by value as they are decoded. The only
+ * allocations are the DELTA length arrays (num_values entries, num_values
+ * being bounded by the caller) and the output buffers.
+ */
+#include "pk_encoding_internal.h"
+
+/* Dense output width of a fixed-width type; 0 for BYTE_ARRAY, -1 if invalid. */
+static int32_t type_width(plank_physical_type type, int32_t type_length) {
+    switch (type) {
+    case PLANK_BOOLEAN: return 1;
+    case PLANK_INT32:
+    case PLANK_FLOAT: return 4;
+    case PLANK_INT64:
+    case PLANK_DOUBLE: return 8;
+    case PLANK_INT96: return 12;
+    case PLANK_BYTE_ARRAY: return 0;
+    case PLANK_FIXED_LEN_BYTE_ARRAY: return type_length > 0 ? type_length : -1;
+    default: return -1;
+    }
+}
+
+/* ---- Dictionary pages ------------------------------------------------------ */
+
+plank_status pk_dict_decode(pk_dict *dict, plank_physical_type type, int32_t type_length,
+                            const uint8_t *buf, size_t len, int64_t count,
+                            const plank_allocator *alloc, plank_error *err) {
+    memset(dict, 0, sizeof *dict);
+    pk_buffer_init(&dict->storage, alloc);
+    pk_buffer_init(&dict->storage2, alloc);
+    dict->type = type;
+    int32_t w = type_width(type, type_length);
+    PK_RETURN_IF(w < 0, err, PLANK_ERR_CORRUPT, "dictionary page of invalid type %d (length %d)",
+                 (int)type, (int)type_length);
+    PK_RETURN_IF(count < 0, err, PLANK_ERR_CORRUPT, "dictionary page has %lld values",
+                 (long long)count);
+    dict->width = w;
+    dict->count = count;
+    if (type == PLANK_BOOLEAN) {
+        PK_RETURN_IF((uint64_t)count > (uint64_t)len * 8, err, PLANK_ERR_CORRUPT,
+                     "dictionary page: %lld booleans need more than %zu bytes",
+                     (long long)count, len);
+        PK_FORWARD(pk_buffer_resize(&dict->storage, (size_t)count, err));
+        for (int64_t i = 0; i < count; i++) dict->storage.data[i] = pk_bit_get(buf, i);
+        dict->values = dict->storage.data;
+    } else if (type != PLANK_BYTE_ARRAY) {
+        PK_RETURN_IF((uint64_t)count > (uint64_t)len / (uint64_t)w, err, PLANK_ERR_CORRUPT,
+                     "dictionary page: %lld values of %d bytes need more than %zu bytes",
+                     (long long)count, (int)w, len);
+        size_t n = (size_t)count * (size_t)w;
+        PK_FORWARD(pk_buffer_resize(&dict->storage, n, err));
+        if (n) memcpy(dict->storage.data, buf, n);
+        dict->values = dict->storage.data;
+    } else {
+        /* Each value has a 4-byte length: this bounds the offsets array. */
+        PK_RETURN_IF((uint64_t)count > (uint64_t)len / 4, err, PLANK_ERR_CORRUPT,
+                     "dictionary page: %lld byte arrays need more than %zu bytes",
+                     (long long)count, len);
+        PK_FORWARD(pk_buffer_resize(&dict->storage, ((size_t)count + 1) * sizeof(int64_t), err));
+        int64_t *offsets = (int64_t *)(void *)dict->storage.data;
+        PK_FORWARD(pk_buffer_reserve(&dict->storage2, len, err));
+        size_t pos = 0, total = 0;
+        offsets[0] = 0;
+        for (int64_t i = 0; i < count; i++) {
+            PK_RETURN_IF(len - pos < 4, err, PLANK_ERR_CORRUPT,
+                         "dictionary page: value %lld length at byte %zu is truncated",
+                         (long long)i, pos);
+            uint32_t l = pk_load_u32(buf + pos);
+            pos += 4;
+            PK_RETURN_IF(l > len - pos, err, PLANK_ERR_CORRUPT,
+                         "dictionary page: value %lld at byte %zu has length %u, %zu bytes remain",
+                         (long long)i, pos - 4, (unsigned)l, len - pos);
+            memcpy(dict->storage2.data + total, buf + pos, l);
+            pos += l;
+            total += l;
+            offsets[i + 1] = (int64_t)total;
+        }
+        dict->storage2.size = total;
+        dict->offsets = offsets;
+        dict->data = dict->storage2.data;
+    }
+    return PLANK_OK;
+}
+
+void pk_dict_release(pk_dict *dict) {
+    if (!dict) return;
+    pk_buffer_reset(&dict->storage);
+    pk_buffer_reset(&dict->storage2);
+    dict->values = NULL;
+    dict->offsets = NULL;
+    dict->data = NULL;
+    dict->count = 0;
+}
+
+/* ---- Init / release -------------------------------------------------------- */
+
+void pk_decoder_release(pk_decoder *d) {
+    if (!d) return;
+    size_t n = d->num_values > 0 ? (size_t)d->num_values : 0;
+    pk_free(d->alloc, d->lengths, n * sizeof(int64_t));
+    pk_free(d->alloc, d->prefixes, n * sizeof(int64_t));
+    pk_free(d->alloc, d->idx, (size_t)d->idx_cap * sizeof(uint32_t));
+    d->lengths = d->prefixes = NULL;
+    d->idx = NULL;
+    d->idx_cap = 0;
+    pk_buffer_reset(&d->last);
+}
+
+/* Decodes a DELTA_BINARY_PACKED stream of exactly d->num_values non-negative
+ * INT32 lengths from [buf, end) into a new array; *after is the end of the
+ * stream. */
+static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint8_t *end,
+                                   const char *what, int64_t **lengths_out,
+                                   const uint8_t **after, plank_error *err) {
+    pk_delta_decoder dd;
+    PK_FORWARD(pk_delta_init(&dd, buf, (size_t)(end - buf), false, err));
+    PK_RETURN_IF(dd.total_values != d->num_values, err, PLANK_ERR_CORRUPT,
+                 "%s: DELTA header has %lld values, the page has %lld", what,
+                 (long long)dd.total_values, (long long)d->num_values);
+    PK_RETURN_IF((uint64_t)d->num_values > SIZE_MAX / sizeof(int64_t), err,
+                 PLANK_ERR_OUT_OF_MEMORY, "%s: too many values", what);
+    size_t bytes = (size_t)d->num_values * sizeof(int64_t);
+    int64_t *a = pk_malloc(d->alloc, bytes ? bytes : 1);
+    PK_RETURN_IF(!a, err, PLANK_ERR_OUT_OF_MEMORY, "out of memory for %lld %s",
+                 (long long)d->num_values, what);
+    *lengths_out = a; /* owned by d from here on */
+    uint64_t tmp[256];
+    for (int64_t i = 0; i < d->num_values;) {
+        int64_t k = d->num_values - i < 256 ? d->num_values - i : 256;
+        PK_FORWARD(pk_delta_get(&dd, tmp, k, err));
+        for (int64_t j = 0; j < k; j++, i++) {
+            /* Sign-extended INT32: anything above INT32_MAX is negative. */
+            PK_RETURN_IF(tmp[j] > (uint64_t)INT32_MAX, err, PLANK_ERR_CORRUPT,
+                         "%s: value %lld has negative length %lld", what, (long long)i,
+                         (long long)(int32_t)(uint32_t)tmp[j]);
+            a[i] = (int64_t)tmp[j];
+        }
+    }
+    return pk_delta_end(&dd, after, err);
+}
+
+/* Checks the DELTA_LENGTH lengths fit in the bytes after the length stream. */
+static plank_status check_byte_section(pk_decoder *d, const char *what, plank_error *err) {
+    uint64_t sum = 0;
+    for (int64_t i = 0; i < d->num_values; i++) sum += (uint64_t)d->lengths[i];
+    PK_RETURN_IF(sum > (uint64_t)(d->end - d->bytes), err, PLANK_ERR_CORRUPT,
+                 "%s: lengths add up to %llu bytes, %zu remain in the page", what,
+                 (unsigned long long)sum, (size_t)(d->end - d->bytes));
+    d->p = d->bytes;
+    return PLANK_OK;
+}
+
+static plank_status init_delta_byte_array(pk_decoder *d, plank_error *err) {
+    const char *what = "DELTA_BYTE_ARRAY";
+    const uint8_t *suffixes;
+    PK_FORWARD(decode_lengths(d, d->start, d->end, what, &d->prefixes, &suffixes, err));
+    PK_FORWARD(decode_lengths(d, suffixes, d->end, what, &d->lengths, &d->bytes, err));
+    PK_FORWARD(check_byte_section(d, what, err));
+    /* Validate the prefix chain now so that gets cannot fail half way. */
+    int64_t prev = 0;
+    for (int64_t i = 0; i < d->num_values; i++) {
+        PK_RETURN_IF(d->prefixes[i] > prev, err, PLANK_ERR_CORRUPT,
+                     "%s: value %lld has prefix length %lld, the previous value has %lld bytes",
+                     what, (long long)i, (long long)d->prefixes[i], (long long)prev);
+        prev = d->prefixes[i] + d->lengths[i];
+        PK_RETURN_IF(prev > INT32_MAX, err, PLANK_ERR_CORRUPT,
+                     "%s: value %lld is %lld bytes long", what, (long long)i, (long long)prev);
+        PK_RETURN_IF(d->width > 0 && prev != d->width, err, PLANK_ERR_CORRUPT,
+                     "%s: value %lld is %lld bytes long, the column's values are %d", what,
+                     (long long)i, (long long)prev, (int)d->width);
+    }
+    return PLANK_OK;
+}
+
+static plank_status init_encoding(pk_decoder *d, plank_error *err) {
+    const char *ename = plank_encoding_name(d->encoding);
+    const char *tname = plank_physical_type_name(d->type);
+    size_t len = (size_t)(d->end - d->start);
+    uint64_t n = (uint64_t)d->num_values;
+    switch (d->encoding) {
+    case PLANK_ENC_PLAIN:
+        if (d->type == PLANK_BOOLEAN) {
+            PK_RETURN_IF(n > (uint64_t)len * 8, err, PLANK_ERR_CORRUPT,
+                         "PLAIN page of %zu bytes cannot hold %llu booleans", len,
+                         (unsigned long long)n);
+        } else if (d->type != PLANK_BYTE_ARRAY) {
+            PK_RETURN_IF(n > (uint64_t)len / (uint64_t)d->width, err, PLANK_ERR_CORRUPT,
+                         "PLAIN page of %zu bytes cannot hold %llu values of %d bytes", len,
+                         (unsigned long long)n, (int)d->width);
+        }
+        return PLANK_OK;
+    case PLANK_ENC_PLAIN_DICTIONARY:
+    case PLANK_ENC_RLE_DICTIONARY: {
+        const pk_dict *dict = d->dict;
+        PK_RETURN_IF(!dict, err, PLANK_ERR_CORRUPT, "dictionary page missing");
+        PK_RETURN_IF(dict->type != d->type || dict->width != d->width, err, PLANK_ERR_CORRUPT,
+                     "dictionary of type %s does not match the %s column",
+                     plank_physical_type_name(dict->type), tname);
+        if (len == 0 && n == 0) return pk_rle_init(&d->rle, d->end, 0, 0, err);
+        PK_RETURN_IF(len < 1, err, PLANK_ERR_CORRUPT, "dictionary-encoded page has no bit width");
+        PK_RETURN_IF(d->start[0] > 32, err, PLANK_ERR_CORRUPT,
+                     "dictionary index bit width %d is not in 0..32", (int)d->start[0]);
+        return pk_rle_init(&d->rle, d->start + 1, len - 1, d->start[0], err);
+    }
+    case PLANK_ENC_RLE: {
+        PK_RETURN_IF(d->type != PLANK_BOOLEAN, err, PLANK_ERR_UNSUPPORTED,
+                     "RLE encoding of %s values is not supported", tname);
+        if (len == 0 && n == 0) return pk_rle_init(&d->rle, d->end, 0, 1, err);
+        PK_RETURN_IF(len < 4, err, PLANK_ERR_CORRUPT, "RLE boolean page lacks its length prefix");
+        uint32_t l = pk_load_u32(d->start);
+        PK_RETURN_IF(l > len - 4, err, PLANK_ERR_CORRUPT,
+                     "RLE boolean data of %u bytes, %zu remain in the page", (unsigned)l, len - 4);
+        return pk_rle_init(&d->rle, d->start + 4, l, 1, err);
+    }
+    case PLANK_ENC_DELTA_BINARY_PACKED:
+        PK_RETURN_IF(d->type != PLANK_INT32 && d->type != PLANK_INT64, err, PLANK_ERR_CORRUPT,
+                     "%s does not apply to %s values", ename, tname);
+        if (len == 0 && n == 0) return PLANK_OK;
+        PK_FORWARD(pk_delta_init(&d->delta, d->start, len, d->type == PLANK_INT64, err));
+        PK_RETURN_IF(d->delta.total_values != d->num_values, err, PLANK_ERR_CORRUPT,
+                     "DELTA_BINARY_PACKED header has %lld values, the page has %lld",
+                     (long long)d->delta.total_values, (long long)d->num_values);
+        return PLANK_OK;
+    case PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY:
+    case PLANK_ENC_DELTA_BYTE_ARRAY:
+        PK_RETURN_IF(d->type != PLANK_BYTE_ARRAY && d->type != PLANK_FIXED_LEN_BYTE_ARRAY, err,
+                     PLANK_ERR_CORRUPT, "%s does not apply to %s values", ename, tname);
+        if (len == 0 && n == 0) return PLANK_OK;
+        if (d->encoding == PLANK_ENC_DELTA_BYTE_ARRAY) return init_delta_byte_array(d, err);
+        PK_FORWARD(decode_lengths(d, d->start, d->end, ename, &d->lengths, &d->bytes, err));
+        PK_FORWARD(check_byte_section(d, ename, err));
+        for (int64_t i = 0; d->width > 0 && i < d->num_values; i++)
+            PK_RETURN_IF(d->lengths[i] != d->width, err, PLANK_ERR_CORRUPT,
+                         "%s: value %lld is %lld bytes long, the column's values are %d", ename,
+                         (long long)i, (long long)d->lengths[i], (int)d->width);
+        return PLANK_OK;
+    case PLANK_ENC_BYTE_STREAM_SPLIT:
+        PK_RETURN_IF(d->type == PLANK_BOOLEAN || d->type == PLANK_BYTE_ARRAY ||
+                         d->type == PLANK_INT96,
+                     err, PLANK_ERR_CORRUPT, "%s does not apply to %s values", ename, tname);
+        PK_RETURN_IF(n > (uint64_t)len / (uint64_t)d->width ||
+                         n * (uint64_t)d->width != (uint64_t)len,
+                     err, PLANK_ERR_CORRUPT,
+                     "BYTE_STREAM_SPLIT page has %zu bytes, %llu values of %d bytes need %llu",
+                     len, (unsigned long long)n, (int)d->width,
+                     (unsigned long long)(n * (uint64_t)d->width));
+        return PLANK_OK;
+    case PLANK_ENC_BIT_PACKED:
+        return PK_CORRUPT(err, "BIT_PACKED encoding is only valid for levels");
+    }
+    return pk_error_set(err, PLANK_ERR_UNSUPPORTED, "unsupported encoding %d",
+                        (int)d->encoding);
+}
+
+plank_status pk_decoder_init(pk_decoder *d, plank_encoding encoding, plank_physical_type type,
+                             int32_t type_length, const uint8_t *buf, size_t len,
+                             int64_t num_values, const pk_dict *dict,
+                             const plank_allocator *alloc, plank_error *err) {
+    memset(d, 0, sizeof *d);
+    pk_buffer_init(&d->last, alloc);
+    d->encoding = encoding;
+    d->type = type;
+    d->alloc = alloc;
+    d->dict = dict;
+    d->start = d->p = buf;
+    d->end = buf + len;
+    d->width = type_width(type, type_length);
+    PK_RETURN_IF(d->width < 0, err, PLANK_ERR_CORRUPT, "invalid column type %d (length %d)",
+                 (int)type, (int)type_length);
+    PK_RETURN_IF(num_values < 0, err, PLANK_ERR_INVALID_ARGUMENT, "negative value count %lld",
+                 (long long)num_values);
+    d->num_values = num_values;
+    plank_status st = init_encoding(d, err);
+    if (st != PLANK_OK) pk_decoder_release(d);
+    return st;
+}
+
+/* ---- Decoding -------------------------------------------------------------- */
+
+static plank_status check_count(const pk_decoder *d, int64_t n, plank_error *err) {
+    PK_RETURN_IF(n < 0, err, PLANK_ERR_INVALID_ARGUMENT, "negative value count %lld",
+                 (long long)n);
+    PK_RETURN_IF(n > d->num_values - d->pos, err, PLANK_ERR_CORRUPT,
+                 "%lld values requested, the page has %lld left", (long long)n,
+                 (long long)(d->num_values - d->pos));
+    return PLANK_OK;
+}
+
+/* Next dictionary indices, range-checked. */
+static plank_status dict_indices(pk_decoder *d, uint32_t *idx, int64_t k, plank_error *err) {
+    PK_FORWARD(pk_rle_get_u32(&d->rle, idx, k, err));
+    for (int64_t i = 0; i < k; i++)
+        PK_RETURN_IF(idx[i] >= (uint64_t)d->dict->count, err, PLANK_ERR_CORRUPT,
+                     "dictionary index %u out of range (dictionary has %lld values)",
+                     (unsigned)idx[i], (long long)d->dict->count);
+    return PLANK_OK;
+}
+
+/* DELTA_BYTE_ARRAY: builds the next value in d->last (prefix of the previous
+ * value + suffix). The lengths were validated at init. */
+static plank_status dba_next(pk_decoder *d, plank_error *err) {
+    int64_t prefix = d->prefixes[d->pos], suffix = d->lengths[d->pos];
+    PK_FORWARD(pk_buffer_resize(&d->last, (size_t)(prefix + suffix), err));
+    if (suffix) memcpy(d->last.data + prefix, d->p, (size_t)suffix);
+    d->p += suffix;
+    d->pos++;
+    return PLANK_OK;
+}
+
+/* The next byte array of a DELTA_LENGTH / DELTA_BYTE_ARRAY / PLAIN page. */
+static plank_status next_bytes(pk_decoder *d, const uint8_t **v, size_t *vlen, plank_error *err) {
+    switch (d->encoding) {
+    case PLANK_ENC_DELTA_BYTE_ARRAY:
+        PK_FORWARD(dba_next(d, err));
+        *v = d->last.data;
+        *vlen = d->last.size;
+        return PLANK_OK;
+    case PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY:
+        *v = d->p;
+        *vlen = (size_t)d->lengths[d->pos];
+        d->p += *vlen;
+        d->pos++;
+        return PLANK_OK;
+    default: { /* PLAIN */
+        size_t left = (size_t)(d->end - d->p);
+        PK_RETURN_IF(left < 4, err, PLANK_ERR_CORRUPT,
+                     "PLAIN byte array %lld: length at byte %zu is truncated", (long long)d->pos,
+                     (size_t)(d->p - d->start));
+        uint32_t l = pk_load_u32(d->p);
+        PK_RETURN_IF(l > left - 4, err, PLANK_ERR_CORRUPT,
+                     "PLAIN byte array %lld at byte %zu has length %u, %zu bytes remain",
+                     (long long)d->pos, (size_t)(d->p - d->start), (unsigned)l, left - 4);
+        *v = d->p + 4;
+        *vlen = l;
+        d->p += 4 + (size_t)l;
+        d->pos++;
+        return PLANK_OK;
+    }
+    }
+}
+
+plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_error *err) {
+    PK_RETURN_IF(d->type == PLANK_BYTE_ARRAY, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "get_fixed on a BYTE_ARRAY column");
+    PK_FORWARD(check_count(d, n, err));
+    size_t w = (size_t)d->width;
+    switch (d->encoding) {
+    case PLANK_ENC_PLAIN:
+        if (d->type == PLANK_BOOLEAN) {
+            for (int64_t i = 0; i < n; i++) out[i] = pk_bit_get(d->start, d->pos + i);
+        } else if (n > 0) {
+            memcpy(out, d->start + (size_t)d->pos * w, (size_t)n * w);
+        }
+        d->pos += n;
+        return PLANK_OK;
+    case PLANK_ENC_PLAIN_DICTIONARY:
+    case PLANK_ENC_RLE_DICTIONARY: {
+        uint32_t idx[256];
+        const uint8_t *values = d->dict->values;
+        while (n > 0) {
+            int64_t k = n < 256 ? n : 256;
+            PK_FORWARD(dict_indices(d, idx, k, err));
+            if (w == 4) {
+                for (int64_t i = 0; i < k; i++) memcpy(out + i * 4, values + idx[i] * 4u, 4);
+            } else if (w == 8) {
+                for (int64_t i = 0; i < k; i++) memcpy(out + i * 8, values + idx[i] * 8u, 8);
+            } else {
+                for (int64_t i = 0; i < k; i++)
+                    memcpy(out + (size_t)i * w, values + (size_t)idx[i] * w, w);
+            }
+            out += (size_t)k * w;
+            d->pos += k;
+            n -= k;
+        }
+        return PLANK_OK;
+    }
+    case PLANK_ENC_RLE: {
+        uint32_t v[256];
+        while (n > 0) {
+            int64_t k = n < 256 ? n : 256;
+            PK_FORWARD(pk_rle_get_u32(&d->rle, v, k, err));
+            for (int64_t i = 0; i < k; i++) {
+                PK_RETURN_IF(v[i] > 1, err, PLANK_ERR_CORRUPT, "RLE boolean value %u",
+                             (unsigned)v[i]);
+                out[i] = (uint8_t)v[i];
+            }
+            out += k;
+            d->pos += k;
+            n -= k;
+        }
+        return PLANK_OK;
+    }
+    case PLANK_ENC_DELTA_BINARY_PACKED: {
+        uint64_t v[256];
+        while (n > 0) {
+            int64_t k = n < 256 ? n : 256;
+            PK_FORWARD(pk_delta_get(&d->delta, v, k, err));
+            for (int64_t i = 0; i < k; i++) {
+                if (w == 8) {
+                    pk_store_u64(out + i * 8, v[i]);
+                } else {
+                    pk_store_u32(out + i * 4, (uint32_t)v[i]);
+                }
+            }
+            out += (size_t)k * w;
+            d->pos += k;
+            n -= k;
+        }
+        return PLANK_OK;
+    }
+    case PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY:
+    case PLANK_ENC_DELTA_BYTE_ARRAY:
+        /* FIXED_LEN_BYTE_ARRAY: every length was checked against w at init. */
+        for (int64_t i = 0; i < n; i++) {
+            const uint8_t *v;
+            size_t vlen;
+            PK_FORWARD(next_bytes(d, &v, &vlen, err));
+            memcpy(out + (size_t)i * w, v, w);
+        }
+        return PLANK_OK;
+    case PLANK_ENC_BYTE_STREAM_SPLIT: {
+        size_t stride = (size_t)d->num_values;
+        for (int64_t i = 0; i < n; i++) {
+            const uint8_t *src = d->start + (size_t)(d->pos + i);
+            for (size_t b = 0; b < w; b++) out[(size_t)i * w + b] = src[b * stride];
+        }
+        d->pos += n;
+        return PLANK_OK;
+    }
+    default: break;
+    }
+    return pk_error_set(err, PLANK_ERR_UNSUPPORTED, "unsupported encoding %d", (int)d->encoding);
+}
+
+plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, int64_t *ends,
+                                   plank_error *err) {
+    PK_RETURN_IF(d->type != PLANK_BYTE_ARRAY, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "get_binary on a %s column", plank_physical_type_name(d->type));
+    PK_FORWARD(check_count(d, n, err));
+    if (d->encoding == PLANK_ENC_PLAIN_DICTIONARY || d->encoding == PLANK_ENC_RLE_DICTIONARY) {
+        uint32_t idx[256];
+        const pk_dict *dict = d->dict;
+        while (n > 0) {
+            int64_t k = n < 256 ? n : 256;
+            PK_FORWARD(dict_indices(d, idx, k, err));
+            for (int64_t i = 0; i < k; i++) {
+                int64_t s = dict->offsets[idx[i]], e = dict->offsets[idx[i] + 1];
+                PK_FORWARD(pk_buffer_append(data, dict->data + s, (size_t)(e - s), err));
+                ends[i] = (int64_t)data->size;
+            }
+            ends += k;
+            d->pos += k;
+            n -= k;
+        }
+        return PLANK_OK;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        const uint8_t *v;
+        size_t vlen;
+        PK_FORWARD(next_bytes(d, &v, &vlen, err));
+        PK_FORWARD(pk_buffer_append(data, v, vlen, err));
+        ends[i] = (int64_t)data->size;
+    }
+    return PLANK_OK;
+}
+
+plank_status pk_decoder_skip(pk_decoder *d, int64_t n, plank_error *err) {
+    PK_FORWARD(check_count(d, n, err));
+    switch (d->encoding) {
+    case PLANK_ENC_PLAIN:
+        if (d->type == PLANK_BYTE_ARRAY) break;
+        d->pos += n;
+        return PLANK_OK;
+    case PLANK_ENC_BYTE_STREAM_SPLIT:
+        d->pos += n;
+        return PLANK_OK;
+    case PLANK_ENC_PLAIN_DICTIONARY:
+    case PLANK_ENC_RLE_DICTIONARY:
+    case PLANK_ENC_RLE:
+        PK_FORWARD(pk_rle_skip(&d->rle, n, err));
+        d->pos += n;
+        return PLANK_OK;
+    case PLANK_ENC_DELTA_BINARY_PACKED:
+        PK_FORWARD(pk_delta_skip(&d->delta, n, err));
+        d->pos += n;
+        return PLANK_OK;
+    default: break;
+    }
+    /* Byte arrays: walk them (DELTA_BYTE_ARRAY must keep the previous value). */
+    for (int64_t i = 0; i < n; i++) {
+        const uint8_t *v;
+        size_t vlen;
+        PK_FORWARD(next_bytes(d, &v, &vlen, err));
+    }
+    return PLANK_OK;
+}

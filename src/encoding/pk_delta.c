@@ -1,0 +1,192 @@
+/*
+ * pk_delta.c: DELTA_BINARY_PACKED.
+ *
+ * Hostile input: the header must describe blocks that are positive multiples
+ * of 128 values split into miniblocks of a multiple of 32 values; each block's
+ * min delta and bit-width bytes, and the packed bytes of every miniblock that
+ * holds values, are checked against the end of the data before use. Bit widths
+ * above 64 are corrupt (only checked for miniblocks that hold values: the
+ * widths of trailing padding miniblocks may be anything, and their bodies may
+ * be absent). All arithmetic wraps in uint64 as the format requires; INT32
+ * values are the low 32 bits of the same computation.
+ */
+#include "pk_encoding_internal.h"
+
+/* Blocks larger than this are rejected; it keeps every size product of the
+ * decoder (values_per_mini * 64 bits) far from overflow. */
+#define PK_DELTA_MAX_BLOCK (UINT64_C(1) << 31)
+
+plank_status pk_delta_init(pk_delta_decoder *d, const uint8_t *buf, size_t len, bool is64,
+                           plank_error *err) {
+    memset(d, 0, sizeof *d);
+    d->start = buf;
+    d->p = buf;
+    d->end = buf + len;
+    d->is64 = is64;
+    uint64_t block, minis, total, first;
+    const uint8_t *q = buf, *end = buf + len;
+    PK_RETURN_IF(!pk_read_uleb128(&q, end, 10, &block) || !pk_read_uleb128(&q, end, 10, &minis) ||
+                     !pk_read_uleb128(&q, end, 10, &total) ||
+                     !pk_read_uleb128(&q, end, 10, &first),
+                 err, PLANK_ERR_CORRUPT, "DELTA_BINARY_PACKED header truncated or malformed");
+    PK_RETURN_IF(block == 0 || block % 128 != 0 || block > PK_DELTA_MAX_BLOCK, err,
+                 PLANK_ERR_CORRUPT,
+                 "DELTA_BINARY_PACKED block size %llu is not a positive multiple of 128",
+                 (unsigned long long)block);
+    PK_RETURN_IF(minis == 0 || block % minis != 0 || (block / minis) % 32 != 0, err,
+                 PLANK_ERR_CORRUPT,
+                 "DELTA_BINARY_PACKED: %llu miniblocks do not split a block of %llu values "
+                 "into multiples of 32",
+                 (unsigned long long)minis, (unsigned long long)block);
+    PK_RETURN_IF(total > (uint64_t)INT64_MAX, err, PLANK_ERR_CORRUPT,
+                 "DELTA_BINARY_PACKED value count %llu is too large", (unsigned long long)total);
+    d->block_size = block;
+    d->miniblocks = minis;
+    d->values_per_mini = block / minis;
+    d->total_values = (int64_t)total;
+    d->last = pk_zigzag_decode(first);
+    d->p = q;
+    return PLANK_OK;
+}
+
+int64_t pk_delta_remaining(const pk_delta_decoder *d) { return d->total_values - d->values_read; }
+
+/* Reads a block header: min delta and the bit width of every miniblock. */
+static plank_status delta_block_start(pk_delta_decoder *d, plank_error *err) {
+    size_t at = (size_t)(d->p - d->start);
+    uint64_t md;
+    PK_RETURN_IF(!pk_read_uleb128(&d->p, d->end, 10, &md), err, PLANK_ERR_CORRUPT,
+                 "DELTA_BINARY_PACKED block min delta truncated or malformed at byte %zu", at);
+    PK_RETURN_IF((uint64_t)(d->end - d->p) < d->miniblocks, err, PLANK_ERR_CORRUPT,
+                 "DELTA_BINARY_PACKED block at byte %zu: %llu miniblock bit widths, %zu bytes "
+                 "remain",
+                 at, (unsigned long long)d->miniblocks, (size_t)(d->end - d->p));
+    d->min_delta = pk_zigzag_decode(md);
+    d->widths = d->p;
+    d->p += d->miniblocks;
+    d->mini_index = 0;
+    d->mini_pos = 0;
+    d->mini_data = d->p;
+    d->in_block = true;
+    return PLANK_OK;
+}
+
+/* Checks the current miniblock (about to be entered) holds the bytes of the
+ * values the stream still has in it. */
+static plank_status delta_mini_check(pk_delta_decoder *d, plank_error *err) {
+    int bw = d->widths[d->mini_index];
+    size_t at = (size_t)(d->mini_data - d->start);
+    PK_RETURN_IF(bw > 64, err, PLANK_ERR_CORRUPT,
+                 "DELTA_BINARY_PACKED miniblock at byte %zu has bit width %d (max 64)", at, bw);
+    uint64_t k = (uint64_t)pk_delta_remaining(d);
+    if (k > d->values_per_mini) k = d->values_per_mini;
+    uint64_t need = (k * (uint64_t)bw + 7) / 8;
+    PK_RETURN_IF(need > (uint64_t)(d->end - d->mini_data), err, PLANK_ERR_CORRUPT,
+                 "DELTA_BINARY_PACKED miniblock at byte %zu needs %llu bytes, %zu remain", at,
+                 (unsigned long long)need, (size_t)(d->end - d->mini_data));
+    return PLANK_OK;
+}
+
+/* INT32 streams: sign-extend the low 32 bits without implementation-defined
+ * conversions. */
+PK_INLINE uint64_t delta_fix(const pk_delta_decoder *d, uint64_t v) {
+    if (d->is64) return v;
+    return (uint64_t)((uint32_t)v ^ 0x80000000u) - UINT64_C(0x80000000);
+}
+
+plank_status pk_delta_get(pk_delta_decoder *d, uint64_t *out, int64_t n, plank_error *err) {
+    PK_RETURN_IF(n < 0 || n > pk_delta_remaining(d), err, PLANK_ERR_CORRUPT,
+                 "DELTA_BINARY_PACKED: %lld values requested, %lld remain", (long long)n,
+                 (long long)pk_delta_remaining(d));
+    int64_t i = 0;
+    if (n > 0 && d->values_read == 0) {
+        out[i++] = delta_fix(d, d->last);
+        d->values_read = 1;
+    }
+    while (i < n) {
+        if (!d->in_block) PK_FORWARD(delta_block_start(d, err));
+        if (d->mini_pos == 0) PK_FORWARD(delta_mini_check(d, err));
+        int bw = d->widths[d->mini_index];
+        uint64_t k = d->values_per_mini - d->mini_pos;
+        if (k > (uint64_t)(n - i)) k = (uint64_t)(n - i);
+        size_t nbytes = (size_t)(d->end - d->mini_data);
+        uint64_t bit = d->mini_pos * (uint64_t)bw;
+        uint64_t last = d->last, md = d->min_delta;
+        for (uint64_t j = 0; j < k; j++, bit += (uint64_t)bw) {
+            last += md + pk_get_bits(d->mini_data, nbytes, bit, bw);
+            out[i++] = delta_fix(d, last);
+        }
+        d->last = last;
+        d->mini_pos += k;
+        d->values_read += (int64_t)k;
+        if (d->mini_pos == d->values_per_mini) {
+            /* The whole miniblock was needed, so delta_mini_check saw all of
+             * its bytes present. */
+            d->mini_data += d->values_per_mini * (uint64_t)bw / 8;
+            d->mini_index++;
+            d->mini_pos = 0;
+            if (d->mini_index == d->miniblocks) {
+                d->in_block = false;
+                d->p = d->mini_data;
+            }
+        }
+    }
+    return PLANK_OK;
+}
+
+plank_status pk_delta_skip(pk_delta_decoder *d, int64_t n, plank_error *err) {
+    uint64_t tmp[256];
+    while (n > 0) {
+        int64_t k = n < 256 ? n : 256;
+        PK_FORWARD(pk_delta_get(d, tmp, k, err));
+        n -= k;
+    }
+    return PLANK_OK;
+}
+
+plank_status pk_delta_get_i32(pk_delta_decoder *d, int32_t *out, int64_t n, plank_error *err) {
+    uint64_t tmp[256];
+    while (n > 0) {
+        int64_t k = n < 256 ? n : 256;
+        PK_FORWARD(pk_delta_get(d, tmp, k, err));
+        for (int64_t i = 0; i < k; i++) {
+            uint32_t v = (uint32_t)tmp[i];
+            memcpy(&out[i], &v, sizeof v);
+        }
+        out += k;
+        n -= k;
+    }
+    return PLANK_OK;
+}
+
+plank_status pk_delta_get_i64(pk_delta_decoder *d, int64_t *out, int64_t n, plank_error *err) {
+    uint64_t tmp[256];
+    while (n > 0) {
+        int64_t k = n < 256 ? n : 256;
+        PK_FORWARD(pk_delta_get(d, tmp, k, err));
+        memcpy(out, tmp, (size_t)k * sizeof *out);
+        out += k;
+        n -= k;
+    }
+    return PLANK_OK;
+}
+
+plank_status pk_delta_end(pk_delta_decoder *d, const uint8_t **end, plank_error *err) {
+    PK_FORWARD(pk_delta_skip(d, pk_delta_remaining(d), err));
+    if (!d->in_block) {
+        *end = d->p;
+    } else if (d->mini_pos == 0) {
+        /* The remaining miniblocks of the block are padding without bodies. */
+        *end = d->mini_data;
+    } else {
+        /* A partly used final miniblock is padded to its full size. */
+        uint64_t full = d->values_per_mini * (uint64_t)d->widths[d->mini_index] / 8;
+        PK_RETURN_IF(full > (uint64_t)(d->end - d->mini_data), err, PLANK_ERR_CORRUPT,
+                     "DELTA_BINARY_PACKED last miniblock at byte %zu is truncated "
+                     "(%llu bytes, %zu remain)",
+                     (size_t)(d->mini_data - d->start), (unsigned long long)full,
+                     (size_t)(d->end - d->mini_data));
+        *end = d->mini_data + full;
+    }
+    return PLANK_OK;
+}

@@ -1,0 +1,159 @@
+/*
+ * pk_rle.c: the RLE / bit-packed hybrid (levels, dictionary indices,
+ * booleans), the deprecated MSB-first BIT_PACKED levels, and bit widths.
+ *
+ * Hostile input: run headers are at most 5-byte ULEB128 values (32 bits);
+ * every run's bytes are checked against the end of the data before use. A
+ * final bit-packed run may claim more bytes than remain (some writers drop the
+ * padding of the last group): values whose bits are all present are decoded,
+ * asking for one more is an error.
+ */
+#include "pk_encoding_internal.h"
+
+plank_status pk_rle_init(pk_rle_decoder *d, const uint8_t *buf, size_t len, int bit_width,
+                         plank_error *err) {
+    memset(d, 0, sizeof *d);
+    PK_RETURN_IF(bit_width < 0 || bit_width > 32, err, PLANK_ERR_CORRUPT,
+                 "RLE/bit-packed bit width %d is not in 0..32", bit_width);
+    d->start = buf;
+    d->p = buf;
+    d->end = buf + len;
+    d->bit_width = bit_width;
+    return PLANK_OK;
+}
+
+/* Reads the next run header (and an RLE run's value). */
+static plank_status rle_next_run(pk_rle_decoder *d, plank_error *err) {
+    size_t at = (size_t)(d->p - d->start);
+    PK_RETURN_IF(d->p >= d->end, err, PLANK_ERR_CORRUPT,
+                 "RLE/bit-packed data ends at byte %zu before all values were read", at);
+    const uint8_t *q = d->p;
+    uint64_t h;
+    PK_RETURN_IF(!pk_read_uleb128(&q, d->end, 5, &h) || h > UINT32_MAX, err, PLANK_ERR_CORRUPT,
+                 "malformed RLE/bit-packed run header at byte %zu", at);
+    size_t avail = (size_t)(d->end - q);
+    int bw = d->bit_width;
+    if (h & 1) {
+        uint64_t count = (h >> 1) * 8;
+        uint64_t bytes = (h >> 1) * (uint64_t)bw;
+        d->packed = q;
+        d->packed_pos = 0;
+        if (bytes <= avail) {
+            d->packed_left = (int64_t)count;
+            d->p = q + bytes;
+        } else {
+            /* Truncated final run: only the values whose bits are present. */
+            d->packed_left = (int64_t)((uint64_t)avail * 8 / (uint64_t)bw);
+            d->p = d->end;
+        }
+    } else {
+        size_t nb = ((size_t)bw + 7) / 8;
+        PK_RETURN_IF(nb > avail, err, PLANK_ERR_CORRUPT,
+                     "RLE run value at byte %zu needs %zu bytes, %zu remain",
+                     (size_t)(q - d->start), nb, avail);
+        uint32_t v = 0;
+        for (size_t i = 0; i < nb; i++) v |= (uint32_t)q[i] << (8 * i);
+        d->rle_value = v;
+        d->rle_left = (int64_t)(h >> 1);
+        d->p = q + nb;
+    }
+    return PLANK_OK;
+}
+
+/* Decodes n values into out, or skips them when out is NULL. */
+static plank_status rle_read(pk_rle_decoder *d, uint32_t *out, int64_t n, plank_error *err) {
+    PK_RETURN_IF(n < 0, err, PLANK_ERR_INVALID_ARGUMENT, "negative value count %lld",
+                 (long long)n);
+    while (n > 0) {
+        if (d->rle_left > 0) {
+            int64_t k = n < d->rle_left ? n : d->rle_left;
+            if (out) {
+                for (int64_t i = 0; i < k; i++) out[i] = d->rle_value;
+                out += k;
+            }
+            d->rle_left -= k;
+            n -= k;
+        } else if (d->packed_left > 0) {
+            int64_t k = n < d->packed_left ? n : d->packed_left;
+            if (out) {
+                size_t nbytes = (size_t)(d->end - d->packed);
+                int bw = d->bit_width;
+                uint64_t bit = (uint64_t)d->packed_pos * (uint64_t)bw;
+                for (int64_t i = 0; i < k; i++, bit += (uint64_t)bw)
+                    out[i] = (uint32_t)pk_get_bits(d->packed, nbytes, bit, bw);
+                out += k;
+            }
+            d->packed_pos += k;
+            d->packed_left -= k;
+            n -= k;
+        } else {
+            PK_FORWARD(rle_next_run(d, err));
+        }
+    }
+    return PLANK_OK;
+}
+
+plank_status pk_rle_get_u32(pk_rle_decoder *d, uint32_t *out, int64_t n, plank_error *err) {
+    return rle_read(d, out, n, err);
+}
+
+plank_status pk_rle_skip(pk_rle_decoder *d, int64_t n, plank_error *err) {
+    return rle_read(d, NULL, n, err);
+}
+
+plank_status pk_rle_get_i16(pk_rle_decoder *d, int16_t *out, int64_t n, plank_error *err) {
+    uint32_t tmp[256];
+    while (n > 0) {
+        int64_t k = n < 256 ? n : 256;
+        PK_FORWARD(rle_read(d, tmp, k, err));
+        for (int64_t i = 0; i < k; i++) {
+            PK_RETURN_IF(tmp[i] > INT16_MAX, err, PLANK_ERR_CORRUPT,
+                         "level value %u is out of range", (unsigned)tmp[i]);
+            out[i] = (int16_t)tmp[i];
+        }
+        out += k;
+        n -= k;
+    }
+    return PLANK_OK;
+}
+
+plank_status pk_bitpacked_legacy_get_i16(const uint8_t *buf, size_t len, int bit_width,
+                                         int16_t *out, int64_t n, plank_error *err) {
+    PK_RETURN_IF(bit_width < 0 || bit_width > 16, err, PLANK_ERR_CORRUPT,
+                 "BIT_PACKED level bit width %d is not in 0..16", bit_width);
+    PK_RETURN_IF(n < 0, err, PLANK_ERR_INVALID_ARGUMENT, "negative value count %lld",
+                 (long long)n);
+    if (bit_width == 0) {
+        if (n > 0) memset(out, 0, (size_t)n * sizeof *out);
+        return PLANK_OK;
+    }
+    /* n * bit_width <= len * 8, without overflow. */
+    PK_RETURN_IF((uint64_t)n > (uint64_t)len * 8 / (uint64_t)bit_width, err, PLANK_ERR_CORRUPT,
+                 "BIT_PACKED levels: %lld values of %d bits need more than the %zu bytes present",
+                 (long long)n, bit_width, len);
+    uint32_t mask = (1u << bit_width) - 1;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t bit = (uint64_t)i * (uint64_t)bit_width;
+        size_t byte = (size_t)(bit >> 3);
+        unsigned shift = (unsigned)(bit & 7);
+        /* A value of <= 16 bits starting at bit `shift` fits in 3 bytes,
+         * read big-endian because packing is MSB-first. */
+        uint32_t win = 0;
+        for (size_t j = 0; j < 3; j++)
+            win = (win << 8) | (byte + j < len ? buf[byte + j] : 0u);
+        uint32_t v = (win >> (24 - shift - (unsigned)bit_width)) & mask;
+        PK_RETURN_IF(v > INT16_MAX, err, PLANK_ERR_CORRUPT, "level value %u is out of range",
+                     (unsigned)v);
+        out[i] = (int16_t)v;
+    }
+    return PLANK_OK;
+}
+
+int pk_bit_width_for(uint64_t max_value) {
+    int w = 0;
+    while (max_value) {
+        w++;
+        max_value >>= 1;
+    }
+    return w;
+}
