@@ -1,0 +1,12 @@
+#!/bin/sh
+# The whole test suite: builds plank twice (optimised, and with
+# AddressSanitizer + UndefinedBehaviorSanitizer under clang) and runs ctest
+# on both. Skipped tests are reported by ctest as skipped, never as passed.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+(cd build && ctest --output-on-failure -j 2)
+CC=clang scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DPLANK_SANITIZE=ON
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j 2)
