@@ -1,0 +1,236 @@
+/* pk_compact.c: Thrift compact-protocol primitives (see pk_compact.h). */
+#include "pk_compact.h"
+
+#include <stdio.h>
+
+static const char *type_name(int type) {
+    static const char *const names[] = {"stop", "bool", "bool", "byte", "i16", "i32", "i64",
+                                        "double", "binary", "list", "set", "map", "struct"};
+    if (type < 0 || type > PK_TC_STRUCT) return "invalid type";
+    return names[type];
+}
+
+void pk_tc_init(pk_tc *r, const uint8_t *buf, size_t len, plank_error *err) {
+    r->buf = buf;
+    r->len = len;
+    r->pos = 0;
+    r->depth = 0;
+    r->err = err;
+}
+
+plank_status pk_tc_fail(pk_tc *r, size_t at, const char *fmt, ...) {
+    if (!r->err) return PLANK_ERR_CORRUPT;
+    char what[PLANK_ERROR_MESSAGE_SIZE];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    r->err->byte_offset = (int64_t)at;
+    return pk_error_set(r->err, PLANK_ERR_CORRUPT, "%.400s at byte %zu", what, at);
+}
+
+static size_t left(const pk_tc *r) { return r->len - r->pos; }
+
+static plank_status need(pk_tc *r, size_t n, const char *what) {
+    if (PK_UNLIKELY(left(r) < n))
+        return pk_tc_fail(r, r->pos, "truncated %s (%zu bytes needed, %zu left)", what, n,
+                          left(r));
+    return PLANK_OK;
+}
+
+static plank_status read_varint(pk_tc *r, uint64_t *out) {
+    size_t start = r->pos;
+    uint64_t v = 0;
+    for (int i = 0; i < 10; i++) {
+        if (r->pos >= r->len) return pk_tc_fail(r, start, "truncated varint");
+        uint8_t b = r->buf[r->pos++];
+        /* The 10th byte holds only bit 63: anything more overflows 64 bits. */
+        if (i == 9 && b > 1) return pk_tc_fail(r, start, "varint overflows 64 bits");
+        v |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (!(b & 0x80)) {
+            *out = v;
+            return PLANK_OK;
+        }
+    }
+    return pk_tc_fail(r, start, "varint longer than 10 bytes");
+}
+
+static int64_t zigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+static bool valid_value_type(int t) { return t >= PK_TC_TRUE && t <= PK_TC_STRUCT; }
+
+plank_status pk_tc_enter(pk_tc *r, int type, int expect, const char *what) {
+    bool ok = type == expect || (expect == PK_TC_LIST && type == PK_TC_SET);
+    if (!ok)
+        return pk_tc_fail(r, r->pos, "%s: expected %s, found %s", what, type_name(expect),
+                          type_name(type));
+    if (r->depth >= PK_THRIFT_MAX_DEPTH)
+        return pk_tc_fail(r, r->pos, "%s: nesting deeper than %d", what, PK_THRIFT_MAX_DEPTH);
+    r->depth++;
+    return PLANK_OK;
+}
+
+void pk_tc_leave(pk_tc *r) { r->depth--; }
+
+plank_status pk_tc_field(pk_tc *r, int32_t *id, int *type) {
+    size_t start = r->pos;
+    PK_FORWARD(need(r, 1, "field header"));
+    uint8_t b = r->buf[r->pos++];
+    int t = b & 0x0f;
+    if (b == PK_TC_STOP) {
+        *type = PK_TC_STOP;
+        return PLANK_OK;
+    }
+    if (!valid_value_type(t)) return pk_tc_fail(r, start, "invalid field type %d", t);
+    int delta = b >> 4;
+    if (delta) {
+        *id += delta;
+    } else {
+        uint64_t v;
+        PK_FORWARD(read_varint(r, &v));
+        int64_t fid = zigzag(v);
+        if (fid < INT16_MIN || fid > INT16_MAX)
+            return pk_tc_fail(r, start, "field id %lld out of i16 range", (long long)fid);
+        *id = (int32_t)fid;
+    }
+    *type = t;
+    return PLANK_OK;
+}
+
+plank_status pk_tc_int(pk_tc *r, int type, int64_t min, int64_t max, int64_t *out) {
+    size_t start = r->pos;
+    int64_t v;
+    if (type == PK_TC_BYTE) {
+        PK_FORWARD(need(r, 1, "byte"));
+        v = (int8_t)r->buf[r->pos++];
+    } else if (type == PK_TC_I16 || type == PK_TC_I32 || type == PK_TC_I64) {
+        uint64_t u;
+        PK_FORWARD(read_varint(r, &u));
+        v = zigzag(u);
+    } else {
+        return pk_tc_fail(r, start, "expected an integer, found %s", type_name(type));
+    }
+    if (v < min || v > max)
+        return pk_tc_fail(r, start, "value %lld outside [%lld, %lld]", (long long)v,
+                          (long long)min, (long long)max);
+    *out = v;
+    return PLANK_OK;
+}
+
+plank_status pk_tc_bool(pk_tc *r, int type, bool *out) {
+    if (type != PK_TC_TRUE && type != PK_TC_FALSE)
+        return pk_tc_fail(r, r->pos, "expected bool, found %s", type_name(type));
+    *out = type == PK_TC_TRUE;
+    return PLANK_OK;
+}
+
+plank_status pk_tc_binary(pk_tc *r, int type, const uint8_t **data, uint32_t *n) {
+    size_t start = r->pos;
+    if (type != PK_TC_BINARY)
+        return pk_tc_fail(r, start, "expected binary, found %s", type_name(type));
+    uint64_t len;
+    PK_FORWARD(read_varint(r, &len));
+    if (len > left(r) || len > UINT32_MAX)
+        return pk_tc_fail(r, start, "binary length %llu exceeds the %zu bytes left",
+                          (unsigned long long)len, left(r));
+    *data = r->buf + r->pos;
+    *n = (uint32_t)len;
+    r->pos += (size_t)len;
+    return PLANK_OK;
+}
+
+plank_status pk_tc_list_header(pk_tc *r, int *elem_type, uint32_t *count) {
+    size_t start = r->pos;
+    PK_FORWARD(need(r, 1, "list header"));
+    uint8_t b = r->buf[r->pos++];
+    uint64_t n = b >> 4;
+    if (n == 15) PK_FORWARD(read_varint(r, &n));
+    int t = b & 0x0f;
+    if (!valid_value_type(t)) return pk_tc_fail(r, start, "invalid list element type %d", t);
+    /* Every element takes at least one byte: this bounds any allocation by
+     * the input size before a single element is read. */
+    if (n > left(r) || n > INT32_MAX)
+        return pk_tc_fail(r, start, "list of %llu elements exceeds the %zu bytes left",
+                          (unsigned long long)n, left(r));
+    *elem_type = t;
+    *count = (uint32_t)n;
+    return PLANK_OK;
+}
+
+/* in_list: bools inside collections take one byte, bool fields none. */
+static plank_status skip_value(pk_tc *r, int type, bool in_list) {
+    size_t start = r->pos;
+    uint64_t v;
+    const uint8_t *data;
+    uint32_t n;
+    switch (type) {
+    case PK_TC_TRUE:
+    case PK_TC_FALSE:
+        if (!in_list) return PLANK_OK;
+        PK_FORWARD(need(r, 1, "bool"));
+        r->pos++;
+        return PLANK_OK;
+    case PK_TC_BYTE:
+        PK_FORWARD(need(r, 1, "byte"));
+        r->pos++;
+        return PLANK_OK;
+    case PK_TC_I16:
+    case PK_TC_I32:
+    case PK_TC_I64:
+        return read_varint(r, &v);
+    case PK_TC_DOUBLE:
+        PK_FORWARD(need(r, 8, "double"));
+        r->pos += 8;
+        return PLANK_OK;
+    case PK_TC_BINARY:
+        return pk_tc_binary(r, type, &data, &n);
+    case PK_TC_LIST:
+    case PK_TC_SET: {
+        int et;
+        PK_FORWARD(pk_tc_enter(r, type, PK_TC_LIST, "skipped list"));
+        PK_FORWARD(pk_tc_list_header(r, &et, &n));
+        for (uint32_t i = 0; i < n; i++) PK_FORWARD(skip_value(r, et, true));
+        pk_tc_leave(r);
+        return PLANK_OK;
+    }
+    case PK_TC_MAP: {
+        PK_FORWARD(pk_tc_enter(r, type, PK_TC_MAP, "skipped map"));
+        PK_FORWARD(read_varint(r, &v));
+        if (v == 0) {
+            pk_tc_leave(r);
+            return PLANK_OK;
+        }
+        /* A key and a value take at least one byte each. */
+        if (v > left(r) / 2)
+            return pk_tc_fail(r, start, "map of %llu entries exceeds the %zu bytes left",
+                              (unsigned long long)v, left(r));
+        PK_FORWARD(need(r, 1, "map types"));
+        uint8_t kv = r->buf[r->pos++];
+        int kt = kv >> 4, vt = kv & 0x0f;
+        if (!valid_value_type(kt) || !valid_value_type(vt))
+            return pk_tc_fail(r, start, "invalid map key/value types %d/%d", kt, vt);
+        for (uint64_t i = 0; i < v; i++) {
+            PK_FORWARD(skip_value(r, kt, true));
+            PK_FORWARD(skip_value(r, vt, true));
+        }
+        pk_tc_leave(r);
+        return PLANK_OK;
+    }
+    case PK_TC_STRUCT: {
+        PK_FORWARD(pk_tc_enter(r, type, PK_TC_STRUCT, "skipped struct"));
+        int32_t id = 0;
+        int ft;
+        for (;;) {
+            PK_FORWARD(pk_tc_field(r, &id, &ft));
+            if (ft == PK_TC_STOP) break;
+            PK_FORWARD(skip_value(r, ft, false));
+        }
+        pk_tc_leave(r);
+        return PLANK_OK;
+    }
+    default:
+        return pk_tc_fail(r, start, "cannot skip a value of wire type %d", type);
+    }
+}
+
+plank_status pk_tc_skip(pk_tc *r, int type) { return skip_value(r, type, false); }

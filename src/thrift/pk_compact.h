@@ -1,0 +1,77 @@
+/*
+ * pk_compact.h: a minimal reader of the Thrift compact protocol, enough for
+ * the Parquet footer and page headers (pk_thrift.c maps the structs).
+ *
+ * Hostile-input contract: every function reads only inside [buf, buf+len),
+ * advances `pos` only over bytes it has checked, and returns
+ * PLANK_ERR_CORRUPT (message "... at byte N", err->byte_offset = N, N
+ * relative to buf) on truncated or malformed input. Varints are bounded to
+ * 10 bytes, binary lengths and collection sizes by the bytes left, and the
+ * nesting of structs, lists and maps by PK_THRIFT_MAX_DEPTH.
+ *
+ * Depends on: common.
+ */
+#ifndef PK_COMPACT_H
+#define PK_COMPACT_H
+
+#include "../common/pk_common.h"
+#include "pk_thrift.h"
+
+/* Wire types of the compact protocol (the low nibble of a field header). */
+enum {
+    PK_TC_STOP = 0,
+    PK_TC_TRUE = 1,   /* bool field with value true; any bool list element */
+    PK_TC_FALSE = 2,  /* bool field with value false */
+    PK_TC_BYTE = 3,
+    PK_TC_I16 = 4,
+    PK_TC_I32 = 5,
+    PK_TC_I64 = 6,
+    PK_TC_DOUBLE = 7,
+    PK_TC_BINARY = 8,
+    PK_TC_LIST = 9,
+    PK_TC_SET = 10,
+    PK_TC_MAP = 11,
+    PK_TC_STRUCT = 12
+};
+
+typedef struct pk_tc {
+    const uint8_t *buf;
+    size_t len;
+    size_t pos;
+    int depth; /* structs, lists and maps currently open */
+    plank_error *err;
+} pk_tc;
+
+void pk_tc_init(pk_tc *r, const uint8_t *buf, size_t len, plank_error *err);
+
+/* Sets a PLANK_ERR_CORRUPT error located at byte `at`; returns it. */
+plank_status pk_tc_fail(pk_tc *r, size_t at, const char *fmt, ...) PK_PRINTF(3, 4);
+
+/* Enters a nested value (struct, list, map) of wire type `type`, which must
+ * equal `expect` (PK_TC_LIST also accepts PK_TC_SET). Checks the depth limit.
+ * Every successful enter is paired with pk_tc_leave. */
+plank_status pk_tc_enter(pk_tc *r, int type, int expect, const char *what);
+void pk_tc_leave(pk_tc *r);
+
+/* Reads the next field header of the open struct. *id holds the previous
+ * field id on entry (0 at the start of a struct) and the new one on return;
+ * *type is PK_TC_STOP at the end of the struct. */
+plank_status pk_tc_field(pk_tc *r, int32_t *id, int *type);
+
+/* Reads an integer written with any integer wire type (byte, i16, i32, i64:
+ * writers disagree on widths) and checks it lies in [min, max]. */
+plank_status pk_tc_int(pk_tc *r, int type, int64_t min, int64_t max, int64_t *out);
+/* A bool field: the value is the wire type itself (no payload byte). */
+plank_status pk_tc_bool(pk_tc *r, int type, bool *out);
+/* A binary/string: *data points into buf, valid as long as buf. */
+plank_status pk_tc_binary(pk_tc *r, int type, const uint8_t **data, uint32_t *n);
+
+/* Reads a list or set header after pk_tc_enter(r, type, PK_TC_LIST, ...):
+ * element wire type and count, the count bounded by the bytes left. */
+plank_status pk_tc_list_header(pk_tc *r, int *elem_type, uint32_t *count);
+
+/* Skips one value of wire type `type` (a field value, so bools take no
+ * bytes), recursing into containers within the depth limit. */
+plank_status pk_tc_skip(pk_tc *r, int type);
+
+#endif /* PK_COMPACT_H */
