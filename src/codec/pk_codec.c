@@ -1,0 +1,386 @@
+/*
+ * pk_codec.c: page decompression (see pk_codec.h for the contract).
+ *
+ * Every codec decompresses straight into the caller's dst, whose size is the
+ * page header's uncompressed_page_size; producing fewer or more bytes is
+ * PLANK_ERR_CORRUPT. The libraries are used only through their bounded
+ * ("safe") entry points, so hostile input can make them fail but never read
+ * past src_len or write past dst_len. On failure the contents of dst are
+ * unspecified (a codec may have written part of the output, or, for LZ4, the
+ * output of a framing guess that was then rejected).
+ *
+ * Decompressor contexts (libdeflate, zstd, LZ4F, brotli) are created per call
+ * and freed before returning on every path. A column reader decompresses many
+ * pages with one codec, so the natural next step is a per-reader context
+ * cache passed in here; each place that would reuse one is marked "REUSE".
+ *
+ * Memory: brotli's scratch memory goes through the caller's allocator; the
+ * other libraries' (libdeflate 1.14, one-shot zstd, LZ4F) use malloc, since
+ * their allocator hooks are either process-global or experimental API.
+ */
+#include "pk_codec.h"
+
+#include <limits.h>
+
+#ifdef PLANK_HAVE_ZSTD
+#include <zstd.h>
+#endif
+#ifdef PLANK_HAVE_SNAPPY
+#include <snappy-c.h>
+#endif
+#ifdef PLANK_HAVE_LZ4
+#include <lz4.h>
+#include <lz4frame.h>
+#endif
+#ifdef PLANK_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
+#ifdef PLANK_HAVE_BROTLI
+#include <brotli/decode.h>
+#endif
+
+bool plank_codec_available(plank_codec c) {
+    switch (c) {
+    case PLANK_CODEC_UNCOMPRESSED: return true;
+#ifdef PLANK_HAVE_SNAPPY
+    case PLANK_CODEC_SNAPPY: return true;
+#endif
+#ifdef PLANK_HAVE_LIBDEFLATE
+    case PLANK_CODEC_GZIP: return true;
+#endif
+#ifdef PLANK_HAVE_BROTLI
+    case PLANK_CODEC_BROTLI: return true;
+#endif
+#ifdef PLANK_HAVE_LZ4
+    case PLANK_CODEC_LZ4: return true;
+    case PLANK_CODEC_LZ4_RAW: return true;
+#endif
+#ifdef PLANK_HAVE_ZSTD
+    case PLANK_CODEC_ZSTD: return true;
+#endif
+    default: return false;
+    }
+}
+
+static plank_status pk_codec_unsupported(plank_codec codec, plank_error *err) {
+    if (codec == PLANK_CODEC_LZO)
+        return pk_error_set(err, PLANK_ERR_UNSUPPORTED,
+                            "page compressed with LZO but plank has no LZO support");
+    /* A codec number this version does not know may be a newer format's. */
+    if ((int)codec < 0 || (int)codec > (int)PLANK_CODEC_LZ4_RAW)
+        return pk_error_set(err, PLANK_ERR_UNSUPPORTED,
+                            "page compressed with unknown codec %d", (int)codec);
+    const char *name = plank_codec_name(codec);
+    return pk_error_set(err, PLANK_ERR_UNSUPPORTED,
+                        "page compressed with %s but this build of plank has no %s support", name,
+                        name);
+}
+
+static plank_status pk_size_mismatch(plank_error *err, const char *codec, size_t got,
+                                     size_t want) {
+    return PK_CORRUPT(err, "%s page yields %zu bytes, page header says %zu", codec, got, want);
+}
+
+/* ---- SNAPPY ---------------------------------------------------------------- */
+
+#ifdef PLANK_HAVE_SNAPPY
+static plank_status pk_snappy(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+                              plank_error *err) {
+    size_t declared = 0;
+    if (snappy_uncompressed_length((const char *)src, src_len, &declared) != SNAPPY_OK)
+        return PK_CORRUPT(err, "SNAPPY page (%zu bytes) has no valid length preamble", src_len);
+    if (declared != dst_len)
+        return PK_CORRUPT(err, "SNAPPY page declares %zu uncompressed bytes, header says %zu",
+                          declared, dst_len);
+    size_t out = dst_len;
+    if (snappy_uncompress((const char *)src, src_len, (char *)dst, &out) != SNAPPY_OK)
+        return PK_CORRUPT(err, "SNAPPY page (%zu bytes) is malformed", src_len);
+    if (out != dst_len) return pk_size_mismatch(err, "SNAPPY", out, dst_len);
+    return PLANK_OK;
+}
+#endif
+
+/* ---- GZIP (libdeflate) ------------------------------------------------------ */
+
+#ifdef PLANK_HAVE_LIBDEFLATE
+/* A zlib header (RFC 1950): deflate method, window <= 32K, FCHECK valid. */
+static bool pk_is_zlib_header(const uint8_t *p, size_t n) {
+    return n >= 2 && (p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 &&
+           ((unsigned)p[0] * 256u + p[1]) % 31u == 0;
+}
+
+/* The page is a sequence of gzip members (RFC 1952 allows concatenation and
+ * some writers flush one member per buffer) or zlib streams; the outputs are
+ * concatenated. Raw deflate is not accepted: parquet-mr (Hadoop GzipCodec)
+ * and Arrow write gzip, and no writer producing raw deflate is known. */
+static plank_status pk_gzip(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+                            plank_error *err) {
+    PK_RETURN_IF(src_len == 0, err, PLANK_ERR_CORRUPT, "GZIP page is empty");
+    /* REUSE: one decompressor per column reader. */
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    PK_RETURN_IF(d == NULL, err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a GZIP decompressor");
+    plank_status st = PLANK_OK;
+    size_t in = 0, out = 0;
+    int member = 0;
+    while (in < src_len) {
+        const uint8_t *p = src + in;
+        size_t avail = src_len - in;
+        size_t used_in = 0, used_out = 0;
+        enum libdeflate_result r;
+        if (avail >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
+            r = libdeflate_gzip_decompress_ex(d, p, avail, dst + out, dst_len - out, &used_in,
+                                              &used_out);
+        } else if (pk_is_zlib_header(p, avail)) {
+            r = libdeflate_zlib_decompress_ex(d, p, avail, dst + out, dst_len - out, &used_in,
+                                              &used_out);
+        } else {
+            st = PK_CORRUPT(err, "GZIP page: member %d at byte %zu is neither gzip nor zlib",
+                            member, in);
+            break;
+        }
+        if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
+            st = PK_CORRUPT(err, "GZIP page decompresses to more than the %zu bytes the header says",
+                            dst_len);
+            break;
+        }
+        if (r != LIBDEFLATE_SUCCESS || used_in == 0) {
+            st = PK_CORRUPT(err, "GZIP page: member %d at byte %zu is malformed or truncated",
+                            member, in);
+            break;
+        }
+        in += used_in;
+        out += used_out;
+        member++;
+    }
+    libdeflate_free_decompressor(d);
+    if (st == PLANK_OK && out != dst_len) st = pk_size_mismatch(err, "GZIP", out, dst_len);
+    return st;
+}
+#endif
+
+/* ---- ZSTD -------------------------------------------------------------------- */
+
+#ifdef PLANK_HAVE_ZSTD
+static plank_status pk_zstd(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+                            plank_error *err) {
+    /* Only the first frame's size is looked at here; ZSTD_decompressDCtx
+     * walks every frame and fails if the total does not fit in dst. */
+    unsigned long long declared = ZSTD_getFrameContentSize(src, src_len);
+    if (declared == ZSTD_CONTENTSIZE_ERROR)
+        return PK_CORRUPT(err, "ZSTD page (%zu bytes) does not start with a zstd frame", src_len);
+    if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared > dst_len)
+        return PK_CORRUPT(err, "ZSTD frame declares %llu bytes, page header says %zu", declared,
+                          dst_len);
+    /* REUSE: one ZSTD_DCtx per column reader. */
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    PK_RETURN_IF(dctx == NULL, err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a ZSTD context");
+    size_t r = ZSTD_decompressDCtx(dctx, dst, dst_len, src, src_len);
+    ZSTD_freeDCtx(dctx);
+    if (ZSTD_isError(r))
+        return PK_CORRUPT(err, "ZSTD page (%zu bytes, %zu expected out): %s", src_len, dst_len,
+                          ZSTD_getErrorName(r));
+    if (r != dst_len) return pk_size_mismatch(err, "ZSTD", r, dst_len);
+    return PLANK_OK;
+}
+#endif
+
+/* ---- LZ4_RAW and LZ4 ----------------------------------------------------------- */
+
+#ifdef PLANK_HAVE_LZ4
+/* LZ4's block API counts in int; larger blocks cannot be decoded with it. */
+static bool pk_lz4_block(const uint8_t *src, size_t src_len, uint8_t *dst, size_t cap,
+                         size_t *out_len) {
+    if (src_len > (size_t)INT_MAX || cap > (size_t)INT_MAX) return false;
+    int r = LZ4_decompress_safe((const char *)src, (char *)dst, (int)src_len, (int)cap);
+    if (r < 0) return false;
+    *out_len = (size_t)r;
+    return true;
+}
+
+static plank_status pk_lz4_raw(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+                               plank_error *err) {
+    if (src_len > (size_t)INT_MAX || dst_len > (size_t)INT_MAX)
+        return pk_error_set(err, PLANK_ERR_UNSUPPORTED,
+                            "LZ4_RAW page of %zu -> %zu bytes exceeds LZ4's 2 GiB block limit",
+                            src_len, dst_len);
+    size_t out = 0;
+    if (!pk_lz4_block(src, src_len, dst, dst_len, &out))
+        return PK_CORRUPT(err, "LZ4_RAW page (%zu bytes) is malformed or needs more than %zu "
+                          "bytes of output", src_len, dst_len);
+    if (out != dst_len) return pk_size_mismatch(err, "LZ4_RAW", out, dst_len);
+    return PLANK_OK;
+}
+
+static uint32_t pk_load_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* Hadoop's BlockCompressorStream framing, as written by parquet-mr's LZ4
+ * codec: a sequence of blocks, each [BE32 uncompressed size] followed by one
+ * or more [BE32 compressed size][LZ4 block] chunks whose outputs add up to
+ * that size (one chunk unless the writer split a large buffer). Returns true
+ * only when the whole input parses this way and fills dst exactly; anything
+ * else is "not Hadoop framing" and the caller tries the next format. */
+static bool pk_lz4_hadoop(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len) {
+    size_t in = 0, out = 0;
+    if (src_len == 0) return false;
+    while (in < src_len) {
+        if (src_len - in < 8) return false;
+        size_t block_len = pk_load_be32(src + in);
+        in += 4;
+        if (block_len > dst_len - out) return false;
+        size_t block_end = out + block_len;
+        do {
+            if (src_len - in < 4) return false;
+            size_t chunk_len = pk_load_be32(src + in);
+            in += 4;
+            if (chunk_len > src_len - in) return false;
+            size_t got = 0;
+            if (!pk_lz4_block(src + in, chunk_len, dst + out, block_end - out, &got)) return false;
+            /* An empty chunk inside a non-empty block makes no progress. */
+            if (got == 0 && block_end != out) return false;
+            in += chunk_len;
+            out += got;
+        } while (out < block_end);
+    }
+    return out == dst_len;
+}
+
+/* The LZ4 frame format (magic 0x184D2204), possibly several frames. */
+static bool pk_lz4_frame(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len) {
+    if (src_len < 4 || pk_load_u32(src) != 0x184D2204u) return false;
+    /* REUSE: one LZ4F_dctx per column reader. */
+    LZ4F_dctx *dctx = NULL;
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION))) return false;
+    size_t in = 0, out = 0, hint = 1;
+    bool ok = true;
+    while (ok && in < src_len) {
+        size_t in_n = src_len - in, out_n = dst_len - out;
+        hint = LZ4F_decompress(dctx, dst + out, &out_n, src + in, &in_n, NULL);
+        if (LZ4F_isError(hint) || (in_n == 0 && out_n == 0)) ok = false;
+        in += in_n;
+        out += out_n;
+    }
+    LZ4F_freeDecompressionContext(dctx);
+    /* hint == 0: the last frame ended exactly at the end of the input. */
+    return ok && hint == 0 && out == dst_len;
+}
+
+/* The deprecated LZ4 codec never had one agreed format: parquet-mr wrote
+ * Hadoop framing, older parquet-cpp a bare block, and some writers the frame
+ * format. Try them in that order; each attempt is bounded by dst. */
+static plank_status pk_lz4_legacy(const uint8_t *src, size_t src_len, uint8_t *dst,
+                                  size_t dst_len, plank_error *err) {
+    if (pk_lz4_hadoop(src, src_len, dst, dst_len)) return PLANK_OK;
+    size_t out = 0;
+    if (pk_lz4_block(src, src_len, dst, dst_len, &out) && out == dst_len) return PLANK_OK;
+    if (pk_lz4_frame(src, src_len, dst, dst_len)) return PLANK_OK;
+    return PK_CORRUPT(err,
+                      "LZ4 page (%zu bytes) is neither Hadoop-framed LZ4, a raw LZ4 block nor "
+                      "LZ4 frames decompressing to the %zu bytes the header says",
+                      src_len, dst_len);
+}
+#endif
+
+/* ---- BROTLI ------------------------------------------------------------------ */
+
+#ifdef PLANK_HAVE_BROTLI
+/* brotli frees without a size but plank's allocator wants one: keep it in a
+ * 16-byte header (16 keeps the allocator's alignment). */
+enum { PK_BROTLI_HEADER = 16 };
+
+static void *pk_brotli_alloc(void *opaque, size_t n) {
+    if (n > SIZE_MAX - PK_BROTLI_HEADER) return NULL;
+    uint8_t *p = pk_malloc((const plank_allocator *)opaque, n + PK_BROTLI_HEADER);
+    if (!p) return NULL;
+    memcpy(p, &n, sizeof n);
+    return p + PK_BROTLI_HEADER;
+}
+
+static void pk_brotli_free(void *opaque, void *ptr) {
+    if (!ptr) return;
+    uint8_t *p = (uint8_t *)ptr - PK_BROTLI_HEADER;
+    size_t n;
+    memcpy(&n, p, sizeof n);
+    pk_free((const plank_allocator *)opaque, p, n + PK_BROTLI_HEADER);
+}
+
+/* The streaming API is used (not BrotliDecoderDecompress) so that bytes after
+ * the end of the stream are detected and rejected. */
+static plank_status pk_brotli(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+                              const plank_allocator *alloc, plank_error *err) {
+    /* REUSE: one decoder per column reader (BrotliDecoderCreateInstance is
+     * the expensive part; a finished instance must be recreated, though). */
+    BrotliDecoderState *s =
+        BrotliDecoderCreateInstance(pk_brotli_alloc, pk_brotli_free, (void *)alloc);
+    PK_RETURN_IF(s == NULL, err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a BROTLI decoder");
+    size_t avail_in = src_len, avail_out = dst_len;
+    const uint8_t *next_in = src;
+    uint8_t *next_out = dst;
+    BrotliDecoderResult r =
+        BrotliDecoderDecompressStream(s, &avail_in, &next_in, &avail_out, &next_out, NULL);
+    const char *why = r == BROTLI_DECODER_RESULT_ERROR
+                          ? BrotliDecoderErrorString(BrotliDecoderGetErrorCode(s))
+                          : NULL;
+    BrotliDecoderDestroyInstance(s);
+    size_t out = dst_len - avail_out;
+    switch (r) {
+    case BROTLI_DECODER_RESULT_SUCCESS:
+        if (avail_in != 0)
+            return PK_CORRUPT(err, "BROTLI page has %zu bytes after the end of the stream",
+                              avail_in);
+        if (out != dst_len) return pk_size_mismatch(err, "BROTLI", out, dst_len);
+        return PLANK_OK;
+    case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT:
+        return PK_CORRUPT(err, "BROTLI page decompresses to more than the %zu bytes the header "
+                          "says", dst_len);
+    case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
+        return PK_CORRUPT(err, "BROTLI page (%zu bytes) is truncated after %zu output bytes",
+                          src_len, out);
+    default:
+        return PK_CORRUPT(err, "BROTLI page (%zu bytes) is malformed: %s", src_len,
+                          why ? why : "decoder error");
+    }
+}
+#endif
+
+/* ---- dispatch -------------------------------------------------------------------- */
+
+plank_status pk_decompress(plank_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst,
+                           size_t dst_len, const plank_allocator *alloc, plank_error *err) {
+    PK_RETURN_IF((src == NULL && src_len != 0) || (dst == NULL && dst_len != 0), err,
+                 PLANK_ERR_INVALID_ARGUMENT, "pk_decompress: NULL buffer with a non-zero length");
+    if (!alloc) alloc = pk_default_allocator();
+    /* Libraries may do pointer arithmetic on their buffers even at length 0;
+     * give them a real address so an empty page is never NULL + 0. */
+    static const uint8_t empty_src[1] = {0};
+    uint8_t empty_dst[1];
+    if (src == NULL) src = empty_src;
+    if (dst == NULL) dst = empty_dst;
+
+    switch (codec) {
+    case PLANK_CODEC_UNCOMPRESSED:
+        if (src_len != dst_len) return pk_size_mismatch(err, "UNCOMPRESSED", src_len, dst_len);
+        if (dst_len) memcpy(dst, src, dst_len);
+        return PLANK_OK;
+#ifdef PLANK_HAVE_SNAPPY
+    case PLANK_CODEC_SNAPPY: return pk_snappy(src, src_len, dst, dst_len, err);
+#endif
+#ifdef PLANK_HAVE_LIBDEFLATE
+    case PLANK_CODEC_GZIP: return pk_gzip(src, src_len, dst, dst_len, err);
+#endif
+#ifdef PLANK_HAVE_ZSTD
+    case PLANK_CODEC_ZSTD: return pk_zstd(src, src_len, dst, dst_len, err);
+#endif
+#ifdef PLANK_HAVE_LZ4
+    case PLANK_CODEC_LZ4_RAW: return pk_lz4_raw(src, src_len, dst, dst_len, err);
+    case PLANK_CODEC_LZ4: return pk_lz4_legacy(src, src_len, dst, dst_len, err);
+#endif
+#ifdef PLANK_HAVE_BROTLI
+    case PLANK_CODEC_BROTLI: return pk_brotli(src, src_len, dst, dst_len, alloc, err);
+#endif
+    default: break;
+    }
+    (void)alloc;
+    return pk_codec_unsupported(codec, err);
+}
