@@ -148,6 +148,11 @@ static void test_uncompressed_and_unsupported(void) {
     CHECK_EQ_I64(pk_decompress(PLANK_CODEC_GZIP, NULL, 3, out, 5, NULL, NULL),
                  PLANK_ERR_INVALID_ARGUMENT);
 
+    /* An empty page is empty in every codec this build has. */
+    for (int c = 0; c <= PLANK_CODEC_LZ4_RAW; c++)
+        if (plank_codec_available((plank_codec)c))
+            expect_ok((plank_codec)c, NULL, 0, NULL, 0, "empty page");
+
     /* Whatever this build lacks reports so, naming the codec twice. */
     const plank_codec all[] = {PLANK_CODEC_SNAPPY, PLANK_CODEC_GZIP, PLANK_CODEC_BROTLI,
                                PLANK_CODEC_LZ4, PLANK_CODEC_ZSTD, PLANK_CODEC_LZ4_RAW};
@@ -379,6 +384,27 @@ static void test_lz4(void) {
 
 /* ---- BROTLI ------------------------------------------------------------------ */
 
+/* An allocator that counts, to see that every allocation is freed with the
+ * size it was made with. */
+typedef struct th_counting {
+    int64_t allocs, frees, live_bytes;
+} th_counting;
+
+TH_MAYBE_UNUSED static void *th_count_realloc(void *opaque, void *p, size_t old_n, size_t n) {
+    th_counting *c = opaque;
+    if (!p) c->allocs++;
+    c->live_bytes += (int64_t)n - (int64_t)old_n;
+    return realloc(p, n ? n : 1);
+}
+
+TH_MAYBE_UNUSED static void th_count_free(void *opaque, void *p, size_t n) {
+    th_counting *c = opaque;
+    if (!p) return;
+    c->frees++;
+    c->live_bytes -= (int64_t)n;
+    free(p);
+}
+
 /* A brotli stream made of uncompressed meta-blocks (RFC 7932 section 9.2),
  * written here bit by bit: WBITS=16 ("0"), then per meta-block ISLAST=0,
  * MNIBBLES=4 ("00"), MLEN-1 in 16 bits, ISUNCOMPRESSED=1, zero padding to a
@@ -435,6 +461,22 @@ static void test_brotli(void) {
     tail[tn] = 0;
     expect_fail(PLANK_CODEC_BROTLI, tail, tn + 1, 3, PLANK_ERR_CORRUPT, "brotli trailing byte");
     expect_ok(PLANK_CODEC_BROTLI, tail, tn, (const uint8_t *)"abc", 3, "brotli abc");
+
+    /* brotli's scratch memory goes through the caller's allocator. */
+    {
+        th_counting counting = {0, 0, 0};
+        plank_allocator a = {th_count_realloc, th_count_free, &counting};
+        uint8_t out[3];
+        CHECK_EQ_I64(pk_decompress(PLANK_CODEC_BROTLI, tail, tn, out, 3, &a, NULL), PLANK_OK);
+        CHECK(memcmp(out, "abc", 3) == 0);
+        CHECK(counting.allocs > 0);
+        CHECK_EQ_I64(counting.allocs, counting.frees);
+        CHECK_EQ_I64(counting.live_bytes, 0);
+        CHECK_EQ_I64(pk_decompress(PLANK_CODEC_BROTLI, shorty, sizeof shorty, out, 3, &a, NULL),
+                     PLANK_ERR_CORRUPT);
+        CHECK_EQ_I64(counting.allocs, counting.frees);
+        CHECK_EQ_I64(counting.live_bytes, 0);
+    }
 
     if (!TH_BROTLIENC_LINKED) {
         fprintf(stderr, "note: libbrotlienc not linked, brotli encoder round trip skipped\n");
@@ -650,6 +692,13 @@ static void test_real_pages(void) {
     pages = walk_pages("lz4_raw_compressed_larger.parquet", PLANK_CODEC_LZ4_RAW, &all, &all_n);
     CHECK_EQ_I64(pages, 1);
     check_uuid_strings(all, all_n, "lz4_raw_compressed_larger");
+    free(all);
+#endif
+#ifdef PLANK_HAVE_SNAPPY
+    /* Its DataPageV2 values section is 0 bytes, not a snappy stream. */
+    pages = walk_pages("datapage_v2_empty_datapage.snappy.parquet", PLANK_CODEC_SNAPPY, &all,
+                       &all_n);
+    CHECK(pages >= 1);
     free(all);
 #endif
 #ifdef PLANK_HAVE_ZSTD

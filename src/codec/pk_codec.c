@@ -358,6 +358,12 @@ plank_status pk_decompress(plank_codec codec, const uint8_t *src, size_t src_len
     if (src == NULL) src = empty_src;
     if (dst == NULL) dst = empty_dst;
 
+    if (!plank_codec_available(codec)) return pk_codec_unsupported(codec, err);
+    /* Nothing in, nothing out: consistent for every codec, and some writers
+     * emit such pages without running the compressor (an empty DataPageV2
+     * values section in SNAPPY would otherwise be an invalid stream). */
+    if (src_len == 0 && dst_len == 0) return PLANK_OK;
+
     switch (codec) {
     case PLANK_CODEC_UNCOMPRESSED:
         if (src_len != dst_len) return pk_size_mismatch(err, "UNCOMPRESSED", src_len, dst_len);
