@@ -262,7 +262,7 @@ typedef struct plank_reader_options {
     int32_t num_columns;
     /* Bounds on what a file may make plank allocate (0 = default). */
     uint64_t max_footer_size;       /* default 256 MiB */
-    uint64_t max_page_size;         /* compressed and uncompressed; default 1 GiB */
+    uint64_t max_page_size;         /* uncompressed bytes of one page; default 2 GiB - 1 */
 } plank_reader_options;
 
 /* Fills the defaults. Always call it before setting fields. */

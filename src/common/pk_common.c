@@ -38,9 +38,16 @@ void pk_error_prefix(plank_error *err, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
-    char tmp[PLANK_ERROR_MESSAGE_SIZE];
-    snprintf(tmp, sizeof tmp, "%s: %s", prefix, err->message);
-    memcpy(err->message, tmp, sizeof tmp);
+    /* Build "prefix: message" in place, truncating the old message if the
+     * whole does not fit. */
+    size_t pl = strlen(prefix), ml = strlen(err->message);
+    if (pl + 2 >= sizeof err->message) pl = sizeof err->message - 3;
+    if (pl + 2 + ml >= sizeof err->message) ml = sizeof err->message - pl - 3;
+    memmove(err->message + pl + 2, err->message, ml);
+    err->message[pl + 2 + ml] = '\0';
+    memcpy(err->message, prefix, pl);
+    err->message[pl] = ':';
+    err->message[pl + 1] = ' ';
 }
 
 void pk_error_locate(plank_error *err, int64_t byte_offset, int32_t row_group, int32_t column,

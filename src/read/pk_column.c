@@ -205,7 +205,7 @@ static plank_status page_body(plank_column_reader *cr, bool compressed, const ui
 
 /* Level section of a v1 page: RLE with a 4-byte length prefix, or the legacy
  * BIT_PACKED encoding of exactly num_values levels. */
-static plank_status v1_levels(plank_column_reader *cr, int32_t encoding, int16_t max_level,
+static plank_status v1_levels(int32_t encoding, int16_t max_level,
                               int64_t num_values, const uint8_t **p, const uint8_t *end,
                               bool *is_rle, pk_rle_decoder *dec, const uint8_t **bp,
                               size_t *bp_len, const char *what, plank_error *err) {
@@ -341,11 +341,11 @@ static plank_status start_data_page(plank_column_reader *cr, const pk_page_heade
                              (size_t)h->uncompressed_page_size, &body, err));
         const uint8_t *p = body, *end = body + h->uncompressed_page_size;
         if (cr->max_rep > 0)
-            PK_FORWARD(v1_levels(cr, h->repetition_level_encoding, cr->max_rep, n, &p, end,
+            PK_FORWARD(v1_levels(h->repetition_level_encoding, cr->max_rep, n, &p, end,
                                  &cr->rep_rle, &cr->rep_dec, &cr->rep_bp, &cr->rep_bp_len,
                                  "repetition", err));
         if (cr->max_def > 0)
-            PK_FORWARD(v1_levels(cr, h->definition_level_encoding, cr->max_def, n, &p, end,
+            PK_FORWARD(v1_levels(h->definition_level_encoding, cr->max_def, n, &p, end,
                                  &cr->def_rle, &cr->def_dec, &cr->def_bp, &cr->def_bp_len,
                                  "definition", err));
         vals = p;
@@ -455,7 +455,7 @@ static plank_status read_levels(plank_column_reader *cr, int64_t k, int16_t *def
     return PLANK_OK;
 }
 
-static plank_status check_levels(plank_column_reader *cr, const int16_t *lv, int64_t k,
+static plank_status check_levels(const int16_t *lv, int64_t k,
                                  int16_t max, const char *what, plank_error *err) {
     for (int64_t i = 0; i < k; i++)
         PK_RETURN_IF(lv[i] < 0 || lv[i] > max, err, PLANK_ERR_CORRUPT,
@@ -469,8 +469,8 @@ static plank_status read_slots(plank_column_reader *cr, int64_t at, int64_t k, i
     int16_t *def = cr->max_def > 0 ? (int16_t *)cr->def.data + at : NULL;
     int16_t *rep = cr->max_rep > 0 ? (int16_t *)cr->rep.data + at : NULL;
     PK_FORWARD(read_levels(cr, k, def, rep, err));
-    if (def) PK_FORWARD(check_levels(cr, def, k, cr->max_def, "definition", err));
-    if (rep) PK_FORWARD(check_levels(cr, rep, k, cr->max_rep, "repetition", err));
+    if (def) PK_FORWARD(check_levels(def, k, cr->max_def, "definition", err));
+    if (rep) PK_FORWARD(check_levels(rep, k, cr->max_rep, "repetition", err));
     int64_t nn = k;
     if (def) {
         nn = 0;

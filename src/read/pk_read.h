@@ -13,7 +13,9 @@
 #include "../thrift/pk_thrift.h"
 
 #define PK_DEFAULT_MAX_FOOTER (256u << 20)
-#define PK_DEFAULT_MAX_PAGE (1024u << 20)
+/* Page sizes are i32 in the format; the default accepts every page a valid
+ * file can hold (large_string_map.brotli.parquet has a 1 GiB page). */
+#define PK_DEFAULT_MAX_PAGE ((uint64_t)INT32_MAX)
 
 struct plank_reader {
     plank_allocator alloc; /* copy of the caller's (or the default) */
