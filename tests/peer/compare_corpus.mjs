@@ -1,0 +1,304 @@
+#!/usr/bin/env node
+// compare_corpus.mjs [PLANK_BIN]: compares `plank cat FILE --format jsonl`
+// with an independent reader on every file of the Apache parquet-testing
+// corpus (data/, recursively).
+//
+//  - *.parquet.encrypted: plank must fail (non-zero exit) saying "encrypted".
+//  - files DuckDB reads (CATALOG.tsv duckdb_reads == yes): DuckDB is the peer
+//    (duckdb_jsonl.mjs); INT96 columns are also compared exactly against the
+//    raw bytes read through hyparquet, because DuckDB only keeps microseconds.
+//    The *_expect.csv files that exist are compared too.
+//  - other files: the *_expect.csv when present, else hyparquet.
+// Every value of every flat top-level column is compared: same row count,
+// same keys, equal values; floats when both texts give the same value of the
+// column's type (or both are the same "NaN"/"Infinity" string).
+// Prints OK/FAIL/SKIP per file with the peer, a summary, and exits 1 on any
+// FAIL; exits 77 when node_modules or the corpus is missing.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SKIP = 77;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+
+function skipAll(msg) {
+    console.log(`SKIP: ${msg}`);
+    process.exit(SKIP);
+}
+
+let duck, hyp, fmt;
+try {
+    duck = await import('./duckdb_jsonl.mjs');
+    hyp = await import('./hyparquet_jsonl.mjs');
+    fmt = await import('./jsonl_format.mjs');
+} catch (e) {
+    skipAll(`npm peers not installed (run \`npm ci\` in ${repo}): ${e.message}`);
+}
+
+const testing = process.env.PLANK_TESTING_DIR || path.resolve(repo, '..', 'shared', 'parquet-testing');
+const dataDir = path.join(testing, 'data');
+if (!fs.existsSync(dataDir)) skipAll(`parquet-testing corpus not found at ${testing} (set PLANK_TESTING_DIR)`);
+const plank = process.argv[2] || process.env.PLANK_BIN;
+if (!plank || !fs.existsSync(plank)) skipAll('plank binary not given (argument or PLANK_BIN) or missing');
+const verbose = !!process.env.PEER_VERBOSE;
+const MAX_REPORT = Number(process.env.PEER_MAX_MISMATCHES || 10);
+
+// ---- corpus catalogue ---------------------------------------------------------
+const catalog = new Map();
+const catPath = path.join(testing, 'CATALOG.tsv');
+if (fs.existsSync(catPath)) {
+    const lines = fs.readFileSync(catPath, 'utf8').split('\n');
+    const head = lines[0].split('\t');
+    const iPath = head.indexOf('path'), iReads = head.indexOf('duckdb_reads');
+    for (const l of lines.slice(1)) {
+        if (!l) continue;
+        const f = l.split('\t');
+        catalog.set(f[iPath], f[iReads]);
+    }
+}
+
+function walk(dir) {
+    const out = [];
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) out.push(...walk(p));
+        else if (e.name.endsWith('.parquet') || e.name.endsWith('.parquet.encrypted')) out.push(p);
+    }
+    return out.sort();
+}
+
+function runPlank(args) {
+    const r = spawnSync(plank, args, { maxBuffer: 1 << 30, encoding: 'utf8' });
+    return { status: r.status, signal: r.signal, stdout: r.stdout || '', stderr: r.stderr || '', error: r.error };
+}
+
+// ---- comparison -------------------------------------------------------------------
+
+// Canonical text of a value parsed with parseJsonKeepNumbers (numbers as text).
+function canon(v) {
+    if (v === null || typeof v !== 'object') return JSON.stringify(v);
+    if ('num' in v && Object.keys(v).length === 1) return v.num;
+    if (Array.isArray(v)) return '[' + v.map(canon).join(',') + ']';
+    return '{' + (v.__keys || Object.keys(v)).map((k) => JSON.stringify(k) + ':' + canon(v[k])).join(',') + '}';
+}
+
+const isNum = (v) => v !== null && typeof v === 'object' && typeof v.num === 'string';
+
+// Returns null when equal, else a short reason. `hint` from the peer column.
+function compareValue(a, b, hint) {
+    if (b && typeof b === 'object' && !isNum(b) && hyp.INT96_UNDEFINED in b) return 'undefined';
+    switch (hint.cmp) {
+    case 'float': case 'double': case 'half': {
+        if (isNum(a) && isNum(b)) {
+            const x = fmt.roundTo(Number(a.num), hint.cmp), y = fmt.roundTo(Number(b.num), hint.cmp);
+            if (!Object.is(x, y)) return 'value';
+            return a.num === b.num ? null : 'text';
+        }
+        return canon(a) === canon(b) ? null : 'value';
+    }
+    case 'truncfrac': {
+        // Timestamps/times whose last `digits` fraction digits the peer lacks.
+        if (typeof a === 'string' && typeof b === 'string') {
+            const cut = (s) => s.replace(new RegExp(`(\\.\\d+?)\\d{${hint.digits}}(Z?)$`), '$1$2');
+            return cut(a) === cut(b) ? null : 'value';
+        }
+        return canon(a) === canon(b) ? null : 'value';
+    }
+    case 'decimal-as-double':
+        if (typeof a === 'string' && isNum(b)) return Math.abs(Number(a) - Number(b.num)) <= Math.abs(Number(b.num)) * 1e-15 ? null : 'value';
+        return canon(a) === canon(b) ? null : 'value';
+    default:
+        return canon(a) === canon(b) ? null : 'value';
+    }
+}
+
+// Compares plank's jsonl text with a peer result; returns { ok, notes, problems }.
+function compareRows(plankText, peer, label, nestedNames) {
+    const problems = [], notes = [];
+    const plankLines = plankText.split('\n').filter((l) => l.length > 0);
+    if (plankLines.length !== peer.lines.length) {
+        problems.push(`row count: plank ${plankLines.length}, ${label} ${peer.lines.length}`);
+    }
+    const n = Math.min(plankLines.length, peer.lines.length);
+    let textDiffs = 0, undefinedValues = 0, keyProblem = false;
+    const mismatchCount = new Map();
+    for (let i = 0; i < n; i++) {
+        let pr;
+        try {
+            pr = fmt.parseJsonKeepNumbers(plankLines[i]);
+        } catch (e) {
+            problems.push(`row ${i}: plank line is not valid JSON (${e.message}): ${plankLines[i].slice(0, 200)}`);
+            break;
+        }
+        const dr = fmt.parseJsonKeepNumbers(peer.lines[i]);
+        if (!keyProblem) {
+            const pk = pr.__keys || [];
+            const want = peer.columns.map((c) => c.name);
+            const flatInPlank = pk.filter((k) => !nestedNames.includes(k));
+            const dup = pk.length !== new Set(pk).size;
+            if (dup || flatInPlank.join('\u0000') !== want.join('\u0000')) {
+                problems.push(`keys: plank [${pk.join(', ')}], ${label} flat columns [${want.join(', ')}]`);
+                keyProblem = true;
+            }
+        }
+        for (const c of peer.columns) {
+            if (!(c.name in pr)) continue;
+            const why = compareValue(pr[c.name], dr[c.name], c.hint);
+            if (why === null) continue;
+            if (why === 'text') { textDiffs++; if (textDiffs <= 3) notes.push(`float text differs (same value) row ${i} ${c.name}: plank ${canon(pr[c.name])}, ${label} ${canon(dr[c.name])}`); continue; }
+            if (why === 'undefined') { undefinedValues++; notes.push(`row ${i} ${c.name}: INT96 with nanoseconds outside one day (${canon(dr[c.name])}), not compared; plank ${canon(pr[c.name])}`); continue; }
+            const k = mismatchCount.get(c.name) || 0;
+            mismatchCount.set(c.name, k + 1);
+            if (k < MAX_REPORT) problems.push(`row ${i} column ${JSON.stringify(c.name)} (${c.desc.physical}/${c.desc.logical.kind}): plank ${canon(pr[c.name])} != ${label} ${canon(dr[c.name])}`);
+        }
+    }
+    for (const [name, k] of mismatchCount) if (k > MAX_REPORT) problems.push(`column ${JSON.stringify(name)}: ${k} mismatching values in all`);
+    if (textDiffs > 3) notes.push(`${textDiffs} float texts differ from the shortest round-trip form (values equal)`);
+    return { problems, notes };
+}
+
+// ---- *_expect.csv ------------------------------------------------------------------
+
+function parseCsv(text) {
+    const rows = [];
+    let row = [], field = '', quoted = false, inQuotes = false, i = 0;
+    const endField = () => { row.push(quoted ? field : (field === '' ? null : field)); field = ''; quoted = false; };
+    while (i < text.length) {
+        const c = text[i];
+        if (inQuotes) {
+            if (c === '"' && text[i + 1] === '"') { field += '"'; i += 2; continue; }
+            if (c === '"') { inQuotes = false; i++; continue; }
+            field += c; i++; continue;
+        }
+        if (c === '"') { inQuotes = true; quoted = true; i++; continue; }
+        if (c === ',') { endField(); i++; continue; }
+        if (c === '\n' || c === '\r') {
+            if (c === '\r' && text[i + 1] === '\n') i++;
+            endField(); rows.push(row); row = []; i++; continue;
+        }
+        field += c; i++;
+    }
+    if (field !== '' || row.length) { endField(); rows.push(row); }
+    return rows;
+}
+
+// The expect CSVs hold every column as text by position (a header name may
+// differ in spacing): integers as digits, strings as-is, null as empty.
+function compareCsv(plankText, csvPath) {
+    const problems = [];
+    const rows = parseCsv(fs.readFileSync(csvPath, 'utf8'));
+    const header = rows.shift();
+    const plankLines = plankText.split('\n').filter((l) => l.length > 0);
+    if (plankLines.length !== rows.length) problems.push(`row count: plank ${plankLines.length}, expect.csv ${rows.length}`);
+    let bad = 0;
+    for (let i = 0; i < Math.min(rows.length, plankLines.length); i++) {
+        const pr = fmt.parseJsonKeepNumbers(plankLines[i]);
+        const keys = pr.__keys || [];
+        if (keys.length !== header.length) { problems.push(`row ${i}: plank has ${keys.length} columns, expect.csv ${header.length}`); break; }
+        keys.forEach((k, j) => {
+            const v = pr[k];
+            const text = v === null ? null : isNum(v) ? v.num : typeof v === 'string' ? v : canon(v);
+            if (text !== rows[i][j] && bad++ < MAX_REPORT) problems.push(`row ${i} column ${JSON.stringify(k)}: plank ${canon(v)} != expect.csv ${JSON.stringify(rows[i][j])}`);
+        });
+    }
+    if (bad > MAX_REPORT) problems.push(`${bad} mismatching values in all`);
+    return problems;
+}
+
+// ---- per file -----------------------------------------------------------------------
+
+const con = await duck.openDuck();
+const results = { OK: 0, FAIL: 0, SKIP: 0 };
+
+function report(status, rel, peer, reason, details) {
+    results[status]++;
+    console.log(`${status} ${rel} [peer: ${peer}]${reason ? ' ' + reason : ''}`);
+    for (const d of details || []) console.log(`    ${d}`);
+}
+
+async function peerFor(file, rel, reads) {
+    if (reads === 'yes' || reads === undefined) {
+        try {
+            return { label: 'duckdb', res: await duck.duckdbJsonl(con, file) };
+        } catch (e) {
+            if (reads === 'yes') throw e;
+        }
+    }
+    return { label: 'hyparquet', res: await hyp.hyparquetJsonl(file) };
+}
+
+for (const file of walk(dataDir)) {
+    const rel = path.relative(testing, file);
+    if (file.endsWith('.encrypted')) {
+        const r = runPlank(['cat', file, '--format', 'jsonl']);
+        const msg = r.stderr + r.stdout;
+        if (r.signal) report('FAIL', rel, 'none', `plank crashed (${r.signal})`);
+        else if (r.status !== 0 && /encrypted/i.test(msg)) report('OK', rel, 'none', 'encrypted: plank refuses');
+        else report('FAIL', rel, 'none', `encrypted file: expected a non-zero exit with "encrypted" in the message, got exit ${r.status}: ${msg.slice(0, 200)}`);
+        continue;
+    }
+    const reads = catalog.get(rel);
+    const csvPath = file.replace(/\.parquet$/, '_expect.csv');
+    const hasCsv = fs.existsSync(csvPath);
+    let peer;
+    try {
+        if (reads !== 'yes' && reads !== undefined && hasCsv) peer = { label: 'expect.csv', res: null };
+        else peer = await peerFor(file, rel, reads);
+    } catch (e) {
+        report('SKIP', rel, 'none', `no peer could read it: ${e.message.split('\n')[0]}`);
+        continue;
+    }
+    const nested = peer.res ? peer.res.nested : [];
+    if (peer.res && peer.res.columns.length === 0) {
+        const r = runPlank(['cat', file, '--format', 'jsonl']);
+        if (r.signal) report('FAIL', rel, peer.label, `nested only, and plank crashed (${r.signal})`);
+        else report('SKIP', rel, peer.label, `nested only (plank cat exit ${r.status})`);
+        continue;
+    }
+    let r = runPlank(['cat', file, '--format', 'jsonl']);
+    let how = '';
+    if (r.status !== 0 && !r.signal && nested.length && peer.res) {
+        // plank may not print nested columns: retry with the flat ones.
+        const first = r.stderr.trim().split('\n')[0];
+        r = runPlank(['cat', file, '--format', 'jsonl', '--columns', peer.res.columns.map((c) => c.name).join(',')]);
+        how = ` (full cat failed: ${first}; compared --columns flat)`;
+    }
+    if (r.signal || r.status !== 0) {
+        report('FAIL', rel, peer.label, `plank cat ${r.signal ? 'crashed (' + r.signal + ')' : 'exit ' + r.status}: ${(r.stderr || '').trim().slice(0, 300)}${how}`);
+        continue;
+    }
+    const problems = [], notes = [];
+    const peers = [peer.label];
+    if (peer.res) {
+        const c = compareRows(r.stdout, peer.res, peer.label, nested);
+        problems.push(...c.problems); notes.push(...c.notes);
+        for (const col of peer.res.columns) if (col.hint.lossy) notes.push(`${col.name}: ${col.hint.lossy}`);
+        // INT96: DuckDB keeps microseconds only; compare all nine digits against the raw bytes.
+        const int96 = peer.res.columns.filter((col) => col.desc.physical === 'INT96').map((col) => col.name);
+        if (peer.label === 'duckdb' && int96.length) {
+            try {
+                const h = await hyp.hyparquetJsonl(file, int96);
+                const c2 = compareRows(r.stdout, h, 'hyparquet(raw INT96)', []);
+                // Only the INT96 columns: key differences are expected here.
+                problems.push(...c2.problems.filter((p) => !p.startsWith('keys:')));
+                notes.push(...c2.notes);
+                peers.push('hyparquet(raw INT96)');
+            } catch (e) {
+                notes.push(`INT96 raw check skipped: hyparquet failed: ${e.message}`);
+            }
+        }
+    }
+    if (hasCsv) {
+        problems.push(...compareCsv(r.stdout, csvPath));
+        if (!peers.includes('expect.csv')) peers.push('expect.csv');
+    }
+    const rows = r.stdout.split('\n').filter((l) => l).length;
+    const ncols = peer.res ? peer.res.columns.length : 'all';
+    if (problems.length) report('FAIL', rel, peers.join('+'), `${rows} rows${how}`, [...problems, ...notes]);
+    else report('OK', rel, peers.join('+'), `${rows} rows, ${ncols} flat columns${nested.length ? `, nested not compared: ${nested.join(', ')}` : ''}${how}`, verbose ? notes : notes.filter((x) => /INT96 with|differ/.test(x)));
+}
+
+console.log(`peer corpus: ${results.OK} ok, ${results.FAIL} failed, ${results.SKIP} skipped`);
+process.exit(results.FAIL ? 1 : 0);
