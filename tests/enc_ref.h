@@ -199,7 +199,7 @@ static inline void ref_delta(ref_out *o, const uint64_t *v, size_t n, const ref_
 /* DELTA_LENGTH_BYTE_ARRAY of n strings (lengths as INT32 deltas). */
 static inline void ref_delta_length(ref_out *o, const char *const *s, const size_t *len, size_t n,
                                     ref_rng *r) {
-    uint64_t *l = malloc(sizeof(uint64_t) * (n ? n : 1));
+    uint64_t *l = calloc(n ? n : 1, sizeof(uint64_t));
     if (!l) abort();
     for (size_t i = 0; i < n; i++) l[i] = len[i];
     ref_delta_opts op = {128, 4, false, false, 0, false, false, false};
@@ -212,7 +212,7 @@ static inline void ref_delta_length(ref_out *o, const char *const *s, const size
  * suffixes as DELTA_LENGTH_BYTE_ARRAY. */
 static inline void ref_delta_byte_array(ref_out *o, const char *const *s, const size_t *len,
                                         size_t n, ref_rng *r) {
-    uint64_t *pre = malloc(sizeof(uint64_t) * (n ? n : 1));
+    uint64_t *pre = calloc(n ? n : 1, sizeof(uint64_t));
     const char **suf = malloc(sizeof(char *) * (n ? n : 1));
     size_t *suflen = malloc(sizeof(size_t) * (n ? n : 1));
     if (!pre || !suf || !suflen) abort();
