@@ -31,12 +31,8 @@ static int32_t type_width(plank_physical_type type, int32_t type_length) {
 
 /* ---- Dictionary pages ------------------------------------------------------ */
 
-plank_status pk_dict_decode(pk_dict *dict, plank_physical_type type, int32_t type_length,
-                            const uint8_t *buf, size_t len, int64_t count,
-                            const plank_allocator *alloc, plank_error *err) {
-    memset(dict, 0, sizeof *dict);
-    pk_buffer_init(&dict->storage, alloc);
-    pk_buffer_init(&dict->storage2, alloc);
+static plank_status dict_decode(pk_dict *dict, plank_physical_type type, int32_t type_length,
+                                const uint8_t *buf, size_t len, int64_t count, plank_error *err) {
     dict->type = type;
     int32_t w = type_width(type, type_length);
     PK_RETURN_IF(w < 0, err, PLANK_ERR_CORRUPT, "dictionary page of invalid type %d (length %d)",
@@ -89,6 +85,18 @@ plank_status pk_dict_decode(pk_dict *dict, plank_physical_type type, int32_t typ
         dict->data = dict->storage2.data;
     }
     return PLANK_OK;
+}
+
+/* On failure the dictionary is released (and stays safe to release again). */
+plank_status pk_dict_decode(pk_dict *dict, plank_physical_type type, int32_t type_length,
+                            const uint8_t *buf, size_t len, int64_t count,
+                            const plank_allocator *alloc, plank_error *err) {
+    memset(dict, 0, sizeof *dict);
+    pk_buffer_init(&dict->storage, alloc);
+    pk_buffer_init(&dict->storage2, alloc);
+    plank_status st = dict_decode(dict, type, type_length, buf, len, count, err);
+    if (st != PLANK_OK) pk_dict_release(dict);
+    return st;
 }
 
 void pk_dict_release(pk_dict *dict) {

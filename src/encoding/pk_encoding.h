@@ -101,7 +101,9 @@ typedef struct pk_dict {
     pk_buffer storage2;
 } pk_dict;
 
-/* Decodes a PLAIN dictionary page of `count` values. */
+/* Decodes a PLAIN dictionary page of `count` values (checked against len
+ * before anything is allocated). On failure everything is freed already;
+ * pk_dict_release is harmless either way. */
 plank_status pk_dict_decode(pk_dict *dict, plank_physical_type type, int32_t type_length,
                             const uint8_t *buf, size_t len, int64_t count,
                             const plank_allocator *alloc, plank_error *err);
@@ -137,7 +139,9 @@ typedef struct pk_decoder {
  * otherwise). dict must be non-NULL for PLAIN_DICTIONARY/RLE_DICTIONARY
  * (else PLANK_ERR_CORRUPT "dictionary page missing"). Unknown encodings or
  * encodings that do not apply to the type give PLANK_ERR_UNSUPPORTED or
- * PLANK_ERR_CORRUPT. */
+ * PLANK_ERR_CORRUPT. DELTA headers must hold exactly num_values values.
+ * On failure everything is freed already; pk_decoder_release is harmless
+ * either way. */
 plank_status pk_decoder_init(pk_decoder *d, plank_encoding encoding, plank_physical_type type,
                              int32_t type_length, const uint8_t *buf, size_t len,
                              int64_t num_values, const pk_dict *dict,
