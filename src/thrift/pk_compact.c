@@ -41,10 +41,11 @@ static plank_status need(pk_tc *r, size_t n, const char *what) {
 static plank_status read_varint(pk_tc *r, uint64_t *out) {
     size_t start = r->pos;
     uint64_t v = 0;
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0;; i++) {
         if (r->pos >= r->len) return pk_tc_fail(r, start, "truncated varint");
         uint8_t b = r->buf[r->pos++];
-        /* The 10th byte holds only bit 63: anything more overflows 64 bits. */
+        /* The 10th byte may hold only bit 63: a larger value or an 11th byte
+         * would overflow 64 bits. This also bounds the loop. */
         if (i == 9 && b > 1) return pk_tc_fail(r, start, "varint overflows 64 bits");
         v |= (uint64_t)(b & 0x7f) << (7 * i);
         if (!(b & 0x80)) {
@@ -52,7 +53,6 @@ static plank_status read_varint(pk_tc *r, uint64_t *out) {
             return PLANK_OK;
         }
     }
-    return pk_tc_fail(r, start, "varint longer than 10 bytes");
 }
 
 static int64_t zigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }

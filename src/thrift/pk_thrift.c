@@ -24,44 +24,82 @@ typedef struct pk_dec {
 
 /* ---- Struct field iteration ------------------------------------------------ */
 
+/* Wire-type classes of known fields. Integers accept any integer width. */
+enum { W_NONE, W_INT, W_BOOL, W_BIN, W_LIST, W_STRUCT };
+
+typedef struct pk_field_spec {
+    const char *name;
+    int wire;
+} pk_field_spec;
+
 typedef struct pk_fields {
-    const char *name; /* struct name, for messages */
-    const char *const *names; /* field names indexed by id */
-    int num_names;
-    size_t start;     /* offset of the struct, where missing fields are reported */
+    const char *name;            /* struct name, for messages */
+    const pk_field_spec *specs;  /* indexed by field id */
+    int num_specs;
+    size_t start;                /* offset of the struct, where missing fields are reported */
     int32_t id;
     int type;
-    uint64_t seen;    /* known field ids decoded so far */
+    uint64_t seen;               /* known field ids decoded so far */
 } pk_fields;
 
 static plank_status fields_begin(pk_dec *d, pk_fields *f, int type, const char *name,
-                                 const char *const *names, int num_names) {
+                                 const pk_field_spec *specs, int num_specs) {
     f->name = name;
-    f->names = names;
-    f->num_names = num_names;
+    f->specs = specs;
+    f->num_specs = num_specs;
     f->start = d->tc.pos;
     f->id = 0;
     f->type = PK_TC_STOP;
     f->seen = 0;
     return pk_tc_enter(&d->tc, type, PK_TC_STRUCT, name);
 }
-#define FIELDS_BEGIN(d, f, type, name, names) \
-    fields_begin((d), (f), (type), (name), (names), (int)(sizeof(names) / sizeof((names)[0])))
+#define FIELDS_BEGIN(d, f, type, name, specs) \
+    fields_begin((d), (f), (type), (name), (specs), (int)(sizeof(specs) / sizeof((specs)[0])))
 
-static const char *field_name(const pk_fields *f, int32_t id) {
-    if (id > 0 && id < f->num_names && f->names[id]) return f->names[id];
-    return "unknown field";
+static const pk_field_spec *field_spec(const pk_fields *f, int32_t id) {
+    if (id > 0 && id < f->num_specs && f->specs[id].name) return &f->specs[id];
+    return NULL;
 }
 
-/* Reads the next field header; at the STOP byte leaves the struct. */
-static plank_status fields_next(pk_dec *d, pk_fields *f) {
-    plank_status st = pk_tc_field(&d->tc, &f->id, &f->type);
-    if (st != PLANK_OK) {
-        pk_error_prefix(d->tc.err, "%s", f->name);
-        return st;
+static const char *field_name(const pk_fields *f, int32_t id) {
+    const pk_field_spec *spec = field_spec(f, id);
+    return spec ? spec->name : "unknown field";
+}
+
+static bool wire_matches(int wire, int type) {
+    switch (wire) {
+    case W_INT: return type == PK_TC_BYTE || type == PK_TC_I16 || type == PK_TC_I32 ||
+                       type == PK_TC_I64;
+    case W_BOOL: return type == PK_TC_TRUE || type == PK_TC_FALSE;
+    case W_BIN: return type == PK_TC_BINARY;
+    case W_LIST: return type == PK_TC_LIST || type == PK_TC_SET;
+    case W_STRUCT: return type == PK_TC_STRUCT;
+    default: return false;
     }
-    if (f->type == PK_TC_STOP) pk_tc_leave(&d->tc);
-    return PLANK_OK;
+}
+
+/* Reads the next field header; at the STOP byte leaves the struct. A known
+ * field id with a different wire type is skipped as Thrift itself does (old
+ * writers reused ids): if the field was required, it is then missing. */
+static plank_status fields_next(pk_dec *d, pk_fields *f) {
+    for (;;) {
+        plank_status st = pk_tc_field(&d->tc, &f->id, &f->type);
+        if (st != PLANK_OK) {
+            pk_error_prefix(d->tc.err, "%s", f->name);
+            return st;
+        }
+        if (f->type == PK_TC_STOP) {
+            pk_tc_leave(&d->tc);
+            return PLANK_OK;
+        }
+        const pk_field_spec *spec = field_spec(f, f->id);
+        if (!spec || wire_matches(spec->wire, f->type)) return PLANK_OK;
+        st = pk_tc_skip(&d->tc, f->type);
+        if (st != PLANK_OK) {
+            pk_error_prefix(d->tc.err, "%s.%s(%d)", f->name, spec->name, (int)f->id);
+            return st;
+        }
+    }
 }
 
 /* Records the result of decoding the current field's value. */
@@ -184,7 +222,8 @@ static plank_status elem_encoding(pk_dec *d, int type, void *out) {
 /* ---- Small structs ---------------------------------------------------------- */
 
 static plank_status rd_key_value(pk_dec *d, int type, void *out) {
-    static const char *const names[] = {NULL, "key", "value"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"key", W_BIN}, {"value", W_BIN}};
     plank_key_value *kv = out;
     kv->key = "";
     kv->value = NULL;
@@ -205,7 +244,8 @@ static plank_status rd_key_value(pk_dec *d, int type, void *out) {
 }
 
 static plank_status rd_sorting_column(pk_dec *d, int type, void *out) {
-    static const char *const names[] = {NULL, "column_idx", "descending", "nulls_first"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"column_idx", W_INT}, {"descending", W_BOOL}, {"nulls_first", W_BOOL}};
     plank_sorting_column *sc = out;
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, "SortingColumn", names));
@@ -225,7 +265,8 @@ static plank_status rd_sorting_column(pk_dec *d, int type, void *out) {
 }
 
 static plank_status rd_encoding_stat(pk_dec *d, int type, void *out) {
-    static const char *const names[] = {NULL, "page_type", "encoding", "count"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"page_type", W_INT}, {"encoding", W_INT}, {"count", W_INT}};
     plank_encoding_stat *es = out;
     pk_fields f;
     int32_t v;
@@ -255,8 +296,9 @@ static plank_status rd_encoding_stat(pk_dec *d, int type, void *out) {
  * IEEE_754_TOTAL_ORDER, 2 = INT96_TIMESTAMP_ORDER), -1 for a member this
  * version does not know (the reader then ignores min/max). */
 static plank_status rd_column_order(pk_dec *d, int type, void *out) {
-    static const char *const names[] = {NULL, "TYPE_ORDER", "IEEE_754_TOTAL_ORDER",
-                                        "INT96_TIMESTAMP_ORDER"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"TYPE_ORDER", W_STRUCT}, {"IEEE_754_TOTAL_ORDER", W_STRUCT},
+        {"INT96_TIMESTAMP_ORDER", W_STRUCT}};
     int32_t *order = out;
     *order = -1;
     pk_fields f;
@@ -280,10 +322,10 @@ static plank_status rd_column_order(pk_dec *d, int type, void *out) {
 /* ---- Statistics ---------------------------------------------------------------- */
 
 static plank_status rd_statistics(pk_dec *d, int type, plank_statistics *s) {
-    static const char *const names[] = {NULL,        "max",       "min",
-                                        "null_count", "distinct_count", "max_value",
-                                        "min_value", "is_max_value_exact", "is_min_value_exact",
-                                        "nan_count"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"max", W_BIN}, {"min", W_BIN}, {"null_count", W_INT},
+        {"distinct_count", W_INT}, {"max_value", W_BIN}, {"min_value", W_BIN},
+        {"is_max_value_exact", W_BOOL}, {"is_min_value_exact", W_BOOL}, {"nan_count", W_INT}};
     const uint8_t *old_min = NULL, *old_max = NULL;
     uint32_t old_min_len = 0, old_max_len = 0;
     int64_t v;
@@ -344,9 +386,9 @@ static plank_status rd_statistics(pk_dec *d, int type, plank_statistics *s) {
 }
 
 static plank_status rd_size_statistics(pk_dec *d, int type, plank_column_chunk_info *cc) {
-    static const char *const names[] = {NULL, "unencoded_byte_array_data_bytes",
-                                        "repetition_level_histogram",
-                                        "definition_level_histogram"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"unencoded_byte_array_data_bytes", W_INT},
+        {"repetition_level_histogram", W_LIST}, {"definition_level_histogram", W_LIST}};
     void *arr = NULL;
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, "SizeStatistics", names));
@@ -376,12 +418,15 @@ static plank_status rd_size_statistics(pk_dec *d, int type, plank_column_chunk_i
 /* ---- Column chunks ---------------------------------------------------------------- */
 
 static plank_status rd_column_metadata(pk_dec *d, int type, plank_column_chunk_info *cc) {
-    static const char *const names[] = {
-        NULL, "type", "encodings", "path_in_schema", "codec", "num_values",
-        "total_uncompressed_size", "total_compressed_size", "key_value_metadata",
-        "data_page_offset", "index_page_offset", "dictionary_page_offset", "statistics",
-        "encoding_stats", "bloom_filter_offset", "bloom_filter_length", "size_statistics",
-        "geospatial_statistics"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"type", W_INT}, {"encodings", W_LIST}, {"path_in_schema", W_LIST},
+        {"codec", W_INT}, {"num_values", W_INT}, {"total_uncompressed_size", W_INT},
+        {"total_compressed_size", W_INT}, {"key_value_metadata", W_LIST},
+        {"data_page_offset", W_INT}, {"index_page_offset", W_INT},
+        {"dictionary_page_offset", W_INT}, {"statistics", W_STRUCT},
+        {"encoding_stats", W_LIST}, {"bloom_filter_offset", W_INT},
+        {"bloom_filter_length", W_INT}, {"size_statistics", W_STRUCT},
+        {"geospatial_statistics", W_STRUCT}};
     void *arr = NULL;
     int32_t v;
     pk_fields f;
@@ -401,9 +446,8 @@ static plank_status rd_column_metadata(pk_dec *d, int type, plank_column_chunk_i
             cc->encodings = arr;
             break;
         case 3:
-            /* The reader derives paths from the schema; only check the shape. */
-            st = f.type == PK_TC_LIST ? pk_tc_skip(&d->tc, f.type)
-                                      : pk_tc_fail(&d->tc, d->tc.pos, "expected a list");
+            /* The reader derives paths from the schema. */
+            st = pk_tc_skip(&d->tc, f.type);
             break;
         case 4:
             st = rd_enum(d, f.type, &v);
@@ -457,10 +501,11 @@ static void column_chunk_defaults(plank_column_chunk_info *cc, int32_t column) {
 }
 
 static plank_status rd_column_chunk(pk_dec *d, int type, void *out) {
-    static const char *const names[] = {
-        NULL, "file_path", "file_offset", "meta_data", "offset_index_offset",
-        "offset_index_length", "column_index_offset", "column_index_length",
-        "crypto_metadata", "encrypted_column_metadata"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"file_path", W_BIN}, {"file_offset", W_INT}, {"meta_data", W_STRUCT},
+        {"offset_index_offset", W_INT}, {"offset_index_length", W_INT},
+        {"column_index_offset", W_INT}, {"column_index_length", W_INT},
+        {"crypto_metadata", W_STRUCT}, {"encrypted_column_metadata", W_BIN}};
     plank_column_chunk_info *cc = out;
     int64_t ignored;
     column_chunk_defaults(cc, -1);
@@ -491,9 +536,10 @@ static plank_status rd_column_chunk(pk_dec *d, int type, void *out) {
 }
 
 static plank_status rd_row_group(pk_dec *d, int type, void *out) {
-    static const char *const names[] = {NULL, "columns", "total_byte_size", "num_rows",
-                                        "sorting_columns", "file_offset",
-                                        "total_compressed_size", "ordinal"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"columns", W_LIST}, {"total_byte_size", W_INT}, {"num_rows", W_INT},
+        {"sorting_columns", W_LIST}, {"file_offset", W_INT}, {"total_compressed_size", W_INT},
+        {"ordinal", W_INT}};
     pk_row_group *rg = out;
     plank_row_group_info *info = &rg->info;
     void *arr = NULL;
@@ -542,7 +588,8 @@ static plank_status rd_row_group(pk_dec *d, int type, void *out) {
 /* TimeUnit union: sets *unit, or returns with *known false for a member this
  * version does not know. */
 static plank_status rd_time_unit(pk_dec *d, int type, plank_time_unit *unit, bool *known) {
-    static const char *const names[] = {NULL, "MILLIS", "MICROS", "NANOS"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"MILLIS", W_STRUCT}, {"MICROS", W_STRUCT}, {"NANOS", W_STRUCT}};
     int members = 0;
     *known = false;
     pk_fields f;
@@ -569,7 +616,8 @@ static plank_status rd_time_unit(pk_dec *d, int type, plank_time_unit *unit, boo
 
 /* TimeType and TimestampType share their fields. */
 static plank_status rd_time_type(pk_dec *d, int type, const char *name, plank_logical_type *lt) {
-    static const char *const names[] = {NULL, "isAdjustedToUTC", "unit"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"isAdjustedToUTC", W_BOOL}, {"unit", W_STRUCT}};
     bool known = true;
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, name, names));
@@ -591,7 +639,8 @@ static plank_status rd_time_type(pk_dec *d, int type, const char *name, plank_lo
 }
 
 static plank_status rd_decimal_type(pk_dec *d, int type, plank_logical_type *lt) {
-    static const char *const names[] = {NULL, "scale", "precision"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"scale", W_INT}, {"precision", W_INT}};
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, "DecimalType", names));
     for (;;) {
@@ -609,7 +658,8 @@ static plank_status rd_decimal_type(pk_dec *d, int type, plank_logical_type *lt)
 }
 
 static plank_status rd_int_type(pk_dec *d, int type, plank_logical_type *lt) {
-    static const char *const names[] = {NULL, "bitWidth", "isSigned"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"bitWidth", W_INT}, {"isSigned", W_BOOL}};
     int64_t v = 0;
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, "IntType", names));
@@ -634,7 +684,8 @@ static plank_status rd_int_type(pk_dec *d, int type, plank_logical_type *lt) {
 }
 
 static plank_status rd_variant_type(pk_dec *d, int type, plank_logical_type *lt) {
-    static const char *const names[] = {NULL, "specification_version"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"specification_version", W_INT}};
     int64_t v;
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, "VariantType", names));
@@ -655,7 +706,8 @@ static plank_status rd_variant_type(pk_dec *d, int type, plank_logical_type *lt)
 
 /* GeometryType (crs) and GeographyType (crs, algorithm). */
 static plank_status rd_geo_type(pk_dec *d, int type, const char *name, plank_logical_type *lt) {
-    static const char *const names[] = {NULL, "crs", "algorithm"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"crs", W_BIN}, {"algorithm", W_INT}};
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, name, names));
     for (;;) {
@@ -675,10 +727,12 @@ static plank_status rd_geo_type(pk_dec *d, int type, const char *name, plank_log
 
 /* The LogicalType union. Members without parameters are marker structs. */
 static plank_status rd_logical_type(pk_dec *d, int type, plank_logical_type *lt) {
-    static const char *const names[] = {
-        NULL,     "STRING",    "MAP",    "LIST",    "ENUM",      "DECIMAL", "DATE",
-        "TIME",   "TIMESTAMP", NULL,     "INTEGER", "UNKNOWN",   "JSON",    "BSON",
-        "UUID",   "FLOAT16",   "VARIANT", "GEOMETRY", "GEOGRAPHY"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"STRING", W_STRUCT}, {"MAP", W_STRUCT}, {"LIST", W_STRUCT},
+        {"ENUM", W_STRUCT}, {"DECIMAL", W_STRUCT}, {"DATE", W_STRUCT}, {"TIME", W_STRUCT},
+        {"TIMESTAMP", W_STRUCT}, {NULL, W_NONE}, {"INTEGER", W_STRUCT}, {"UNKNOWN", W_STRUCT},
+        {"JSON", W_STRUCT}, {"BSON", W_STRUCT}, {"UUID", W_STRUCT}, {"FLOAT16", W_STRUCT},
+        {"VARIANT", W_STRUCT}, {"GEOMETRY", W_STRUCT}, {"GEOGRAPHY", W_STRUCT}};
     static const plank_logical_kind markers[] = {
         [1] = PLANK_LOGICAL_STRING, [2] = PLANK_LOGICAL_MAP,      [3] = PLANK_LOGICAL_LIST,
         [4] = PLANK_LOGICAL_ENUM,   [6] = PLANK_LOGICAL_DATE,     [11] = PLANK_LOGICAL_UNKNOWN,
@@ -740,10 +794,10 @@ static plank_status rd_logical_type(pk_dec *d, int type, plank_logical_type *lt)
 }
 
 static plank_status rd_schema_element(pk_dec *d, int type, void *out) {
-    static const char *const names[] = {NULL,           "type",         "type_length",
-                                        "repetition_type", "name",      "num_children",
-                                        "converted_type", "scale",      "precision",
-                                        "field_id",     "logicalType"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"type", W_INT}, {"type_length", W_INT}, {"repetition_type", W_INT},
+        {"name", W_BIN}, {"num_children", W_INT}, {"converted_type", W_INT}, {"scale", W_INT},
+        {"precision", W_INT}, {"field_id", W_INT}, {"logicalType", W_STRUCT}};
     pk_schema_element *se = out;
     memset(se, 0, sizeof *se);
     se->name = "";
@@ -790,11 +844,11 @@ static plank_status rd_schema_element(pk_dec *d, int type, void *out) {
 /* ---- FileMetaData ------------------------------------------------------------ */
 
 static plank_status rd_file_metadata(pk_dec *d, pk_file_metadata *md) {
-    static const char *const names[] = {
-        NULL,         "version",       "schema",
-        "num_rows",   "row_groups",    "key_value_metadata",
-        "created_by", "column_orders", "encryption_algorithm",
-        "footer_signing_key_metadata"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"version", W_INT}, {"schema", W_LIST}, {"num_rows", W_INT},
+        {"row_groups", W_LIST}, {"key_value_metadata", W_LIST}, {"created_by", W_BIN},
+        {"column_orders", W_LIST}, {"encryption_algorithm", W_STRUCT},
+        {"footer_signing_key_metadata", W_BIN}};
     void *arr = NULL;
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, PK_TC_STRUCT, "FileMetaData", names));
@@ -865,9 +919,10 @@ void pk_file_metadata_free(pk_file_metadata *md) {
 /* ---- PageHeader ------------------------------------------------------------------ */
 
 static plank_status rd_data_page_header(pk_dec *d, int type, pk_page_header *h) {
-    static const char *const names[] = {NULL, "num_values", "encoding",
-                                        "definition_level_encoding",
-                                        "repetition_level_encoding", "statistics"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"num_values", W_INT}, {"encoding", W_INT},
+        {"definition_level_encoding", W_INT}, {"repetition_level_encoding", W_INT},
+        {"statistics", W_STRUCT}};
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, "DataPageHeader", names));
     for (;;) {
@@ -887,10 +942,11 @@ static plank_status rd_data_page_header(pk_dec *d, int type, pk_page_header *h) 
 }
 
 static plank_status rd_data_page_header_v2(pk_dec *d, int type, pk_page_header *h) {
-    static const char *const names[] = {
-        NULL, "num_values", "num_nulls", "num_rows", "encoding",
-        "definition_levels_byte_length", "repetition_levels_byte_length", "is_compressed",
-        "statistics"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"num_values", W_INT}, {"num_nulls", W_INT}, {"num_rows", W_INT},
+        {"encoding", W_INT}, {"definition_levels_byte_length", W_INT},
+        {"repetition_levels_byte_length", W_INT}, {"is_compressed", W_BOOL},
+        {"statistics", W_STRUCT}};
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, "DataPageHeaderV2", names));
     for (;;) {
@@ -913,7 +969,8 @@ static plank_status rd_data_page_header_v2(pk_dec *d, int type, pk_page_header *
 }
 
 static plank_status rd_dictionary_page_header(pk_dec *d, int type, pk_page_header *h) {
-    static const char *const names[] = {NULL, "num_values", "encoding", "is_sorted"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"num_values", W_INT}, {"encoding", W_INT}, {"is_sorted", W_BOOL}};
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, "DictionaryPageHeader", names));
     for (;;) {
@@ -932,10 +989,11 @@ static plank_status rd_dictionary_page_header(pk_dec *d, int type, pk_page_heade
 }
 
 static plank_status rd_page_header(pk_dec *d, pk_page_header *h) {
-    static const char *const names[] = {
-        NULL, "type", "uncompressed_page_size", "compressed_page_size", "crc",
-        "data_page_header", "index_page_header", "dictionary_page_header",
-        "data_page_header_v2"};
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"type", W_INT}, {"uncompressed_page_size", W_INT},
+        {"compressed_page_size", W_INT}, {"crc", W_INT}, {"data_page_header", W_STRUCT},
+        {"index_page_header", W_STRUCT}, {"dictionary_page_header", W_STRUCT},
+        {"data_page_header_v2", W_STRUCT}};
     int32_t crc;
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, PK_TC_STRUCT, "PageHeader", names));
