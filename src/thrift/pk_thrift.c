@@ -6,7 +6,8 @@
  * Hostile-input contract (see pk_thrift.h): all reads go through pk_tc, which
  * bounds them by the buffer; lists are allocated in steps as elements are
  * actually decoded, so a claimed count never decides an allocation by itself.
- * Unknown fields and union members are skipped. Required fields that are
+ * Unknown fields and union members are skipped, and so are known fields
+ * written with another wire type (as Thrift does). Required fields that are
  * missing, negative sizes/counts/offsets and negative enum values are
  * PLANK_ERR_CORRUPT, named as "Struct.field" (outermost first) with the byte
  * offset of the fault.
@@ -128,7 +129,7 @@ static plank_status dec_oom(pk_dec *d, size_t n) {
 }
 
 static plank_status rd_i32(pk_dec *d, int type, int32_t min, int32_t *out) {
-    int64_t v;
+    int64_t v = 0;
     PK_FORWARD(pk_tc_int(&d->tc, type, min, INT32_MAX, &v));
     *out = (int32_t)v;
     return PLANK_OK;
@@ -213,7 +214,7 @@ static plank_status elem_i64(pk_dec *d, int type, void *out) {
 }
 
 static plank_status elem_encoding(pk_dec *d, int type, void *out) {
-    int32_t v;
+    int32_t v = 0;
     PK_FORWARD(rd_enum(d, type, &v));
     *(plank_encoding *)out = (plank_encoding)v;
     return PLANK_OK;
@@ -269,7 +270,7 @@ static plank_status rd_encoding_stat(pk_dec *d, int type, void *out) {
         {NULL, W_NONE}, {"page_type", W_INT}, {"encoding", W_INT}, {"count", W_INT}};
     plank_encoding_stat *es = out;
     pk_fields f;
-    int32_t v;
+    int32_t v = 0;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, "PageEncodingStats", names));
     for (;;) {
         PK_FORWARD(fields_next(d, &f));
@@ -328,7 +329,7 @@ static plank_status rd_statistics(pk_dec *d, int type, plank_statistics *s) {
         {"is_max_value_exact", W_BOOL}, {"is_min_value_exact", W_BOOL}, {"nan_count", W_INT}};
     const uint8_t *old_min = NULL, *old_max = NULL;
     uint32_t old_min_len = 0, old_max_len = 0;
-    int64_t v;
+    int64_t v = 0;
     memset(s, 0, sizeof *s);
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, "Statistics", names));
@@ -428,7 +429,7 @@ static plank_status rd_column_metadata(pk_dec *d, int type, plank_column_chunk_i
         {"bloom_filter_length", W_INT}, {"size_statistics", W_STRUCT},
         {"geospatial_statistics", W_STRUCT}};
     void *arr = NULL;
-    int32_t v;
+    int32_t v = 0;
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, "ColumnMetaData", names));
     for (;;) {
@@ -543,7 +544,7 @@ static plank_status rd_row_group(pk_dec *d, int type, void *out) {
     pk_row_group *rg = out;
     plank_row_group_info *info = &rg->info;
     void *arr = NULL;
-    int64_t v;
+    int64_t v = 0;
     memset(rg, 0, sizeof *rg);
     info->total_compressed_size = -1;
     info->file_offset = -1;
@@ -686,7 +687,7 @@ static plank_status rd_int_type(pk_dec *d, int type, plank_logical_type *lt) {
 static plank_status rd_variant_type(pk_dec *d, int type, plank_logical_type *lt) {
     static const pk_field_spec names[] = {
         {NULL, W_NONE}, {"specification_version", W_INT}};
-    int64_t v;
+    int64_t v = 0;
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, type, "VariantType", names));
     for (;;) {
@@ -994,7 +995,7 @@ static plank_status rd_page_header(pk_dec *d, pk_page_header *h) {
         {"compressed_page_size", W_INT}, {"crc", W_INT}, {"data_page_header", W_STRUCT},
         {"index_page_header", W_STRUCT}, {"dictionary_page_header", W_STRUCT},
         {"data_page_header_v2", W_STRUCT}};
-    int32_t crc;
+    int32_t crc = 0;
     pk_fields f;
     PK_FORWARD(FIELDS_BEGIN(d, &f, PK_TC_STRUCT, "PageHeader", names));
     for (;;) {
