@@ -116,10 +116,7 @@ void pk_decoder_release(pk_decoder *d) {
     size_t n = d->num_values > 0 ? (size_t)d->num_values : 0;
     pk_free(d->alloc, d->lengths, n * sizeof(int64_t));
     pk_free(d->alloc, d->prefixes, n * sizeof(int64_t));
-    pk_free(d->alloc, d->idx, (size_t)d->idx_cap * sizeof(uint32_t));
     d->lengths = d->prefixes = NULL;
-    d->idx = NULL;
-    d->idx_cap = 0;
     pk_buffer_reset(&d->last);
 }
 

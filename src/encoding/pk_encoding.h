@@ -115,14 +115,14 @@ typedef struct pk_decoder {
     plank_encoding encoding;
     plank_physical_type type;
     int32_t width;             /* bytes per value in dense output (BOOLEAN: 1) */
-    const uint8_t *p;          /* PLAIN / BYTE_STREAM_SPLIT cursor */
+    const uint8_t *p;          /* byte-array cursor (PLAIN, DELTA_* bytes section);
+                                  fixed-width PLAIN and BYTE_STREAM_SPLIT index by pos */
     const uint8_t *start;
     const uint8_t *end;
     int64_t num_values;        /* values in the page's value section */
     int64_t pos;               /* values consumed */
     const pk_dict *dict;
     const plank_allocator *alloc;
-    int bool_bit;              /* PLAIN booleans: bit offset in *p */
     pk_rle_decoder rle;        /* dictionary indices, RLE booleans */
     pk_delta_decoder delta;    /* DELTA_BINARY_PACKED values */
     /* DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY: lengths decoded at init */
@@ -130,8 +130,6 @@ typedef struct pk_decoder {
     int64_t *prefixes;         /* prefix lengths (DELTA_BYTE_ARRAY) */
     const uint8_t *bytes;      /* the concatenated bytes section */
     pk_buffer last;            /* previous value (DELTA_BYTE_ARRAY) */
-    uint32_t *idx;             /* scratch for dictionary indices */
-    int64_t idx_cap;
 } pk_decoder;
 
 /* Prepares decoding of `num_values` values (the non-null values of the page)
