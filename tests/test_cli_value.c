@@ -94,10 +94,20 @@ static void test_int96(void) {
     le64(p, UINT64_C(82800000000000));
     le32(p + 8, 107641749);
     EXPECT_TEXT("290000-12-30T23:00:00.000000000", cli_format_int96(&b, p));
-    /* Julian day 2440588 is the epoch; -1 ns borrows from the day. */
+    /* The file's last value, 290000-12-31T01:00:00+02:00: Spark's
+     * microsecond arithmetic wrapped when writing it, leaving nanoseconds
+     * outside the day and a negative day; read back the way Spark does. */
+    static const uint8_t spark_290000[12] = {0x00, 0x60, 0xb9, 0xc7, 0x6e, 0xe2,
+                                             0xff, 0xff, 0xa8, 0xab, 0xb0, 0xf9};
+    EXPECT_TEXT("290000-12-30T23:00:00.000000000", cli_format_int96(&b, spark_290000));
+    /* Julian day 2440588 is the epoch; a negative nanosecond count (-1 ns)
+     * borrows from the day. */
     le64(p, UINT64_MAX);
     le32(p + 8, 2440588);
     EXPECT_TEXT("1969-12-31T23:59:59.999999999", cli_format_int96(&b, p));
+    /* 1 day + 1 ns of nanoseconds carries into the next day. */
+    le64(p, UINT64_C(86400000000001));
+    EXPECT_TEXT("1970-01-02T00:00:00.000000001", cli_format_int96(&b, p));
     /* Through cli_format_value, quoted for JSON. */
     cli_value_format f = fmt_of(PLANK_INT96, 0, PLANK_LOGICAL_NONE);
     le64(p, 0);

@@ -207,14 +207,30 @@ void cli_format_timestamp(cli_buf *b, int64_t v, plank_time_unit unit, bool utc)
 }
 
 void cli_format_int96(cli_buf *b, const uint8_t p[12]) {
-    const int64_t ns_per_day = INT64_C(86400000000000);
+    const int64_t ns_per_day = INT64_C(86400000000000), us_per_day = INT64_C(86400000000);
     int64_t nanos = (int64_t)load_u64le(p);
-    int64_t julian = (int64_t)load_u32le(p + 8); /* unsigned, as writers store it */
-    /* Nanoseconds outside one day carry into the day count (never overflows:
-     * both parts are far from the int64 limits). */
-    int64_t in_day;
-    int64_t days = julian - 2440588 + floor_divmod(nanos, ns_per_day, &in_day);
-    put_date_time(b, days, (uint64_t)in_day, PLANK_UNIT_NANOS, false);
+    uint32_t julian = load_u32le(p + 8);
+    if (nanos >= 0 && nanos < ns_per_day) {
+        /* The normal case: the day unsigned, as writers store it. */
+        put_date_time(b, (int64_t)julian - 2440588, (uint64_t)nanos, PLANK_UNIT_NANOS, false);
+        return;
+    }
+    /* Nanoseconds outside one day are what Spark writes when its int64
+     * microsecond arithmetic wrapped (years beyond +-292277): the day and
+     * nanoseconds are quotient and remainder of the wrapped count. Spark
+     * reads them back with the same wrapping arithmetic and a signed day,
+     * which recovers the instant that was written; do the same. */
+    int64_t days = (int64_t)(int32_t)julian - 2440588;
+    uint64_t us = (uint64_t)days * (uint64_t)us_per_day + (uint64_t)(nanos / 1000);
+    int64_t sub = nanos % 1000;
+    if (sub < 0) {
+        sub += 1000;
+        us -= 1;
+    }
+    int64_t v, in_day_us;
+    memcpy(&v, &us, 8);
+    int64_t d = floor_divmod(v, us_per_day, &in_day_us);
+    put_date_time(b, d, (uint64_t)in_day_us * 1000 + (uint64_t)sub, PLANK_UNIT_NANOS, false);
 }
 
 /* ---- Floating point ---------------------------------------------------------- */

@@ -1,0 +1,115 @@
+/*
+ * cli.h: shared pieces of the `plank` command-line tool. The tool uses only
+ * the public API (plank.h); the value text comes from cli_value.h.
+ *
+ * Exit codes: 0 success, 1 an error (one line on stderr:
+ * "plank: FILE: message (at byte offset X, row group R, column C, page P)"
+ * with the known location parts), 2 bad arguments (a message and usage).
+ */
+#ifndef PLANK_CLI_H
+#define PLANK_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli_value.h"
+#include "plank.h"
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_ERROR 1
+#define CLI_EXIT_USAGE 2
+
+/* ---- Buffered output ------------------------------------------------------- */
+
+/* Output accumulates in `buf` and goes to the FILE in large writes. */
+typedef struct cli_out {
+    cli_buf buf;
+    FILE *file;
+    bool failed; /* a write failed; later flushes do nothing */
+} cli_out;
+
+#define CLI_OUT_FLUSH_AT (1u << 20)
+
+void cli_out_init(cli_out *o, FILE *file);
+/* Writes everything buffered; false if the write failed. */
+bool cli_out_flush(cli_out *o);
+/* Flushes and frees; returns false if any write failed (then the caller
+ * reports the error). */
+bool cli_out_close(cli_out *o);
+static inline void cli_out_maybe_flush(cli_out *o) {
+    if (o->buf.len >= CLI_OUT_FLUSH_AT) cli_out_flush(o);
+}
+
+/* ---- Errors ----------------------------------------------------------------- */
+
+/* Prints the one error line for `file` from a library call that returned
+ * `status` (err->code is taken when set); row_group and column (>= 0) fill
+ * the location parts the library left unknown. Returns CLI_EXIT_ERROR. */
+int cli_report(const char *file, plank_status status, const plank_error *err, int32_t row_group,
+               int32_t column);
+/* An error found by the tool itself ("plank: FILE: message"). */
+int cli_fail(const char *file, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* A usage error: the message and the usage text on stderr; returns
+ * CLI_EXIT_USAGE. */
+int cli_usage_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void cli_usage(FILE *f);
+
+/* ---- Arguments -------------------------------------------------------------- */
+
+enum {
+    CLI_OPT_COLUMNS = 1 << 0,
+    CLI_OPT_LIMIT = 1 << 1,
+    CLI_OPT_FORMAT = 1 << 2,
+    CLI_OPT_REPEAT = 1 << 3,
+    CLI_OPT_JSON = 1 << 4
+};
+
+typedef struct cli_options {
+    const char *file;
+    const char *columns; /* --columns a,b (NULL: the default set) */
+    int64_t limit;       /* --limit N, -1 when absent */
+    const char *format;  /* --format NAME */
+    int64_t repeat;      /* --repeat N, -1 when absent */
+    bool json;           /* --json */
+} cli_options;
+
+/* Parses `FILE` and the options in `allowed` (in any order, as "--opt V" or
+ * "--opt=V"). Returns 0, or CLI_EXIT_USAGE after printing why. */
+int cli_parse_options(int argc, char **argv, unsigned allowed, const char *command,
+                      cli_options *o);
+
+/* Opens FILE for reading; on failure reports it and returns CLI_EXIT_ERROR. */
+int cli_open(const char *file, const plank_reader_options *opts, plank_reader **out);
+
+/* Resolves --columns (comma-separated dotted paths or leaf names) into leaf
+ * column indexes, or the default set when list is NULL: with flat_only, the
+ * top-level primitive columns (a warning line per nested column left out;
+ * naming a nested column is an error), else every leaf. On success *cols
+ * (malloc'd, free it) and *n are set and 0 is returned; otherwise the error
+ * is reported and CLI_EXIT_ERROR returned. */
+int cli_select_columns(const char *file, const plank_reader *r, const char *list, bool flat_only,
+                       int32_t **cols, int32_t *n);
+
+/* plank_reader_row_group with the error reported; 0 or CLI_EXIT_ERROR. */
+int cli_row_group(const char *file, const plank_reader *r, int32_t g, plank_row_group_info *out);
+
+/* The value format of a leaf column (from its schema node). */
+void cli_column_value_format(const plank_reader *r, int32_t column, cli_value_format *f);
+
+/* ---- Commands (argv starts after the command name) -------------------------- */
+
+int cli_schema_main(int argc, char **argv);
+int cli_meta_main(int argc, char **argv);
+int cli_cat_main(int argc, char **argv);
+int cli_bench_main(int argc, char **argv);
+
+#endif /* PLANK_CLI_H */

@@ -1,0 +1,262 @@
+/*
+ * cli_bench.c: `plank bench read FILE [--columns a,b] [--repeat N] [--json]`.
+ *
+ * Each repeat opens the file and decodes every selected column of every row
+ * group completely, timing each column chunk (CLOCK_MONOTONIC). The values
+ * are folded into a checksum so no decoding work can be skipped or
+ * optimised away, and the checksum is printed. Reported: the median (and
+ * min/max) of the total time per repeat, rows/s, decoded bytes/s (values,
+ * byte-array data, offsets and validity bitmaps produced) and the median
+ * time per column.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cli.h"
+
+#define BENCH_BATCH 4096
+#define BENCH_DEFAULT_REPEAT 5
+
+typedef struct bench_totals {
+    uint64_t checksum;
+    uint64_t bytes; /* decoded bytes, all columns */
+    int64_t slots;
+} bench_totals;
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Folds a buffer into the checksum, 8 bytes at a time. */
+static uint64_t fold(uint64_t h, const void *p, size_t n) {
+    const uint8_t *s = p;
+    uint64_t acc = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        acc += w;
+    }
+    for (; i < n; i++) acc += s[i];
+    return (h ^ acc) * UINT64_C(0x100000001b3) + n;
+}
+
+static size_t bitmap_bytes(int64_t n) { return (size_t)((n + 7) / 8); }
+
+/* Decodes one column chunk to the end. */
+static plank_status bench_chunk(plank_reader *r, int32_t g, int32_t column, bench_totals *t,
+                                plank_error *err) {
+    plank_column_reader *cr = NULL;
+    plank_status s = plank_column_reader_open(r, g, column, &cr, err);
+    if (s != PLANK_OK) return s;
+    for (;;) {
+        plank_batch b;
+        s = plank_column_reader_read(cr, BENCH_BATCH, &b, err);
+        if (s != PLANK_OK || b.length <= 0) break;
+        size_t n = (size_t)b.length;
+        if (b.validity) {
+            t->checksum = fold(t->checksum, b.validity, bitmap_bytes(b.length));
+            t->bytes += bitmap_bytes(b.length);
+        }
+        if (b.physical_type == PLANK_BYTE_ARRAY) {
+            if (b.offsets) {
+                size_t data_len = (size_t)(b.offsets[n] > 0 ? b.offsets[n] : 0);
+                t->checksum = fold(t->checksum, b.offsets, (n + 1) * sizeof(int64_t));
+                if (b.data) t->checksum = fold(t->checksum, b.data, data_len);
+                t->bytes += (n + 1) * sizeof(int64_t) + data_len;
+            }
+        } else if (b.physical_type == PLANK_BOOLEAN) {
+            if (b.values) t->checksum = fold(t->checksum, b.values, bitmap_bytes(b.length));
+            t->bytes += bitmap_bytes(b.length);
+        } else if (b.values && b.value_width > 0) {
+            t->checksum = fold(t->checksum, b.values, n * (size_t)b.value_width);
+            t->bytes += n * (size_t)b.value_width;
+        }
+        t->slots += b.length;
+    }
+    plank_column_reader_close(cr);
+    return s;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One repeat: open, decode everything, close. Fills col_time[c] (seconds
+ * per selected column), col_bytes[c] and *total. */
+static int bench_once(const char *file, const int32_t *cols, int32_t nc, double *col_time,
+                      double *total, bench_totals *t, uint64_t *col_bytes) {
+    plank_reader_options opts;
+    plank_reader_options_init(&opts);
+    opts.columns = cols;
+    opts.num_columns = nc;
+    double t0 = now_seconds();
+    plank_reader *r;
+    int rc = cli_open(file, &opts, &r);
+    if (rc) return rc;
+    for (int32_t c = 0; c < nc; c++) {
+        col_time[c] = 0;
+        col_bytes[c] = 0;
+    }
+    for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
+        for (int32_t c = 0; c < nc; c++) {
+            plank_error err;
+            plank_error_init(&err);
+            uint64_t before = t->bytes;
+            double c0 = now_seconds();
+            plank_status s = bench_chunk(r, g, cols[c], t, &err);
+            col_time[c] += now_seconds() - c0;
+            col_bytes[c] += t->bytes - before;
+            if (s != PLANK_OK) {
+                plank_reader_close(r);
+                return cli_report(file, s, &err, g, cols[c]);
+            }
+        }
+    }
+    plank_reader_close(r);
+    *total = now_seconds() - t0;
+    return 0;
+}
+
+static void put_json_number(cli_buf *b, double v) {
+    if (isfinite(v)) cli_format_double(b, v);
+    else cli_buf_puts(b, "null");
+}
+
+int cli_bench_main(int argc, char **argv) {
+    cli_options o;
+    int rc = cli_parse_options(argc, argv, CLI_OPT_COLUMNS | CLI_OPT_REPEAT | CLI_OPT_JSON,
+                               "bench read", &o);
+    if (rc) return rc;
+    int repeat = o.repeat > 0 ? (int)o.repeat : BENCH_DEFAULT_REPEAT;
+
+    /* Resolve the columns once; each repeat reopens with that selection. */
+    plank_reader *r;
+    if ((rc = cli_open(o.file, NULL, &r))) return rc;
+    int32_t *cols = NULL, nc = 0;
+    if ((rc = cli_select_columns(o.file, r, o.columns, false, &cols, &nc))) {
+        plank_reader_close(r);
+        return rc;
+    }
+    int64_t rows = plank_reader_num_rows(r);
+    int32_t groups = plank_reader_num_row_groups(r);
+    const char **paths = calloc((size_t)nc + 1, sizeof *paths);
+    char *path_store = NULL;
+    size_t path_total = 0;
+    for (int32_t c = 0; c < nc; c++) path_total += strlen(plank_reader_column_node(r, cols[c])->path) + 1;
+    path_store = malloc(path_total + 1);
+    double *totals = calloc((size_t)repeat, sizeof *totals);
+    double *col_times = calloc((size_t)repeat * (size_t)nc + 1, sizeof *col_times);
+    double *col_once = calloc((size_t)nc + 1, sizeof *col_once);
+    double *scratch = calloc((size_t)repeat, sizeof *scratch);
+    uint64_t *col_bytes = calloc((size_t)nc + 1, sizeof *col_bytes);
+    if (!paths || !path_store || !totals || !col_times || !col_once || !scratch || !col_bytes) {
+        rc = cli_fail(o.file, "out of memory");
+        plank_reader_close(r);
+        goto done;
+    }
+    /* Paths are copied: the reader that owns them is closed before timing. */
+    {
+        size_t off = 0;
+        for (int32_t c = 0; c < nc; c++) {
+            const char *p = plank_reader_column_node(r, cols[c])->path;
+            size_t n = strlen(p) + 1;
+            memcpy(path_store + off, p, n);
+            paths[c] = path_store + off;
+            off += n;
+        }
+    }
+    plank_reader_close(r);
+
+    bench_totals t;
+    memset(&t, 0, sizeof t);
+    uint64_t bytes_per_repeat = 0;
+    for (int i = 0; i < repeat && rc == 0; i++) {
+        uint64_t before = t.bytes;
+        rc = bench_once(o.file, cols, nc, col_once, &totals[i], &t, col_bytes);
+        bytes_per_repeat = t.bytes - before;
+        for (int32_t c = 0; c < nc; c++) col_times[(size_t)c * (size_t)repeat + (size_t)i] = col_once[c];
+    }
+    if (rc) goto done;
+
+    memcpy(scratch, totals, sizeof *scratch * (size_t)repeat);
+    double med = median(scratch, repeat);
+    double tmin = scratch[0], tmax = scratch[repeat - 1];
+    double rows_per_s = med > 0 ? (double)rows / med : 0;
+    double bytes_per_s = med > 0 ? (double)bytes_per_repeat / med : 0;
+
+    cli_out out;
+    cli_out_init(&out, stdout);
+    cli_buf *b = &out.buf;
+    if (o.json) {
+        cli_buf_puts(b, "{\"file\":");
+        cli_json_string(b, (const uint8_t *)o.file, strlen(o.file));
+        cli_buf_printf(b, ",\"rows\":%lld,\"row_groups\":%d,\"columns\":%d,\"repeat\":%d",
+                       (long long)rows, (int)groups, (int)nc, repeat);
+        cli_buf_puts(b, ",\"median_seconds\":");
+        put_json_number(b, med);
+        cli_buf_puts(b, ",\"min_seconds\":");
+        put_json_number(b, tmin);
+        cli_buf_puts(b, ",\"max_seconds\":");
+        put_json_number(b, tmax);
+        cli_buf_puts(b, ",\"rows_per_second\":");
+        put_json_number(b, rows_per_s);
+        cli_buf_printf(b, ",\"decoded_bytes\":%llu", (unsigned long long)bytes_per_repeat);
+        cli_buf_puts(b, ",\"bytes_per_second\":");
+        put_json_number(b, bytes_per_s);
+        cli_buf_printf(b, ",\"checksum\":\"%016llx\",\"per_column\":[", (unsigned long long)t.checksum);
+        for (int32_t c = 0; c < nc; c++) {
+            double m = median(col_times + (size_t)c * (size_t)repeat, repeat);
+            if (c) cli_buf_putc(b, ',');
+            cli_buf_printf(b, "{\"column\":%d,\"path\":", (int)cols[c]);
+            cli_json_string(b, (const uint8_t *)paths[c], strlen(paths[c]));
+            cli_buf_puts(b, ",\"median_seconds\":");
+            put_json_number(b, m);
+            cli_buf_printf(b, ",\"decoded_bytes\":%llu}", (unsigned long long)col_bytes[c]);
+        }
+        cli_buf_puts(b, "]}\n");
+    } else {
+        cli_buf_printf(b, "file:       %s\n", o.file);
+        cli_buf_printf(b, "rows:       %lld in %d row groups, %d columns, %d repeats\n",
+                       (long long)rows, (int)groups, (int)nc, repeat);
+        cli_buf_printf(b, "time:       median %.3f ms (min %.3f, max %.3f)\n", med * 1e3,
+                       tmin * 1e3, tmax * 1e3);
+        cli_buf_printf(b, "rows/s:     %.4g\n", rows_per_s);
+        cli_buf_printf(b, "decoded:    %.1f MB, %.1f MB/s\n", (double)bytes_per_repeat / 1e6,
+                       bytes_per_s / 1e6);
+        cli_buf_printf(b, "checksum:   %016llx\n", (unsigned long long)t.checksum);
+        cli_buf_printf(b, "\n%-32s %12s %7s %12s %10s\n", "column", "median ms", "share",
+                       "MB decoded", "MB/s");
+        double sum = 0;
+        for (int32_t c = 0; c < nc; c++) sum += median(col_times + (size_t)c * (size_t)repeat, repeat);
+        for (int32_t c = 0; c < nc; c++) {
+            double m = median(col_times + (size_t)c * (size_t)repeat, repeat);
+            cli_buf_printf(b, "%-32s %12.3f %6.1f%% %12.2f %10.1f\n", paths[c], m * 1e3,
+                           sum > 0 ? 100 * m / sum : 0, (double)col_bytes[c] / 1e6,
+                           m > 0 ? (double)col_bytes[c] / m / 1e6 : 0);
+        }
+    }
+    if (!cli_out_close(&out)) rc = cli_fail(o.file, "cannot write the output");
+
+done:
+    free(cols);
+    free(paths);
+    free(path_store);
+    free(totals);
+    free(col_times);
+    free(col_once);
+    free(scratch);
+    free(col_bytes);
+    return rc;
+}
