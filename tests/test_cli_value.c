@@ -186,12 +186,24 @@ static void test_floats(void) {
     EXPECT_TEXT("0.30000000000000004", cli_format_double(&b, 0.1 + 0.2));
     EXPECT_TEXT("-0", cli_format_double(&b, -0.0));
     EXPECT_TEXT("1.5", cli_format_double(&b, 1.5));
+    EXPECT_TEXT("1e+06", cli_format_double(&b, 1e6)); /* as %.1g writes it */
+    EXPECT_TEXT("-1.5e+03", cli_format_double(&b, -1500));
+    EXPECT_TEXT("100.5", cli_format_double(&b, 100.5));
+    EXPECT_TEXT("123456789012345", cli_format_double(&b, 123456789012345.0));
+    EXPECT_TEXT("1234567890123456", cli_format_double(&b, 1234567890123456.0));
+    EXPECT_TEXT("0.3", cli_format_double(&b, 0.3));
+    EXPECT_TEXT("2.2250738585072014e-308", cli_format_double(&b, DBL_MIN));
+    EXPECT_TEXT("1e-310", cli_format_double(&b, 1e-310)); /* subnormal */
+    EXPECT_TEXT("0", cli_format_double(&b, 0.0));
     EXPECT_TEXT("NaN", CHECK(!cli_format_double(&b, NAN)));
     EXPECT_TEXT("-Infinity", cli_format_double(&b, -INFINITY));
     EXPECT_TEXT("0.1", cli_format_float(&b, 0.1f));
     EXPECT_TEXT("3.4028235e+38", cli_format_float(&b, FLT_MAX));
     EXPECT_TEXT("1e-45", cli_format_float(&b, 1e-45f));
     EXPECT_TEXT("16777216", cli_format_float(&b, 16777216.0f));
+    EXPECT_TEXT("1e+06", cli_format_float(&b, 1e6f));
+    EXPECT_TEXT("1.1", cli_format_float(&b, 1.1f));
+    EXPECT_TEXT("1.1754944e-38", cli_format_float(&b, FLT_MIN));
     EXPECT_TEXT("Infinity", cli_format_float(&b, INFINITY));
 
     /* JSON: numbers bare, non-finite quoted. */
@@ -208,6 +220,47 @@ static void test_floats(void) {
     float x = 0.1f;
     memcpy(p, &x, 4);
     EXPECT_TEXT("0.1", cli_format_value(&b, &f, p, 4, CLI_STYLE_JSON));
+}
+
+/* The fast shortest search against the definition (smallest %.Pg that
+ * reads back), over random bit patterns of every magnitude. */
+static void test_shortest_random(void) {
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    int bad = 0;
+    for (int i = 0; i < 200000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        double d;
+        uint64_t bits = i % 3 == 0 ? x : (x & 0x800fffffffffffffu) | ((uint64_t)(1023 + (int)(x % 40) - 20) << 52);
+        if (i % 5 == 1) bits &= 0xffffffff00000000u; /* short mantissas */
+        memcpy(&d, &bits, 8);
+        if (!isfinite(d)) continue;
+        cli_buf fast, slow;
+        cli_buf_init(&fast);
+        cli_buf_init(&slow);
+        cli_format_double(&fast, d);
+        put_shortest(&slow, d, 17, false);
+        if (fast.len != slow.len || memcmp(fast.data, slow.data, fast.len) != 0) {
+            if (bad++ < 5)
+                fprintf(stderr, "double %a: fast %.*s, definition %.*s\n", d, (int)fast.len,
+                        fast.data, (int)slow.len, slow.data);
+        }
+        float f = (float)d;
+        if (isfinite(f)) {
+            fast.len = slow.len = 0;
+            cli_format_float(&fast, f);
+            put_shortest(&slow, (double)f, 9, true);
+            if (fast.len != slow.len || memcmp(fast.data, slow.data, fast.len) != 0) {
+                if (bad++ < 5)
+                    fprintf(stderr, "float %a: fast %.*s, definition %.*s\n", (double)f,
+                            (int)fast.len, fast.data, (int)slow.len, slow.data);
+            }
+        }
+        cli_buf_free(&fast);
+        cli_buf_free(&slow);
+    }
+    CHECK_EQ_I64(bad, 0);
 }
 
 static void test_float16(void) {
@@ -405,6 +458,7 @@ int main(void) {
     test_int96();
     test_decimals();
     test_floats();
+    test_shortest_random();
     test_float16();
     test_base64();
     test_uuid_interval();

@@ -7,6 +7,7 @@
  */
 #include "cli_value.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -265,15 +266,89 @@ static void put_shortest(cli_buf *b, double v, int hi, bool as_float) {
     cli_buf_puts(b, best);
 }
 
+/* Whether the text reads back to v. Texts of at most 15 significant digits
+ * with a small decimal exponent are checked with one correctly rounded
+ * multiplication or division (both operands are exact doubles), which is
+ * much faster than strtod; everything else goes through strtod/strtof. */
+static bool reads_back(const char *t, double v, bool as_float) {
+    if (as_float) return strtof(t, NULL) == (float)v;
+#if FLT_EVAL_METHOD == 0
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *c = t;
+    bool neg = *c == '-';
+    if (neg) c++;
+    uint64_t m = 0;
+    int digits = 0, e10 = 0;
+    bool frac = false;
+    for (; *c; c++) {
+        if (*c == '.') {
+            frac = true;
+        } else if (*c >= '0' && *c <= '9') {
+            if (m || *c != '0') digits++;
+            m = m * 10 + (uint64_t)(*c - '0');
+            if (frac) e10--;
+            if (digits > 15) return strtod(t, NULL) == v;
+        } else {
+            break;
+        }
+    }
+    if (*c == 'e') e10 += atoi(c + 1);
+    if (e10 >= -22 && e10 <= 22) {
+        double x = e10 < 0 ? (double)m / p10[-e10] : (double)m * p10[e10];
+        return (neg ? -x : x) == v;
+    }
+#endif
+    return strtod(t, NULL) == v;
+}
+
+/* Shortest round-trip text as "%.Pg" with the smallest P. Every decimal of
+ * at most DIG significant digits (15 for double, 6 for float) survives a
+ * trip through a normal value, so when the DIG-digit text reads back no
+ * shorter text can (it would print as that same text): that text, with
+ * %g's zeros stripped, is the shortest, and otherwise P is the first of
+ * DIG+1.. that reads back. Subnormals hold fewer digits and take the
+ * general search. */
+static void put_shortest_fast(cli_buf *b, double v, bool as_float) {
+    int dig = as_float ? FLT_DIG : DBL_DIG, max = as_float ? 9 : 17;
+    double min_normal = as_float ? (double)FLT_MIN : DBL_MIN;
+    if (v != 0 && fabs(v) < min_normal) {
+        put_shortest(b, v, max, as_float);
+        return;
+    }
+    char t[40];
+    int p = dig;
+    for (;; p++) {
+        snprintf(t, sizeof t, "%.*g", p, v);
+        if (p == max || reads_back(t, v, as_float)) break;
+    }
+    if (p == dig) {
+        /* An integer text ending in zeros ("1000000") has fewer significant
+         * digits than its exponent; "%.Pg" with that P writes it as
+         * "1e+06", so produce the same text. */
+        size_t n = strlen(t);
+        if (n > 1 && t[n - 1] == '0' && !strpbrk(t, ".e")) {
+            size_t sig = n - (t[0] == '-');
+            while (t[n - 1] == '0') {
+                n--;
+                sig--;
+            }
+            snprintf(t, sizeof t, "%.*g", (int)sig, v);
+        }
+    }
+    cli_buf_puts(b, t);
+}
+
 bool cli_format_double(cli_buf *b, double v) {
     if (put_non_finite(b, v)) return false;
-    put_shortest(b, v, 17, false);
+    put_shortest_fast(b, v, false);
     return true;
 }
 
 bool cli_format_float(cli_buf *b, float v) {
     if (put_non_finite(b, v)) return false;
-    put_shortest(b, (double)v, 9, true);
+    put_shortest_fast(b, (double)v, true);
     return true;
 }
 
