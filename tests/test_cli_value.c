@@ -227,7 +227,7 @@ static void test_floats(void) {
 static void test_shortest_random(void) {
     uint64_t x = 0x9e3779b97f4a7c15u;
     int bad = 0;
-    for (int i = 0; i < 200000; i++) {
+    for (int i = 0; i < 60000; i++) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
