@@ -11,7 +11,22 @@
  */
 #include "pk_read.h"
 
+#include <stdio.h>
+
 #define PK_SCRATCH_LEVELS 4096
+
+/* True for parquet-mr before 1.2.9 (or without a version), whose
+ * total_compressed_size misses the dictionary page header. */
+static bool pk_writer_pads_dictionary(const char *created_by) {
+    if (!created_by || strncmp(created_by, "parquet-mr", 10) != 0) return false;
+    const char *v = strstr(created_by, "version ");
+    if (!v) return true;
+    int major = 0, minor = 0, patch = 0;
+    if (sscanf(v + 8, "%d.%d.%d", &major, &minor, &patch) < 2) return true;
+    if (major != 1) return major < 1;
+    if (minor != 2) return minor < 2;
+    return patch < 9;
+}
 
 struct plank_column_reader {
     plank_reader *r;
@@ -114,9 +129,24 @@ plank_status plank_column_reader_open(plank_reader *r, int32_t g, int32_t c,
     int64_t start = cc->data_page_offset;
     if (cc->dictionary_page_offset > 0 && cc->dictionary_page_offset < start)
         start = cc->dictionary_page_offset;
-    if (start < 4 || cc->total_compressed_size < 0 || cc->num_values < 0 ||
-        (uint64_t)start > r->file_size ||
-        (uint64_t)cc->total_compressed_size > r->file_size - (uint64_t)start)
+    int64_t len = cc->total_compressed_size;
+    if (cc->num_values == 0) {
+        /* An empty chunk is never read: writers put anything in its offsets
+         * (column_chunk_key_value_metadata.parquet has data_page_offset 0). */
+        start = 4;
+        len = 0;
+    }
+    uint64_t data_end = r->file_size - 8 - r->footer_len;
+    if (len >= 0 && pk_writer_pads_dictionary(r->md.created_by) && start >= 4 &&
+        (uint64_t)start <= data_end && (uint64_t)len <= data_end - (uint64_t)start) {
+        /* Old parquet-mr left the dictionary page header out of
+         * total_compressed_size (nation.dict-malformed.parquet): allow up to
+         * 100 more bytes, as Arrow does, but never into the footer. */
+        uint64_t room = data_end - (uint64_t)start - (uint64_t)len;
+        len += room < 100 ? (int64_t)room : 100;
+    }
+    if (start < 4 || len < 0 || cc->num_values < 0 || (uint64_t)start > r->file_size ||
+        (uint64_t)len > r->file_size - (uint64_t)start)
         return pk_error_set(err, PLANK_ERR_CORRUPT,
                             "row group %d, column %d (%s): chunk range [%lld, +%lld) is outside "
                             "the file (%llu bytes)", (int)g, (int)c, n->path, (long long)start,
@@ -136,7 +166,7 @@ plank_status plank_column_reader_open(plank_reader *r, int32_t g, int32_t c,
     cr->max_def = n->max_definition_level;
     cr->max_rep = n->max_repetition_level;
     cr->chunk_start = (uint64_t)start;
-    cr->chunk_len = (uint64_t)cc->total_compressed_size;
+    cr->chunk_len = (uint64_t)len;
     cr->page_ordinal = -1;
     pk_buffer *bufs[] = {&cr->page_buf, &cr->validity, &cr->values, &cr->offsets, &cr->data,
                          &cr->def, &cr->rep, &cr->scratch, &cr->ends};
