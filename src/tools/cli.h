@@ -70,7 +70,8 @@ enum {
     CLI_OPT_LIMIT = 1 << 1,
     CLI_OPT_FORMAT = 1 << 2,
     CLI_OPT_REPEAT = 1 << 3,
-    CLI_OPT_JSON = 1 << 4
+    CLI_OPT_JSON = 1 << 4,
+    CLI_OPT_NO_CHECKSUM = 1 << 5
 };
 
 typedef struct cli_options {
@@ -80,6 +81,7 @@ typedef struct cli_options {
     const char *format;  /* --format NAME */
     int64_t repeat;      /* --repeat N, -1 when absent */
     bool json;           /* --json */
+    bool no_checksum;    /* --no-checksum: skip page CRC32 verification */
 } cli_options;
 
 /* Parses `FILE` and the options in `allowed` (in any order, as "--opt V" or

@@ -327,7 +327,7 @@ static int parse_format(const char *s, cat_format *f) {
 int cli_cat_main(int argc, char **argv) {
     cli_options o;
     cat_state st;
-    int rc = cli_parse_options(argc, argv, CLI_OPT_COLUMNS | CLI_OPT_LIMIT | CLI_OPT_FORMAT, "cat",
+    int rc = cli_parse_options(argc, argv, CLI_OPT_COLUMNS | CLI_OPT_LIMIT | CLI_OPT_FORMAT | CLI_OPT_NO_CHECKSUM, "cat",
                                &o);
     if (rc) return rc;
     memset(&st, 0, sizeof st);
@@ -337,7 +337,10 @@ int cli_cat_main(int argc, char **argv) {
     if (remaining < 0 && st.format == CAT_TABLE) remaining = CAT_TABLE_DEFAULT_LIMIT;
 
     plank_reader *r;
-    if ((rc = cli_open(o.file, NULL, &r))) return rc;
+    plank_reader_options opts;
+    plank_reader_options_init(&opts);
+    opts.verify_checksums = !o.no_checksum;
+    if ((rc = cli_open(o.file, &opts, &r))) return rc;
     int32_t *cols = NULL;
     if ((rc = cli_select_columns(o.file, r, o.columns, true, &cols, &st.num_cols))) {
         plank_reader_close(r);

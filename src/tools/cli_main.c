@@ -82,7 +82,7 @@ void cli_usage(FILE *f) {
           "                               types, field ids, leaf columns and levels\n"
           "  meta FILE [--json]           file, row group and column chunk metadata with\n"
           "                               decoded statistics\n"
-          "  cat FILE [--columns a,b] [--limit N] [--format jsonl|csv|table]\n"
+          "  cat FILE [--columns a,b] [--limit N] [--format jsonl|csv|table] [--no-checksum]\n"
           "                               print rows (default jsonl; table shows 100 rows)\n"
           "  bench read FILE [--columns a,b] [--repeat N] [--json]\n"
           "                               decode the columns fully N times (default 5) and\n"
@@ -123,7 +123,7 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
     } known[] = {
         {"--columns", CLI_OPT_COLUMNS, true}, {"--limit", CLI_OPT_LIMIT, true},
         {"--format", CLI_OPT_FORMAT, true},   {"--repeat", CLI_OPT_REPEAT, true},
-        {"--json", CLI_OPT_JSON, false},
+        {"--json", CLI_OPT_JSON, false},      {"--no-checksum", CLI_OPT_NO_CHECKSUM, false},
     };
     memset(o, 0, sizeof *o);
     o->limit = -1;
@@ -154,6 +154,7 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
         case CLI_OPT_COLUMNS: o->columns = value; break;
         case CLI_OPT_FORMAT: o->format = value; break;
         case CLI_OPT_JSON: o->json = true; break;
+        case CLI_OPT_NO_CHECKSUM: o->no_checksum = true; break;
         case CLI_OPT_LIMIT:
             if (!parse_count(value, &o->limit))
                 return cli_usage_error("%s: --limit needs a count, not '%s'", command, value);
