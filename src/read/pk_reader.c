@@ -395,7 +395,7 @@ plank_status plank_reader_open_source(plank_reader **out, const plank_source *so
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or source");
     }
     *out = NULL;
-    plank_reader *r;
+    plank_reader *r = NULL;
     plank_status st = reader_new(&r, opts, err);
     if (st != PLANK_OK) {
         if (source->close) source->close(source->opaque);
@@ -413,7 +413,7 @@ plank_status plank_reader_open_memory(plank_reader **out, const void *data, size
     if (!out || (!data && size))
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or data");
     *out = NULL;
-    plank_reader *r;
+    plank_reader *r = NULL;
     PK_FORWARD(reader_new(&r, opts, err));
     r->src.read_at = mem_read_at;
     r->src.opaque = (void *)data;

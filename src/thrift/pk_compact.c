@@ -86,7 +86,7 @@ plank_status pk_tc_field(pk_tc *r, int32_t *id, int *type) {
     if (delta) {
         *id += delta;
     } else {
-        uint64_t v;
+        uint64_t v = 0;
         PK_FORWARD(read_varint(r, &v));
         int64_t fid = zigzag(v);
         if (fid < INT16_MIN || fid > INT16_MAX)
@@ -104,7 +104,7 @@ plank_status pk_tc_int(pk_tc *r, int type, int64_t min, int64_t max, int64_t *ou
         PK_FORWARD(need(r, 1, "byte"));
         v = (int8_t)r->buf[r->pos++];
     } else if (type == PK_TC_I16 || type == PK_TC_I32 || type == PK_TC_I64) {
-        uint64_t u;
+        uint64_t u = 0;
         PK_FORWARD(read_varint(r, &u));
         v = zigzag(u);
     } else {
@@ -128,7 +128,7 @@ plank_status pk_tc_binary(pk_tc *r, int type, const uint8_t **data, uint32_t *n)
     size_t start = r->pos;
     if (type != PK_TC_BINARY)
         return pk_tc_fail(r, start, "expected binary, found %s", type_name(type));
-    uint64_t len;
+    uint64_t len = 0;
     PK_FORWARD(read_varint(r, &len));
     if (len > left(r) || len > UINT32_MAX)
         return pk_tc_fail(r, start, "binary length %llu exceeds the %zu bytes left",
@@ -160,7 +160,7 @@ plank_status pk_tc_list_header(pk_tc *r, int *elem_type, uint32_t *count) {
 /* in_list: bools inside collections take one byte, bool fields none. */
 static plank_status skip_value(pk_tc *r, int type, bool in_list) {
     size_t start = r->pos;
-    uint64_t v;
+    uint64_t v = 0;
     const uint8_t *data;
     uint32_t n;
     switch (type) {
