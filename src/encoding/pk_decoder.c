@@ -113,7 +113,8 @@ void pk_dict_release(pk_dict *dict) {
 
 void pk_decoder_release(pk_decoder *d) {
     if (!d) return;
-    size_t n = d->num_values > 0 ? (size_t)d->num_values : 0;
+    /* Length arrays hold num_values + 1 entries (never a zero-size block). */
+    size_t n = d->num_values > 0 ? (size_t)d->num_values + 1 : 1;
     pk_free(d->alloc, d->lengths, n * sizeof(int64_t));
     pk_free(d->alloc, d->prefixes, n * sizeof(int64_t));
     d->lengths = d->prefixes = NULL;
@@ -131,10 +132,10 @@ static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint
     PK_RETURN_IF(dd.total_values != d->num_values, err, PLANK_ERR_CORRUPT,
                  "%s: DELTA header has %lld values, the page has %lld", what,
                  (long long)dd.total_values, (long long)d->num_values);
-    PK_RETURN_IF((uint64_t)d->num_values > SIZE_MAX / sizeof(int64_t), err,
+    PK_RETURN_IF((uint64_t)d->num_values >= SIZE_MAX / sizeof(int64_t), err,
                  PLANK_ERR_OUT_OF_MEMORY, "%s: too many values", what);
-    size_t bytes = (size_t)d->num_values * sizeof(int64_t);
-    int64_t *a = pk_malloc(d->alloc, bytes ? bytes : 1);
+    size_t bytes = ((size_t)d->num_values + 1) * sizeof(int64_t);
+    int64_t *a = pk_malloc(d->alloc, bytes);
     PK_RETURN_IF(!a, err, PLANK_ERR_OUT_OF_MEMORY, "out of memory for %lld %s",
                  (long long)d->num_values, what);
     *lengths_out = a; /* owned by d from here on */
