@@ -1,0 +1,36 @@
+/*
+ * pk_simd.h: run-time CPU dispatch for the decoding kernels.
+ *
+ * The CPU is detected with CPUID and the OS support of the wider registers
+ * is checked in XCR0 (XGETBV) before AVX2 or AVX-512 is used. The level can
+ * be capped by the environment variable PLANK_SIMD=scalar|avx2|avx512 and by
+ * the build option PLANK_SIMD_MAX (CMake: PLANK_SIMD_MAX=scalar|avx2|avx512),
+ * so every path is testable on one machine. Detection is cheap and has no
+ * global state: a reader detects once at open and keeps the result.
+ *
+ * Depends on: common.
+ */
+#ifndef PK_SIMD_H
+#define PK_SIMD_H
+
+#include "../common/pk_common.h"
+
+typedef enum pk_simd_level {
+    PK_SIMD_SCALAR = 0,
+    PK_SIMD_AVX2 = 1,   /* AVX2 + BMI2 (Haswell and later, Zen) */
+    PK_SIMD_AVX512 = 2  /* AVX-512 F, BW, VL, DQ (+ VBMI recorded separately) */
+} pk_simd_level;
+
+typedef struct pk_cpu {
+    pk_simd_level level;  /* the level to use: detected, then capped */
+    pk_simd_level detected;
+    bool avx512vbmi;      /* usable only when level == PK_SIMD_AVX512 */
+} pk_cpu;
+
+/* Detects the CPU and applies the caps (PLANK_SIMD, PLANK_SIMD_MAX). */
+void pk_cpu_detect(pk_cpu *cpu);
+/* As pk_cpu_detect, further capped at `cap` (for tests sweeping levels). */
+void pk_cpu_detect_capped(pk_cpu *cpu, pk_simd_level cap);
+const char *pk_simd_level_name(pk_simd_level level);
+
+#endif /* PK_SIMD_H */
