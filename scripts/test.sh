@@ -7,6 +7,10 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 (cd build && ctest --output-on-failure -j 2)
+# Every codec switched off: pages in those codecs must give a clear error.
+scripts/build.sh build-nocodec -DCMAKE_BUILD_TYPE=Debug -DPLANK_WITH_ZSTD=OFF \
+    -DPLANK_WITH_SNAPPY=OFF -DPLANK_WITH_LZ4=OFF -DPLANK_WITH_GZIP=OFF -DPLANK_WITH_BROTLI=OFF
+(cd build-nocodec && ctest --output-on-failure -j 2 -R "test_codec|test_reader")
 CC=clang scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DPLANK_SANITIZE=ON
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j 2)

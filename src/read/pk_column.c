@@ -224,6 +224,11 @@ static plank_status page_body(plank_column_reader *cr, bool compressed, const ui
         *out = p;
         return PLANK_OK;
     }
+    /* An unbuilt codec is reported before any size limit: it is the more
+     * useful of the two messages. */
+    PK_RETURN_IF(!plank_codec_available(cr->cc->codec), err, PLANK_ERR_UNSUPPORTED,
+                 "page compressed with %s but this build of plank has no %s support",
+                 plank_codec_name(cr->cc->codec), plank_codec_name(cr->cc->codec));
     PK_RETURN_IF(out_len > cr->r->max_page_size, err, PLANK_ERR_LIMIT,
                  "page declares %zu uncompressed bytes, above the limit of %llu", out_len,
                  (unsigned long long)cr->r->max_page_size);
