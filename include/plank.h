@@ -241,13 +241,16 @@ PLANK_API char *plank_logical_type_format(const plank_logical_type *t, char *buf
 typedef struct plank_reader plank_reader;
 typedef struct plank_column_reader plank_column_reader;
 
-/* A random-access byte source. read_at must fill `len` bytes at `offset`
- * into buf and return PLANK_OK, or return an error status; plank never asks
- * for bytes beyond `size`. read_at may be called from several threads only if
+/* A random-access byte source. read_at reads up to `len` bytes at `offset`
+ * into buf, stores how many in *bytes_read and returns PLANK_OK, or returns
+ * an error status. Short reads are allowed (plank asks again for the rest);
+ * a read of 0 bytes before `len` is reached is an unexpected end of file
+ * (PLANK_ERR_IO). plank never asks for bytes beyond `size`. read_at may be called from several threads only if
  * the caller's implementation allows it. close (may be NULL) is called once
  * by plank_reader_close. */
 typedef struct plank_source {
-    plank_status (*read_at)(void *opaque, uint64_t offset, void *buf, size_t len);
+    plank_status (*read_at)(void *opaque, uint64_t offset, void *buf, size_t len,
+                            size_t *bytes_read);
     void (*close)(void *opaque);
     uint64_t size;
     void *opaque;

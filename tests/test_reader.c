@@ -114,9 +114,12 @@ typedef struct cb_ctx {
     const unsigned char *data;
     int closed;
 } cb_ctx;
-static plank_status cb_read(void *opaque, uint64_t off, void *buf, size_t len) {
+/* Returns at most 1000 bytes per call: plank must ask again for the rest. */
+static plank_status cb_read(void *opaque, uint64_t off, void *buf, size_t len, size_t *got) {
     cb_ctx *c = opaque;
+    if (len > 1000) len = 1000;
     memcpy(buf, c->data + off, len);
+    *got = len;
     return PLANK_OK;
 }
 static void cb_close(void *opaque) { ((cb_ctx *)opaque)->closed++; }

@@ -21,21 +21,17 @@ typedef struct fd_source {
     plank_allocator alloc;
 } fd_source;
 
-static plank_status fd_read_at(void *opaque, uint64_t offset, void *buf, size_t len) {
+static plank_status fd_read_at(void *opaque, uint64_t offset, void *buf, size_t len,
+                               size_t *bytes_read) {
     fd_source *s = opaque;
-    uint8_t *p = buf;
-    while (len > 0) {
-        ssize_t n = pread(s->fd, p, len, (off_t)offset);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return PLANK_ERR_IO;
+    for (;;) {
+        ssize_t n = pread(s->fd, buf, len, (off_t)offset);
+        if (n >= 0) {
+            *bytes_read = (size_t)n;
+            return PLANK_OK;
         }
-        if (n == 0) return PLANK_ERR_IO; /* file shrank under us */
-        p += n;
-        len -= (size_t)n;
-        offset += (uint64_t)n;
+        if (errno != EINTR) return PLANK_ERR_IO;
     }
-    return PLANK_OK;
 }
 
 static void fd_close(void *opaque) {
@@ -49,9 +45,11 @@ typedef struct mem_source {
     const uint8_t *data;
 } mem_source;
 
-static plank_status mem_read_at(void *opaque, uint64_t offset, void *buf, size_t len) {
+static plank_status mem_read_at(void *opaque, uint64_t offset, void *buf, size_t len,
+                                size_t *bytes_read) {
     const uint8_t *data = opaque;
     memcpy(buf, data + offset, len);
+    *bytes_read = len;
     return PLANK_OK;
 }
 
@@ -65,14 +63,28 @@ plank_status pk_reader_read_at(const plank_reader *r, uint64_t offset, void *buf
         pk_error_locate(err, (int64_t)offset, -1, -1, -1);
         return PLANK_ERR_CORRUPT;
     }
-    if (len == 0) return PLANK_OK;
-    plank_status st = r->src.read_at(r->src.opaque, offset, buf, len);
-    if (st != PLANK_OK) {
-        pk_error_set(err, st, "reading %zu bytes at offset %llu failed", len,
-                     (unsigned long long)offset);
-        pk_error_locate(err, (int64_t)offset, -1, -1, -1);
+    uint8_t *p = buf;
+    size_t done = 0;
+    while (done < len) {
+        size_t n = 0;
+        plank_status st = r->src.read_at(r->src.opaque, offset + done, p + done, len - done, &n);
+        const char *why = "the source returned an error";
+        if (st == PLANK_OK && n == 0) {
+            st = PLANK_ERR_IO;
+            why = "unexpected end of data";
+        } else if (st == PLANK_OK && n > len - done) {
+            st = PLANK_ERR_IO;
+            why = "the source returned more bytes than asked";
+        }
+        if (st != PLANK_OK) {
+            pk_error_set(err, st, "reading %zu bytes at offset %llu: %s after %zu bytes", len,
+                         (unsigned long long)offset, why, done);
+            pk_error_locate(err, (int64_t)(offset + done), -1, -1, -1);
+            return st;
+        }
+        done += n;
     }
-    return st;
+    return PLANK_OK;
 }
 
 /* ---- Options ---------------------------------------------------------------- */
