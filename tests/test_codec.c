@@ -384,27 +384,6 @@ static void test_lz4(void) {
 
 /* ---- BROTLI ------------------------------------------------------------------ */
 
-/* An allocator that counts, to see that every allocation is freed with the
- * size it was made with. */
-typedef struct th_counting {
-    int64_t allocs, frees, live_bytes;
-} th_counting;
-
-TH_MAYBE_UNUSED static void *th_count_realloc(void *opaque, void *p, size_t old_n, size_t n) {
-    th_counting *c = opaque;
-    if (!p) c->allocs++;
-    c->live_bytes += (int64_t)n - (int64_t)old_n;
-    return realloc(p, n ? n : 1);
-}
-
-TH_MAYBE_UNUSED static void th_count_free(void *opaque, void *p, size_t n) {
-    th_counting *c = opaque;
-    if (!p) return;
-    c->frees++;
-    c->live_bytes -= (int64_t)n;
-    free(p);
-}
-
 /* A brotli stream made of uncompressed meta-blocks (RFC 7932 section 9.2),
  * written here bit by bit: WBITS=16 ("0"), then per meta-block ISLAST=0,
  * MNIBBLES=4 ("00"), MLEN-1 in 16 bits, ISUNCOMPRESSED=1, zero padding to a
@@ -464,8 +443,8 @@ static void test_brotli(void) {
 
     /* brotli's scratch memory goes through the caller's allocator. */
     {
-        th_counting counting = {0, 0, 0};
-        plank_allocator a = {th_count_realloc, th_count_free, &counting};
+        th_alloc counting;
+        plank_allocator a = th_alloc_init(&counting);
         uint8_t out[3];
         CHECK_EQ_I64(pk_decompress(PLANK_CODEC_BROTLI, tail, tn, out, 3, &a, NULL), PLANK_OK);
         CHECK(memcmp(out, "abc", 3) == 0);

@@ -22,30 +22,6 @@
 #include "plank.h"
 #include "tharness.h"
 
-/* ---- counting allocator ----------------------------------------------------- */
-
-typedef struct counting {
-    int64_t live_bytes;
-    int64_t live_blocks;
-} counting;
-
-static void *count_realloc(void *opaque, void *ptr, size_t old_size, size_t new_size) {
-    counting *c = opaque;
-    void *p = realloc(ptr, new_size ? new_size : 1);
-    if (!p) return NULL;
-    if (!ptr) c->live_blocks++;
-    c->live_bytes += (int64_t)new_size - (int64_t)(ptr ? old_size : 0);
-    return p;
-}
-
-static void count_free(void *opaque, void *ptr, size_t size) {
-    counting *c = opaque;
-    if (!ptr) return;
-    c->live_blocks--;
-    c->live_bytes -= (int64_t)size;
-    free(ptr);
-}
-
 /* ---- one input -------------------------------------------------------------- */
 
 typedef struct outcome {
@@ -140,8 +116,8 @@ static outcome run_input(const unsigned char *data, size_t len, const char *labe
         exit(2);
     }
     if (len) memcpy(copy, data, len);
-    counting c = {0, 0};
-    plank_allocator alloc = {count_realloc, count_free, &c};
+    th_alloc c;
+    plank_allocator alloc = th_alloc_init(&c);
     plank_reader_options opts;
     plank_reader_options_init(&opts);
     opts.allocator = &alloc;

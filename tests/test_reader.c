@@ -324,30 +324,9 @@ static void test_special_files(void) {
     plank_reader_close(r);
 }
 
-/* Counting allocator: every byte allocated through it must be freed. */
-typedef struct count_alloc {
-    int64_t live_bytes, live_blocks, calls;
-} count_alloc;
-static void *ca_realloc(void *opaque, void *p, size_t old_n, size_t new_n) {
-    count_alloc *c = opaque;
-    void *q = realloc(p, new_n ? new_n : 1);
-    if (!q) return NULL;
-    c->calls++;
-    c->live_bytes += (int64_t)new_n - (int64_t)(p ? old_n : 0);
-    if (!p) c->live_blocks++;
-    return q;
-}
-static void ca_free(void *opaque, void *p, size_t n) {
-    count_alloc *c = opaque;
-    if (!p) return;
-    c->live_bytes -= (int64_t)n;
-    c->live_blocks--;
-    free(p);
-}
-
 static void test_allocator(void) {
-    count_alloc c = {0, 0, 0};
-    plank_allocator a = {ca_realloc, ca_free, &c};
+    th_alloc c;
+    plank_allocator a = th_alloc_init(&c);
     plank_reader_options o;
     plank_reader_options_init(&o);
     o.allocator = &a;

@@ -8,27 +8,6 @@
 
 #include "thrift/pk_thrift.h"
 
-/* ---- A counting allocator: leaks and the largest single allocation ------- */
-
-typedef struct counting {
-    size_t live;
-    size_t max_one;
-} counting;
-
-static void *c_realloc(void *opaque, void *p, size_t old_n, size_t n) {
-    counting *c = opaque;
-    void *q = realloc(p, n ? n : 1);
-    if (!q) return NULL;
-    c->live = c->live - old_n + n;
-    if (n > c->max_one) c->max_one = n;
-    return q;
-}
-static void c_free(void *opaque, void *p, size_t n) {
-    counting *c = opaque;
-    if (p) c->live -= n;
-    free(p);
-}
-
 /* ---- An independent compact-protocol writer -------------------------------- */
 
 enum { T_TRUE = 1, T_FALSE = 2, T_BYTE = 3, T_I16 = 4, T_I32 = 5, T_I64 = 6, T_DOUBLE = 7,
@@ -258,8 +237,8 @@ static void build_footer(tw *w) {
 static void test_synthetic_footer(void) {
     tw w;
     build_footer(&w);
-    counting c = {0, 0};
-    plank_allocator a = {c_realloc, c_free, &c};
+    th_alloc c;
+    plank_allocator a = th_alloc_init(&c);
     pk_file_metadata md;
     plank_error err;
     plank_error_init(&err);
@@ -372,7 +351,7 @@ static void test_synthetic_footer(void) {
     build_footer(&w);
 
     pk_file_metadata_free(&md);
-    CHECK_EQ_I64(c.live, 0);
+    CHECK_EQ_I64(c.live_bytes, 0);
 
     /* Every truncation is an error located inside the buffer, never a
      * crash or a leak. */
@@ -386,7 +365,7 @@ static void test_synthetic_footer(void) {
         if (st == PLANK_OK) pk_file_metadata_free(&md);
     }
     CHECK_EQ_I64(bad, 0);
-    CHECK_EQ_I64(c.live, 0);
+    CHECK_EQ_I64(c.live_bytes, 0);
 }
 
 /* Starts FileMetaData {1: version, 2: schema [root]}; callers add fields and w_end. */
@@ -430,8 +409,8 @@ static void expect_corrupt_at(tw *w, int64_t at, const char *what, const plank_a
 
 static void test_footer_errors(void) {
     tw w;
-    counting cnt = {0, 0};
-    const plank_allocator c = {c_realloc, c_free, &cnt};
+    th_alloc cnt;
+    const plank_allocator c = th_alloc_init(&cnt);
     pk_file_metadata md;
     plank_error err;
 
@@ -463,9 +442,9 @@ static void test_footer_errors(void) {
     at = w.n;
     f_list(&w, 4, T_STRUCT, 1u << 31);
     for (int i = 0; i < 64; i++) w_byte(&w, 0);
-    cnt.max_one = 0;
+    cnt.max_single = 0;
     expect_corrupt(&w, (int64_t)(at + 1), "exceeds", &c);
-    CHECK(cnt.max_one < 65536);
+    CHECK(cnt.max_single < 65536);
     /* ... also when the count is just above the bytes left. */
     footer_head(&w);
     f_i64(&w, 3, 0);
@@ -483,9 +462,9 @@ static void test_footer_errors(void) {
     f_i64(&w, 3, 0);
     f_list(&w, 1, T_STRUCT, 5000);
     for (int i = 0; i < 5000; i++) w_byte(&w, i < 2 ? 0 : 0x0d); /* 2 chunks, then bad */
-    cnt.max_one = 0;
+    cnt.max_single = 0;
     expect_corrupt(&w, -1, "element 2", &c);
-    CHECK(cnt.max_one <= 65536);
+    CHECK(cnt.max_single <= 65536);
 
     /* Nesting: an unknown struct 70 deep is rejected, 20 deep is skipped. */
     for (int pass = 0; pass < 2; pass++) {
@@ -643,7 +622,7 @@ static void test_footer_errors(void) {
     CHECK_EQ_I64(parse(&w, &err, &md, &c), PLANK_ERR_CORRUPT);
     CHECK_MSG(strstr(err.message, "codec") != NULL && strstr(err.message, "ColumnChunk.meta_data"),
               "%s", err.message);
-    CHECK_EQ_I64(cnt.live, 0);
+    CHECK_EQ_I64(cnt.live_bytes, 0);
 }
 
 /* ---- Page headers: hand-computed bytes ----------------------------------------- */
@@ -877,8 +856,8 @@ static void test_known_files(void) {
         CHECK_EQ_I64(pages, 21);
         CHECK_EQ_I64(crc, 0);
         /* Truncations of a real footer: errors, no crash, no leak. */
-        counting c = {0, 0};
-        plank_allocator a = {c_realloc, c_free, &c};
+        th_alloc c;
+        plank_allocator a = th_alloc_init(&c);
         int bad = 0;
         for (uint32_t n = 0; n < ff.footer_len; n++) {
             uint8_t *copy = malloc(n ? n : 1);
@@ -888,7 +867,7 @@ static void test_known_files(void) {
             free(copy);
         }
         CHECK_EQ_I64(bad, 0);
-        CHECK_EQ_I64(c.live, 0);
+        CHECK_EQ_I64(c.live_bytes, 0);
         pk_file_metadata_free(&md);
     }
     free(ff.file);

@@ -5,6 +5,41 @@
 int th_failures = 0;
 int th_checks = 0;
 
+static void *th_realloc(void *opaque, void *p, size_t old_n, size_t n) {
+    th_alloc *a = opaque;
+    a->calls++;
+    if ((int64_t)n > a->max_single) a->max_single = (int64_t)n;
+    if (a->fail_at && a->calls == a->fail_at) {
+        a->failed = true;
+        return NULL;
+    }
+    void *q = realloc(p, n ? n : 1);
+    if (!q) return NULL;
+    if (!p) {
+        a->allocs++;
+        a->live_blocks++;
+        a->live_bytes += (int64_t)n;
+    } else {
+        a->live_bytes += (int64_t)n - (int64_t)old_n;
+    }
+    return q;
+}
+
+static void th_free(void *opaque, void *p, size_t n) {
+    th_alloc *a = opaque;
+    if (!p) return;
+    a->frees++;
+    a->live_blocks--;
+    a->live_bytes -= (int64_t)n;
+    free(p);
+}
+
+plank_allocator th_alloc_init(th_alloc *a) {
+    memset(a, 0, sizeof *a);
+    plank_allocator al = {th_realloc, th_free, a};
+    return al;
+}
+
 const char *th_testing_dir(void) {
     const char *d = getenv("PLANK_TESTING_DIR");
 #ifdef PLANK_TESTING_DIR_DEFAULT

@@ -50,6 +50,22 @@ extern int th_checks;
         exit(77);                                                                \
     } while (0)
 
+/* A counting allocator that can also fail the Nth allocation or growth
+ * (fault injection). Every test that checks "no leak" and "free sizes match
+ * allocation sizes" uses it. */
+#include <stdbool.h>
+#include "plank.h"
+typedef struct th_alloc {
+    int64_t allocs, frees;       /* new blocks and releases */
+    int64_t live_blocks, live_bytes;
+    int64_t max_single;          /* largest single request */
+    int64_t calls;               /* allocations and growths so far */
+    int64_t fail_at;             /* 1-based call to fail; 0 = never */
+    bool failed;                 /* the fail_at call happened */
+} th_alloc;
+/* Zeroes *a and returns an allocator drawing on it. */
+plank_allocator th_alloc_init(th_alloc *a);
+
 /* The parquet-testing checkout: $PLANK_TESTING_DIR, else the default next to
  * the repository. NULL if it does not exist. */
 const char *th_testing_dir(void);
