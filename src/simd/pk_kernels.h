@@ -61,6 +61,20 @@ typedef struct pk_kernels {
                              int64_t bit_offset);
 
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
+    /* Contracts in pk_decode_kernels.h. DELTA: whole groups of 32 values of bw (0..64) bits
+     * fused with the running sum, returning the last value; may read PK_DELTA_KERNEL_SLACK
+     * bytes past the last group. */
+    uint32_t (*delta_i32)(const uint8_t *in, int bw, size_t groups, uint32_t min_delta,
+                          uint32_t last, uint8_t *out);
+    uint64_t (*delta_i64)(const uint8_t *in, int bw, size_t groups, uint64_t min_delta,
+                          uint64_t last, uint8_t *out);
+    /* out[i] = dict[idx[i]] (4 / 8 bytes); false if an index is >= count (nothing read). */
+    bool (*dict_gather32)(const uint8_t *dict, int64_t count, const uint32_t *idx, size_t n,
+                          uint8_t *out);
+    bool (*dict_gather64)(const uint8_t *dict, int64_t count, const uint32_t *idx, size_t n,
+                          uint8_t *out);
+    /* BYTE_STREAM_SPLIT: out[i*width + b] = src[b*stride + i]. */
+    void (*bss_decode)(const uint8_t *src, size_t stride, size_t width, size_t n, uint8_t *out);
 
 } pk_kernels;
 
@@ -91,5 +105,6 @@ int64_t pk_def_to_bitmap_avx2(const int16_t *def, size_t n, int16_t max_def, uin
 
 /* DELTA, dictionary and BYTE_STREAM_SPLIT implementations (pk_delta_*.c, pk_dict_*.c,
  * pk_bss_*.c) */
+#include "pk_decode_kernels.h"
 
 #endif /* PK_KERNELS_H */
