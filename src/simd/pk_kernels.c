@@ -16,6 +16,11 @@ static const pk_kernels pk_kernels_scalar = {
     .levels_in_range = pk_levels_in_range_scalar,
     .def_to_bitmap = pk_def_to_bitmap_scalar,
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
+    .delta_i32 = pk_delta_i32_scalar,
+    .delta_i64 = pk_delta_i64_scalar,
+    .dict_gather32 = pk_dict_gather32_scalar,
+    .dict_gather64 = pk_dict_gather64_scalar,
+    .bss_decode = pk_bss_decode_scalar,
 };
 
 #ifdef PK_KERNELS_X86
@@ -30,6 +35,11 @@ static const pk_kernels pk_kernels_avx2 = {
     .levels_in_range = pk_levels_in_range_avx2,
     .def_to_bitmap = pk_def_to_bitmap_avx2,
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
+    .delta_i32 = pk_delta_i32_avx2,
+    .delta_i64 = pk_delta_i64_avx2,
+    .dict_gather32 = pk_dict_gather32_avx2,
+    .dict_gather64 = pk_dict_gather64_avx2,
+    .bss_decode = pk_bss_decode_avx2,
 };
 #endif
 
