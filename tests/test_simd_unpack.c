@@ -10,18 +10,6 @@
 
 #define MAXN 4096
 
-/* The distinct kernel tables this machine can run, lowest level first. */
-static int machine_tables(const pk_kernels **t) {
-    int n = 0;
-    for (int l = PK_SIMD_SCALAR; l <= PK_SIMD_AVX512; l++) {
-        pk_cpu cpu;
-        pk_cpu_detect_capped(&cpu, (pk_simd_level)l);
-        const pk_kernels *k = pk_kernels_for(cpu.level);
-        if (n == 0 || t[n - 1] != k) t[n++] = k;
-    }
-    return n;
-}
-
 /* Value i of bw bits, bit by bit from the LSB-first stream. */
 static uint64_t ref_value(const uint8_t *p, size_t i, int bw) {
     uint64_t v = 0;
@@ -254,7 +242,7 @@ static void test_truncated(const pk_kernels **tabs, int ntab) {
 
 int main(void) {
     const pk_kernels *tabs[4];
-    int ntab = machine_tables(tabs);
+    int ntab = pk_kernels_available(tabs);
     CHECK(ntab >= 1 && tabs[0]->level == PK_SIMD_SCALAR);
     fprintf(stderr, "kernel levels:");
     for (int t = 0; t < ntab; t++) fprintf(stderr, " %s", pk_simd_level_name(tabs[t]->level));

@@ -52,3 +52,14 @@ const pk_kernels *pk_kernels_for(pk_simd_level level) {
 #endif
     return &pk_kernels_scalar;
 }
+
+int pk_kernels_available(const pk_kernels **out) {
+    int n = 0;
+    for (int l = PK_SIMD_SCALAR; l <= PK_SIMD_AVX512; l++) {
+        pk_cpu cpu;
+        pk_cpu_detect_capped(&cpu, (pk_simd_level)l);
+        const pk_kernels *k = pk_kernels_for(cpu.level);
+        if (n == 0 || out[n - 1] != k) out[n++] = k;
+    }
+    return n;
+}

@@ -80,6 +80,10 @@ typedef struct pk_kernels {
 
 /* The kernels to use at `level` (never NULL). */
 const pk_kernels *pk_kernels_for(pk_simd_level level);
+/* The distinct tables this machine can run under the current caps, lowest
+ * level first (scalar always); for tests and benchmarks that sweep levels.
+ * out must hold PK_SIMD_AVX512 + 1 entries. Returns how many. */
+int pk_kernels_available(const pk_kernels **out);
 
 /* ---- implementations (named <kernel>_<isa>), referenced by pk_kernels.c ---- */
 
