@@ -231,10 +231,9 @@ static void delta_groups(pk_delta_decoder *d, const pk_kernels *k, uint64_t grou
     size_t gbytes = 4 * (size_t)bw;
     size_t avail = (size_t)(d->end - g);
     uint64_t direct = groups;
-    if (bw > 0) {
-        uint64_t safe = avail >= PK_DELTA_KERNEL_SLACK
-                            ? (avail - PK_DELTA_KERNEL_SLACK) / gbytes : 0;
-        if (direct > safe) direct = safe;
+    if (PK_UNLIKELY(groups * gbytes + PK_DELTA_KERNEL_SLACK > avail)) {
+        /* Near the end of the buffer (rare: no division on the common path). */
+        direct = avail >= PK_DELTA_KERNEL_SLACK ? (avail - PK_DELTA_KERNEL_SLACK) / gbytes : 0;
     }
     uint64_t last = d->last;
     for (uint64_t done = 0; done < groups;) {
@@ -255,6 +254,39 @@ static void delta_groups(pk_delta_decoder *d, const pk_kernels *k, uint64_t grou
         done += m;
     }
     d->last = last;
+}
+
+/* A whole block (all of whose values are requested and present) in one loop
+ * over its miniblocks: one bounds check for the block instead of one per
+ * miniblock. Returns false, changing nothing, when a width is invalid or the
+ * block (plus the kernels' slack) is not inside the buffer; the
+ * per-miniblock path then reports the error or handles the end. */
+static bool delta_block_fast(pk_delta_decoder *d, const pk_kernels *k, uint8_t *out, size_t w) {
+    const uint8_t *in = d->mini_data;
+    uint64_t vpm = d->values_per_mini, total = 0;
+    for (uint64_t m = 0; m < d->miniblocks; m++) {
+        if (d->widths[m] > 64) return false;
+        total += vpm * d->widths[m] / 8;
+    }
+    if (total + PK_DELTA_KERNEL_SLACK > (uint64_t)(d->end - in)) return false;
+    size_t groups = (size_t)(vpm / PK_DELTA_GROUP);
+    uint64_t last = d->last, md = d->min_delta;
+    for (uint64_t m = 0; m < d->miniblocks; m++) {
+        int bw = d->widths[m];
+        if (w == 8) {
+            last = k->delta_i64(in, bw, groups, md, last, out);
+        } else {
+            last = k->delta_i32(in, bw, groups, (uint32_t)md, (uint32_t)last, out);
+        }
+        in += vpm * (uint64_t)bw / 8;
+        out += vpm * w;
+    }
+    d->last = last;
+    d->values_read += (int64_t)d->block_size;
+    d->mini_data = d->p = in;
+    d->mini_index = d->miniblocks;
+    d->in_block = false;
+    return true;
 }
 
 static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t *out,
@@ -295,6 +327,12 @@ static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t
     }
     while (n > 0) {
         if (!d->in_block) PK_FORWARD(delta_block_start(d, err));
+        if (d->mini_index == 0 && d->mini_pos == 0 && (uint64_t)n >= d->block_size &&
+            (uint64_t)pk_delta_remaining(d) >= d->block_size && delta_block_fast(d, k, out, w)) {
+            out += d->block_size * w;
+            n -= (int64_t)d->block_size;
+            continue;
+        }
         if (d->mini_pos == 0) PK_FORWARD(delta_mini_check(d, err));
         int bw = d->widths[d->mini_index];
         uint64_t m = d->values_per_mini - d->mini_pos;
