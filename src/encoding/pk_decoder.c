@@ -12,7 +12,10 @@
  * allocations are the DELTA length arrays (num_values entries, num_values
  * being bounded by the caller) and the output buffers.
  */
+#include "pk_delta_fast.h"
 #include "pk_encoding_internal.h"
+
+#include "../simd/pk_kernels.h"
 
 /* Dense output width of a fixed-width type; 0 for BYTE_ARRAY, -1 if invalid. */
 static int32_t type_width(plank_physical_type type, int32_t type_length) {
@@ -139,15 +142,18 @@ static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint
     PK_RETURN_IF(!a, err, PLANK_ERR_OUT_OF_MEMORY, "out of memory for %lld %s",
                  (long long)d->num_values, what);
     *lengths_out = a; /* owned by d from here on */
-    uint64_t tmp[256];
+    /* Lengths are decoded at init, before the reader hands over its kernel
+     * table, so they use the scalar kernels (valid at every level). */
+    const pk_kernels *k = pk_kernels_for(PK_SIMD_SCALAR);
+    uint32_t tmp[256];
     for (int64_t i = 0; i < d->num_values;) {
-        int64_t k = d->num_values - i < 256 ? d->num_values - i : 256;
-        PK_FORWARD(pk_delta_get(&dd, tmp, k, err));
-        for (int64_t j = 0; j < k; j++, i++) {
-            /* Sign-extended INT32: anything above INT32_MAX is negative. */
-            PK_RETURN_IF(tmp[j] > (uint64_t)INT32_MAX, err, PLANK_ERR_CORRUPT,
+        int64_t m = d->num_values - i < 256 ? d->num_values - i : 256;
+        PK_FORWARD(pk_delta_read_i32(&dd, k, (uint8_t *)tmp, m, err));
+        for (int64_t j = 0; j < m; j++, i++) {
+            /* INT32: anything above INT32_MAX is negative. */
+            PK_RETURN_IF(tmp[j] > (uint32_t)INT32_MAX, err, PLANK_ERR_CORRUPT,
                          "%s: value %lld has negative length %lld", what, (long long)i,
-                         (long long)(int32_t)(uint32_t)tmp[j]);
+                         (long long)(int32_t)tmp[j]);
             a[i] = (int64_t)tmp[j];
         }
     }
@@ -301,14 +307,83 @@ static plank_status check_count(const pk_decoder *d, int64_t n, plank_error *err
     return PLANK_OK;
 }
 
-/* Next dictionary indices, range-checked. */
-static plank_status dict_indices(pk_decoder *d, uint32_t *idx, int64_t k, plank_error *err) {
-    PK_FORWARD(pk_rle_get_u32(&d->rle, idx, k, err));
+/* Range check of dictionary indices (also finds the culprit after a
+ * gather kernel refused a batch). */
+static plank_status dict_check(const pk_decoder *d, const uint32_t *idx, int64_t k,
+                               plank_error *err) {
     for (int64_t i = 0; i < k; i++)
         PK_RETURN_IF(idx[i] >= (uint64_t)d->dict->count, err, PLANK_ERR_CORRUPT,
                      "dictionary index %u out of range (dictionary has %lld values)",
                      (unsigned)idx[i], (long long)d->dict->count);
     return PLANK_OK;
+}
+
+/* Next dictionary indices, range-checked. */
+static plank_status dict_indices(pk_decoder *d, uint32_t *idx, int64_t k, plank_error *err) {
+    PK_FORWARD(pk_rle_get_u32(&d->rle, idx, k, err));
+    return dict_check(d, idx, k, err);
+}
+
+/* 4- and 8-byte dictionary values through the gather kernels, which check
+ * the indices themselves before reading the dictionary. */
+static plank_status dict_gather(pk_decoder *d, int64_t n, uint8_t *out, size_t w,
+                                plank_error *err) {
+    uint32_t idx[512];
+    const pk_dict *dict = d->dict;
+    bool (*gather)(const uint8_t *, int64_t, const uint32_t *, size_t, uint8_t *) =
+        w == 4 ? d->kernels->dict_gather32 : d->kernels->dict_gather64;
+    while (n > 0) {
+        int64_t k = n < 512 ? n : 512;
+        PK_FORWARD(pk_rle_get_u32(&d->rle, idx, k, err));
+        if (!gather(dict->values, dict->count, idx, (size_t)k, out)) {
+            PK_FORWARD(dict_check(d, idx, k, err));
+            return PK_CORRUPT(err, "dictionary gather refused valid indices");
+        }
+        out += (size_t)k * w;
+        d->pos += k;
+        n -= k;
+    }
+    return PLANK_OK;
+}
+
+/* DELTA_LENGTH_BYTE_ARRAY: the n next values are contiguous in the bytes
+ * section; returns their total size (the lengths were checked at init). */
+static size_t dlba_span(const pk_decoder *d, int64_t n) {
+    size_t total = 0;
+    for (int64_t i = 0; i < n; i++) total += (size_t)d->lengths[d->pos + i];
+    return total;
+}
+
+/* DELTA_BYTE_ARRAY without the intermediate copy: each value is written
+ * straight to dst (its prefix from the previous value, wherever that is, then
+ * its suffix from the page); ends (if not NULL) gets offsets from base. The
+ * last value is saved in d->last for the next call. The caller reserved
+ * d->last for the last value and dst for all n values (sizes checked at init). */
+static void dba_run(pk_decoder *d, int64_t n, uint8_t *dst, int64_t *ends, int64_t base) {
+    const uint8_t *prev = d->last.data;
+    size_t prev_len = d->last.size;
+    uint8_t *o = dst;
+    for (int64_t i = 0; i < n; i++, d->pos++) {
+        size_t pre = (size_t)d->prefixes[d->pos], suf = (size_t)d->lengths[d->pos];
+        if (pre) memcpy(o, prev, pre);
+        if (suf) memcpy(o + pre, d->p, suf);
+        d->p += suf;
+        prev = o;
+        prev_len = pre + suf;
+        o += prev_len;
+        if (ends) ends[i] = base + (int64_t)(o - dst);
+    }
+    if (n > 0) {
+        if (prev_len) memcpy(d->last.data, prev, prev_len);
+        d->last.size = prev_len;
+    }
+}
+
+/* Reserves d->last for the last of the next n values. */
+static plank_status dba_reserve_last(pk_decoder *d, int64_t n, plank_error *err) {
+    if (n == 0) return PLANK_OK;
+    int64_t j = d->pos + n - 1;
+    return pk_buffer_reserve(&d->last, (size_t)(d->prefixes[j] + d->lengths[j]), err);
 }
 
 /* DELTA_BYTE_ARRAY: builds the next value in d->last (prefix of the previous
@@ -370,6 +445,7 @@ plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_
         return PLANK_OK;
     case PLANK_ENC_PLAIN_DICTIONARY:
     case PLANK_ENC_RLE_DICTIONARY: {
+        if (d->kernels && (w == 4 || w == 8)) return dict_gather(d, n, out, w, err);
         uint32_t idx[256];
         const uint8_t *values = d->dict->values;
         while (n > 0) {
@@ -406,6 +482,15 @@ plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_
         return PLANK_OK;
     }
     case PLANK_ENC_DELTA_BINARY_PACKED: {
+        if (n > 0 && d->kernels) {
+            if (w == 8) {
+                PK_FORWARD(pk_delta_read_i64(&d->delta, d->kernels, out, n, err));
+            } else {
+                PK_FORWARD(pk_delta_read_i32(&d->delta, d->kernels, out, n, err));
+            }
+            d->pos += n;
+            return PLANK_OK;
+        }
         uint64_t v[256];
         while (n > 0) {
             int64_t k = n < 256 ? n : 256;
@@ -426,6 +511,17 @@ plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_
     case PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY:
     case PLANK_ENC_DELTA_BYTE_ARRAY:
         /* FIXED_LEN_BYTE_ARRAY: every length was checked against w at init. */
+        if (d->kernels && d->encoding == PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY) {
+            if (n > 0) memcpy(out, d->p, (size_t)n * w);
+            d->p += (size_t)n * w;
+            d->pos += n;
+            return PLANK_OK;
+        }
+        if (d->kernels) {
+            PK_FORWARD(dba_reserve_last(d, n, err));
+            dba_run(d, n, out, NULL, 0);
+            return PLANK_OK;
+        }
         for (int64_t i = 0; i < n; i++) {
             const uint8_t *v;
             size_t vlen;
@@ -435,6 +531,11 @@ plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_
         return PLANK_OK;
     case PLANK_ENC_BYTE_STREAM_SPLIT: {
         size_t stride = (size_t)d->num_values;
+        if (d->kernels) {
+            d->kernels->bss_decode(d->start + d->pos, stride, w, (size_t)n, out);
+            d->pos += n;
+            return PLANK_OK;
+        }
         for (int64_t i = 0; i < n; i++) {
             const uint8_t *src = d->start + (size_t)(d->pos + i);
             for (size_t b = 0; b < w; b++) out[(size_t)i * w + b] = src[b * stride];
@@ -469,6 +570,26 @@ plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, in
         }
         return PLANK_OK;
     }
+    if (d->kernels && d->encoding == PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY) {
+        /* One copy of the whole run of values. */
+        size_t total = dlba_span(d, n), base = data->size;
+        PK_FORWARD(pk_buffer_append(data, d->p, total, err));
+        int64_t end = (int64_t)base;
+        for (int64_t i = 0; i < n; i++) ends[i] = end += d->lengths[d->pos + i];
+        d->p += total;
+        d->pos += n;
+        return PLANK_OK;
+    }
+    if (d->kernels && d->encoding == PLANK_ENC_DELTA_BYTE_ARRAY) {
+        size_t total = 0, base = data->size;
+        for (int64_t i = 0; i < n; i++)
+            total += (size_t)(d->prefixes[d->pos + i] + d->lengths[d->pos + i]);
+        PK_FORWARD(dba_reserve_last(d, n, err));
+        PK_FORWARD(pk_buffer_reserve(data, base + total, err));
+        dba_run(d, n, data->data + base, ends, (int64_t)base);
+        data->size = base + total;
+        return PLANK_OK;
+    }
     for (int64_t i = 0; i < n; i++) {
         const uint8_t *v;
         size_t vlen;
@@ -496,7 +617,16 @@ plank_status pk_decoder_skip(pk_decoder *d, int64_t n, plank_error *err) {
         d->pos += n;
         return PLANK_OK;
     case PLANK_ENC_DELTA_BINARY_PACKED:
-        PK_FORWARD(pk_delta_skip(&d->delta, n, err));
+        if (d->kernels) {
+            PK_FORWARD(pk_delta_skip_k(&d->delta, d->kernels, n, err));
+        } else {
+            PK_FORWARD(pk_delta_skip(&d->delta, n, err));
+        }
+        d->pos += n;
+        return PLANK_OK;
+    case PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY:
+        if (!d->kernels) break;
+        d->p += dlba_span(d, n);
         d->pos += n;
         return PLANK_OK;
     default: break;

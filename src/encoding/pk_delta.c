@@ -11,6 +11,9 @@
  * values are the low 32 bits of the same computation.
  */
 #include "pk_encoding_internal.h"
+#include "pk_delta_fast.h"
+
+#include "../simd/pk_kernels.h"
 
 /* Blocks larger than this are rejected; it keeps every size product of the
  * decoder (values_per_mini * 64 bits) far from overflow. */
@@ -94,6 +97,23 @@ PK_INLINE uint64_t delta_fix(const pk_delta_decoder *d, uint64_t v) {
     return (uint64_t)((uint32_t)v ^ 0x80000000u) - UINT64_C(0x80000000);
 }
 
+/* Records k values consumed from the current miniblock (of width bw). */
+PK_INLINE void delta_consumed(pk_delta_decoder *d, uint64_t k, int bw) {
+    d->mini_pos += k;
+    d->values_read += (int64_t)k;
+    if (d->mini_pos == d->values_per_mini) {
+        /* The whole miniblock was needed, so delta_mini_check saw all of
+         * its bytes present. */
+        d->mini_data += d->values_per_mini * (uint64_t)bw / 8;
+        d->mini_index++;
+        d->mini_pos = 0;
+        if (d->mini_index == d->miniblocks) {
+            d->in_block = false;
+            d->p = d->mini_data;
+        }
+    }
+}
+
 plank_status pk_delta_get(pk_delta_decoder *d, uint64_t *out, int64_t n, plank_error *err) {
     PK_RETURN_IF(n < 0 || n > pk_delta_remaining(d), err, PLANK_ERR_CORRUPT,
                  "DELTA_BINARY_PACKED: %lld values requested, %lld remain", (long long)n,
@@ -117,19 +137,7 @@ plank_status pk_delta_get(pk_delta_decoder *d, uint64_t *out, int64_t n, plank_e
             out[i++] = delta_fix(d, last);
         }
         d->last = last;
-        d->mini_pos += k;
-        d->values_read += (int64_t)k;
-        if (d->mini_pos == d->values_per_mini) {
-            /* The whole miniblock was needed, so delta_mini_check saw all of
-             * its bytes present. */
-            d->mini_data += d->values_per_mini * (uint64_t)bw / 8;
-            d->mini_index++;
-            d->mini_pos = 0;
-            if (d->mini_index == d->miniblocks) {
-                d->in_block = false;
-                d->p = d->mini_data;
-            }
-        }
+        delta_consumed(d, k, bw);
     }
     return PLANK_OK;
 }
@@ -187,6 +195,183 @@ plank_status pk_delta_end(pk_delta_decoder *d, const uint8_t **end, plank_error 
                      (size_t)(d->mini_data - d->start), (unsigned long long)full,
                      (size_t)(d->end - d->mini_data));
         *end = d->mini_data + full;
+    }
+    return PLANK_OK;
+}
+
+/* ---- Batched reads through the kernel table -------------------------------------- */
+
+/* Decodes k values of the current miniblock one by one (the partial group
+ * before or after whole groups), as pk_delta_get does. */
+static void delta_values_scalar(pk_delta_decoder *d, uint64_t k, int bw, uint8_t *out,
+                                size_t w) {
+    size_t nbytes = (size_t)(d->end - d->mini_data);
+    uint64_t bit = d->mini_pos * (uint64_t)bw;
+    uint64_t last = d->last, md = d->min_delta;
+    for (uint64_t j = 0; j < k; j++, bit += (uint64_t)bw) {
+        last += md + pk_get_bits(d->mini_data, nbytes, bit, bw);
+        if (w == 8) {
+            pk_store_u64(out + 8 * j, last);
+        } else {
+            pk_store_u32(out + 4 * j, (uint32_t)last);
+        }
+    }
+    d->last = last;
+}
+
+/* Decodes `groups` whole groups of 32 values at bit position mini_pos*bw of
+ * the current miniblock. The kernels read up to PK_DELTA_KERNEL_SLACK bytes
+ * past the last group they are given: the groups for which that stays inside
+ * the buffer go straight to the kernel, the others (at most the last few of a
+ * page) through a zero-padded copy. The groups' own bytes are present:
+ * delta_mini_check checked them, since every value in them is requested. */
+static void delta_groups(pk_delta_decoder *d, const pk_kernels *k, uint64_t groups, int bw,
+                         uint8_t *out, size_t w) {
+    const uint8_t *g = d->mini_data + d->mini_pos / 8 * (uint64_t)bw;
+    size_t gbytes = 4 * (size_t)bw;
+    size_t avail = (size_t)(d->end - g);
+    uint64_t direct = groups;
+    if (PK_UNLIKELY(groups * gbytes + PK_DELTA_KERNEL_SLACK > avail)) {
+        /* Near the end of the buffer (rare: no division on the common path). */
+        direct = avail >= PK_DELTA_KERNEL_SLACK ? (avail - PK_DELTA_KERNEL_SLACK) / gbytes : 0;
+    }
+    uint64_t last = d->last;
+    for (uint64_t done = 0; done < groups;) {
+        const uint8_t *src = g + done * gbytes;
+        uint8_t pad[4 * 64 + PK_DELTA_KERNEL_SLACK];
+        uint64_t m = direct > done ? direct - done : 1;
+        if (done >= direct) {
+            memset(pad, 0, sizeof pad);
+            memcpy(pad, src, gbytes);
+            src = pad;
+        }
+        uint8_t *o = out + done * 32 * w;
+        if (w == 8) {
+            last = k->delta_i64(src, bw, (size_t)m, d->min_delta, last, o);
+        } else {
+            last = k->delta_i32(src, bw, (size_t)m, (uint32_t)d->min_delta, (uint32_t)last, o);
+        }
+        done += m;
+    }
+    d->last = last;
+}
+
+/* A whole block (all of whose values are requested and present) in one loop
+ * over its miniblocks: one bounds check for the block instead of one per
+ * miniblock. Returns false, changing nothing, when a width is invalid or the
+ * block (plus the kernels' slack) is not inside the buffer; the
+ * per-miniblock path then reports the error or handles the end. */
+static bool delta_block_fast(pk_delta_decoder *d, const pk_kernels *k, uint8_t *out, size_t w) {
+    const uint8_t *in = d->mini_data;
+    uint64_t vpm = d->values_per_mini, total = 0;
+    for (uint64_t m = 0; m < d->miniblocks; m++) {
+        if (d->widths[m] > 64) return false;
+        total += vpm * d->widths[m] / 8;
+    }
+    if (total + PK_DELTA_KERNEL_SLACK > (uint64_t)(d->end - in)) return false;
+    size_t groups = (size_t)(vpm / PK_DELTA_GROUP);
+    uint64_t last = d->last, md = d->min_delta;
+    for (uint64_t m = 0; m < d->miniblocks; m++) {
+        int bw = d->widths[m];
+        if (w == 8) {
+            last = k->delta_i64(in, bw, groups, md, last, out);
+        } else {
+            last = k->delta_i32(in, bw, groups, (uint32_t)md, (uint32_t)last, out);
+        }
+        in += vpm * (uint64_t)bw / 8;
+        out += vpm * w;
+    }
+    d->last = last;
+    d->values_read += (int64_t)d->block_size;
+    d->mini_data = d->p = in;
+    d->mini_index = d->miniblocks;
+    d->in_block = false;
+    return true;
+}
+
+static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t *out,
+                               int64_t n, size_t w, plank_error *err) {
+    PK_RETURN_IF(d->is64 != (w == 8), err, PLANK_ERR_INVALID_ARGUMENT,
+                 "DELTA_BINARY_PACKED: %zu-byte read of an INT%d stream", w,
+                 d->is64 ? 64 : 32);
+    if (!k) {
+        /* The scalar reference. */
+        uint64_t tmp[256];
+        while (n > 0) {
+            int64_t m = n < 256 ? n : 256;
+            PK_FORWARD(pk_delta_get(d, tmp, m, err));
+            for (int64_t i = 0; i < m; i++) {
+                if (w == 8) {
+                    pk_store_u64(out + 8 * i, tmp[i]);
+                } else {
+                    pk_store_u32(out + 4 * i, (uint32_t)tmp[i]);
+                }
+            }
+            out += (size_t)m * w;
+            n -= m;
+        }
+        return PLANK_OK;
+    }
+    PK_RETURN_IF(n < 0 || n > pk_delta_remaining(d), err, PLANK_ERR_CORRUPT,
+                 "DELTA_BINARY_PACKED: %lld values requested, %lld remain", (long long)n,
+                 (long long)pk_delta_remaining(d));
+    if (n > 0 && d->values_read == 0) {
+        if (w == 8) {
+            pk_store_u64(out, d->last);
+        } else {
+            pk_store_u32(out, (uint32_t)d->last);
+        }
+        d->values_read = 1;
+        out += w;
+        n--;
+    }
+    while (n > 0) {
+        if (!d->in_block) PK_FORWARD(delta_block_start(d, err));
+        if (d->mini_index == 0 && d->mini_pos == 0 && (uint64_t)n >= d->block_size &&
+            (uint64_t)pk_delta_remaining(d) >= d->block_size && delta_block_fast(d, k, out, w)) {
+            out += d->block_size * w;
+            n -= (int64_t)d->block_size;
+            continue;
+        }
+        if (d->mini_pos == 0) PK_FORWARD(delta_mini_check(d, err));
+        int bw = d->widths[d->mini_index];
+        uint64_t m = d->values_per_mini - d->mini_pos;
+        if (m > (uint64_t)n) m = (uint64_t)n;
+        uint64_t off = d->mini_pos % PK_DELTA_GROUP;
+        if (off == 0 && m >= PK_DELTA_GROUP) {
+            m -= m % PK_DELTA_GROUP;
+            delta_groups(d, k, m / PK_DELTA_GROUP, bw, out, w);
+        } else {
+            /* Up to the next group boundary (or the end of the request). */
+            if (m > PK_DELTA_GROUP - off) m = PK_DELTA_GROUP - off;
+            delta_values_scalar(d, m, bw, out, w);
+        }
+        delta_consumed(d, m, bw);
+        out += m * w;
+        n -= (int64_t)m;
+    }
+    return PLANK_OK;
+}
+
+plank_status pk_delta_read_i32(pk_delta_decoder *d, const struct pk_kernels *k, uint8_t *out,
+                               int64_t n, plank_error *err) {
+    return delta_read(d, k, out, n, 4, err);
+}
+
+plank_status pk_delta_read_i64(pk_delta_decoder *d, const struct pk_kernels *k, uint8_t *out,
+                               int64_t n, plank_error *err) {
+    return delta_read(d, k, out, n, 8, err);
+}
+
+plank_status pk_delta_skip_k(pk_delta_decoder *d, const struct pk_kernels *k, int64_t n,
+                             plank_error *err) {
+    uint64_t tmp[512];
+    size_t w = d->is64 ? 8 : 4;
+    int64_t chunk = (int64_t)(sizeof tmp / w);
+    while (n > 0) {
+        int64_t m = n < chunk ? n : chunk;
+        PK_FORWARD(delta_read(d, k, (uint8_t *)tmp, m, w, err));
+        n -= m;
     }
     return PLANK_OK;
 }

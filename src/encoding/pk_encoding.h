@@ -16,6 +16,10 @@
 
 #include "../common/pk_common.h"
 
+/* The kernel table of src/simd/pk_kernels.h. Decoders hold a pointer to it;
+ * NULL means the scalar reference code of this module. */
+struct pk_kernels;
+
 /* ---- RLE / bit-packed hybrid (levels, dictionary indices, booleans) ----- */
 
 typedef struct pk_rle_decoder {
@@ -30,6 +34,8 @@ typedef struct pk_rle_decoder {
                                bits are present, for truncated final runs) */
     const uint8_t *packed;  /* start of the bit-packed group data */
     int64_t packed_pos;     /* value index within the packed run */
+    const struct pk_kernels *kernels; /* fast paths; NULL (as left by pk_rle_init):
+                                         the scalar reference loop */
 } pk_rle_decoder;
 
 /* The run data is buf[0..len) (no length prefix: the caller strips the
@@ -130,6 +136,8 @@ typedef struct pk_decoder {
     int64_t *prefixes;         /* prefix lengths (DELTA_BYTE_ARRAY) */
     const uint8_t *bytes;      /* the concatenated bytes section */
     pk_buffer last;            /* previous value (DELTA_BYTE_ARRAY) */
+    const struct pk_kernels *kernels; /* fast paths; NULL (as left by pk_decoder_init):
+                                         the scalar reference code */
 } pk_decoder;
 
 /* Prepares decoding of `num_values` values (the non-null values of the page)
@@ -145,6 +153,12 @@ plank_status pk_decoder_init(pk_decoder *d, plank_encoding encoding, plank_physi
                              int64_t num_values, const pk_dict *dict,
                              const plank_allocator *alloc, plank_error *err);
 void pk_decoder_release(pk_decoder *d);
+/* Selects the kernels (NULL: scalar reference) of an initialised decoder;
+ * call after pk_decoder_init. The column reader passes the reader's table. */
+PK_INLINE void pk_decoder_use_kernels(pk_decoder *d, const struct pk_kernels *k) {
+    d->kernels = k;
+    d->rle.kernels = k;
+}
 
 /* Fixed-width types (BOOLEAN as one 0/1 byte per value, INT32, INT64, INT96,
  * FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY): writes n values densely to out

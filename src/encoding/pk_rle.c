@@ -7,8 +7,16 @@
  * final bit-packed run may claim more bytes than remain (some writers drop the
  * padding of the last group): values whose bits are all present are decoded,
  * asking for one more is an error.
+ *
+ * Two paths: with d->kernels NULL, rle_read below is the scalar reference
+ * (one value at a time). With a kernel table, rle_read_fast fills RLE runs
+ * with plain stores and unpacks bit-packed runs through the table's unpack
+ * kernels, as many whole groups of 8 per call as the request covers; a
+ * request that starts inside a group finishes that group value by value.
+ * The kernels may read up to the end of the hybrid data (d->end), never past.
  */
 #include "pk_encoding_internal.h"
+#include "../simd/pk_kernels.h"
 
 plank_status pk_rle_init(pk_rle_decoder *d, const uint8_t *buf, size_t len, int bit_width,
                          plank_error *err) {
@@ -93,7 +101,76 @@ static plank_status rle_read(pk_rle_decoder *d, uint32_t *out, int64_t n, plank_
     return PLANK_OK;
 }
 
+/* Fast path of pk_rle_get_u32 (out32) and pk_rle_get_i16 (out16, bit widths
+ * 0..16 only), through d->kernels. Exactly one of out32/out16 is set. */
+static plank_status rle_read_fast(pk_rle_decoder *d, uint32_t *out32, int16_t *out16, int64_t n,
+                                  plank_error *err) {
+    PK_RETURN_IF(n < 0, err, PLANK_ERR_INVALID_ARGUMENT, "negative value count %lld",
+                 (long long)n);
+    const pk_kernels *k = d->kernels;
+    int bw = d->bit_width;
+    while (n > 0) {
+        if (d->rle_left > 0) {
+            int64_t m = n < d->rle_left ? n : d->rle_left;
+            if (out32) {
+                uint32_t v = d->rle_value;
+                for (int64_t i = 0; i < m; i++) out32[i] = v;
+                out32 += m;
+            } else {
+                PK_RETURN_IF(d->rle_value > INT16_MAX, err, PLANK_ERR_CORRUPT,
+                             "level value %u is out of range", (unsigned)d->rle_value);
+                int16_t v = (int16_t)d->rle_value;
+                for (int64_t i = 0; i < m; i++) out16[i] = v;
+                out16 += m;
+            }
+            d->rle_left -= m;
+            n -= m;
+        } else if (d->packed_left > 0) {
+            int64_t m = n < d->packed_left ? n : d->packed_left;
+            size_t nbytes = (size_t)(d->end - d->packed);
+            /* Finish a group started by an earlier request value by value. */
+            int64_t head = (8 - (d->packed_pos & 7)) & 7;
+            if (head > m) head = m;
+            for (int64_t i = 0; i < head; i++) {
+                uint32_t v = (uint32_t)pk_get_bits(d->packed, nbytes,
+                                                   (uint64_t)(d->packed_pos + i) * (uint64_t)bw, bw);
+                if (out32) {
+                    *out32++ = v;
+                } else {
+                    PK_RETURN_IF(v > INT16_MAX, err, PLANK_ERR_CORRUPT,
+                                 "level value %u is out of range", (unsigned)v);
+                    *out16++ = (int16_t)v;
+                }
+            }
+            int64_t rest = m - head;
+            if (rest > 0) {
+                /* packed_pos + head is a multiple of 8: the group starts on a byte. */
+                size_t at = (size_t)((d->packed_pos + head) / 8) * (size_t)bw;
+                if (out32) {
+                    k->unpack32(d->packed + at, nbytes - at, out32, (size_t)rest, bw);
+                    out32 += rest;
+                } else {
+                    k->unpack16(d->packed + at, nbytes - at, (uint16_t *)out16, (size_t)rest, bw);
+                    /* Widths below 16 cannot exceed INT16_MAX; 16 can (as negatives). */
+                    if (bw == 16)
+                        PK_RETURN_IF(!k->levels_in_range(out16, (size_t)rest, INT16_MAX), err,
+                                     PLANK_ERR_CORRUPT, "level value above %d in a bit-packed run",
+                                     INT16_MAX);
+                    out16 += rest;
+                }
+            }
+            d->packed_pos += m;
+            d->packed_left -= m;
+            n -= m;
+        } else {
+            PK_FORWARD(rle_next_run(d, err));
+        }
+    }
+    return PLANK_OK;
+}
+
 plank_status pk_rle_get_u32(pk_rle_decoder *d, uint32_t *out, int64_t n, plank_error *err) {
+    if (d->kernels) return rle_read_fast(d, out, NULL, n, err);
     return rle_read(d, out, n, err);
 }
 
@@ -102,6 +179,7 @@ plank_status pk_rle_skip(pk_rle_decoder *d, int64_t n, plank_error *err) {
 }
 
 plank_status pk_rle_get_i16(pk_rle_decoder *d, int16_t *out, int64_t n, plank_error *err) {
+    if (d->kernels && d->bit_width <= 16) return rle_read_fast(d, NULL, out, n, err);
     uint32_t tmp[256];
     while (n > 0) {
         int64_t k = n < 256 ? n : 256;

@@ -277,10 +277,10 @@ static plank_status v1_levels(int32_t encoding, int16_t max_level,
  * of the decoder, without consuming them. */
 static plank_status count_non_null(plank_column_reader *cr, int64_t n, int64_t *count,
                                    plank_error *err) {
+    const pk_kernels *kn = cr->r->kernels;
     int64_t c = 0;
     if (!cr->def_rle) {
-        for (int64_t i = 0; i < n; i++) c += cr->bp_def[i] == cr->max_def;
-        *count = c;
+        *count = kn->count_eq16(cr->bp_def, (size_t)n, cr->max_def);
         return PLANK_OK;
     }
     pk_rle_decoder d = cr->def_dec;
@@ -289,7 +289,7 @@ static plank_status count_non_null(plank_column_reader *cr, int64_t n, int64_t *
     while (n > 0) {
         int64_t k = n < PK_SCRATCH_LEVELS ? n : PK_SCRATCH_LEVELS;
         PK_FORWARD(pk_rle_get_i16(&d, lv, k, err));
-        for (int64_t i = 0; i < k; i++) c += lv[i] == cr->max_def;
+        c += kn->count_eq16(lv, (size_t)k, cr->max_def);
         n -= k;
     }
     *count = c;
@@ -329,6 +329,7 @@ static plank_status start_values(plank_column_reader *cr, int32_t encoding, cons
     const pk_dict *dict = cr->has_dict ? &cr->dict : NULL;
     PK_FORWARD(pk_decoder_init(&cr->dec, (plank_encoding)encoding, cr->type,
                                cr->node->type_length, vals, vlen, non_null, dict, cr->a, err));
+    pk_decoder_use_kernels(&cr->dec, cr->r->kernels);
     cr->dec_active = true;
     return PLANK_OK;
 }
@@ -405,6 +406,9 @@ static plank_status start_data_page(plank_column_reader *cr, const pk_page_heade
                              (size_t)(h->uncompressed_page_size - rl - dl), &vals, err));
         vlen = (size_t)(h->uncompressed_page_size - rl - dl);
     }
+    /* Level decoders use the reader's kernels (pk_rle_init left them scalar). */
+    cr->rep_dec.kernels = cr->r->kernels;
+    cr->def_dec.kernels = cr->r->kernels;
     PK_FORWARD(decode_legacy_levels(cr, n, err));
     if (cr->max_def > 0) PK_FORWARD(count_non_null(cr, n, &non_null, err));
     if (v2) {
@@ -490,12 +494,21 @@ static plank_status read_levels(plank_column_reader *cr, int64_t k, int16_t *def
     return PLANK_OK;
 }
 
-static plank_status check_levels(const int16_t *lv, int64_t k,
+static plank_status check_levels(const pk_kernels *kn, const int16_t *lv, int64_t k,
                                  int16_t max, const char *what, plank_error *err) {
+    if (PK_LIKELY(kn->levels_in_range(lv, (size_t)k, max))) return PLANK_OK;
     for (int64_t i = 0; i < k; i++)
         PK_RETURN_IF(lv[i] < 0 || lv[i] > max, err, PLANK_ERR_CORRUPT,
                      "%s level %d above the maximum %d", what, (int)lv[i], (int)max);
     return PLANK_OK;
+}
+
+/* Sets bits [at, at + k). */
+static void set_bits(uint8_t *bits, int64_t at, int64_t k) {
+    for (; k > 0 && (at & 7); at++, k--) pk_bit_set(bits, at);
+    if (k >= 8) memset(bits + (at >> 3), 0xFF, (size_t)(k >> 3));
+    at += k & ~(int64_t)7;
+    for (k &= 7; k > 0; at++, k--) pk_bit_set(bits, at);
 }
 
 /* Reads k slots of the current page into the batch buffers at slot `at`. */
@@ -504,19 +517,13 @@ static plank_status read_slots(plank_column_reader *cr, int64_t at, int64_t k, i
     int16_t *def = cr->max_def > 0 ? (int16_t *)cr->def.data + at : NULL;
     int16_t *rep = cr->max_rep > 0 ? (int16_t *)cr->rep.data + at : NULL;
     PK_FORWARD(read_levels(cr, k, def, rep, err));
-    if (def) PK_FORWARD(check_levels(def, k, cr->max_def, "definition", err));
-    if (rep) PK_FORWARD(check_levels(rep, k, cr->max_rep, "repetition", err));
+    const pk_kernels *kn = cr->r->kernels;
+    if (def) PK_FORWARD(check_levels(kn, def, k, cr->max_def, "definition", err));
+    if (rep) PK_FORWARD(check_levels(kn, rep, k, cr->max_rep, "repetition", err));
     int64_t nn = k;
-    if (def) {
-        nn = 0;
-        for (int64_t i = 0; i < k; i++) nn += def[i] == cr->max_def;
-    }
     uint8_t *validity = cr->validity.data;
-    if (def) {
-        for (int64_t i = 0; i < k; i++) pk_bit_put(validity, at + i, def[i] == cr->max_def);
-    } else {
-        for (int64_t i = 0; i < k; i++) pk_bit_set(validity, at + i);
-    }
+    if (def) nn = kn->def_to_bitmap(def, (size_t)k, cr->max_def, validity, at);
+    else set_bits(validity, at, k);
     *nulls += k - nn;
 
     if (cr->type == PLANK_BYTE_ARRAY) {
@@ -609,10 +616,8 @@ static plank_status advance(plank_column_reader *cr, int64_t n, plank_batch *out
                 PK_FORWARD(read_levels(cr, m, cr->max_def > 0 ? def : NULL,
                                        cr->max_rep > 0 ? rep : NULL, err));
                 int64_t nn = m;
-                if (cr->max_def > 0) {
-                    nn = 0;
-                    for (int64_t i = 0; i < m; i++) nn += def[i] == cr->max_def;
-                }
+                if (cr->max_def > 0)
+                    nn = cr->r->kernels->count_eq16(def, (size_t)m, cr->max_def);
                 PK_FORWARD(pk_decoder_skip(&cr->dec, nn, err));
                 left -= m;
             }

@@ -2,7 +2,7 @@
  * pk_read.h: internals shared by the file reader (pk_reader.c) and the column
  * chunk reader (pk_column.c).
  *
- * Depends on: common, thrift, codec, encoding.
+ * Depends on: common, thrift, codec, encoding, simd.
  */
 #ifndef PK_READ_H
 #define PK_READ_H
@@ -10,6 +10,7 @@
 #include "../codec/pk_codec.h"
 #include "../common/pk_common.h"
 #include "../encoding/pk_encoding.h"
+#include "../simd/pk_kernels.h"
 #include "../thrift/pk_thrift.h"
 
 #define PK_DEFAULT_MAX_FOOTER (256u << 20)
@@ -34,6 +35,7 @@ struct plank_reader {
     int32_t num_columns;
     int32_t *leaf_nodes;   /* leaf column -> node index */
     bool *selected;        /* per leaf column */
+    const pk_kernels *kernels; /* chosen once at open (CPU, PLANK_SIMD, PLANK_SIMD_MAX) */
 };
 
 /* Reads len bytes at offset from the source, checking the range. */

@@ -383,6 +383,9 @@ static plank_status reader_new(plank_reader **out, const plank_reader_options *o
     pk_arena_init(&r->arena, &r->alloc);
     r->verify_checksums = opts ? opts->verify_checksums : true;
     r->max_page_size = opts && opts->max_page_size ? opts->max_page_size : PK_DEFAULT_MAX_PAGE;
+    pk_cpu cpu;
+    pk_cpu_detect(&cpu);
+    r->kernels = pk_kernels_for(cpu.level);
     *out = r;
     return PLANK_OK;
 }

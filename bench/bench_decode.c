@@ -1,0 +1,156 @@
+/*
+ * bench_decode.c: values per second of the DELTA_BINARY_PACKED,
+ * dictionary-gather and BYTE_STREAM_SPLIT paths at each dispatch level this
+ * machine has (reference = the per-value scalar decoder). Numbers, not a
+ * test. Pages of 65536 values (output 256/512 KiB, about L2), best of
+ * several repetitions of a loop of at least 50 ms.
+ *
+ * Build: see bench/README.md (no CMake target yet). Time is the thread CPU
+ * time, so that a loaded machine slows the numbers less.
+ */
+#define _POSIX_C_SOURCE 200112L
+#include <stdio.h>
+#include <time.h>
+
+#include "enc_ref.h"
+#include "encoding/pk_delta_fast.h"
+#include "encoding/pk_encoding.h"
+#include "simd/pk_kernels.h"
+
+#define N 65536
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static volatile uint64_t sink;
+
+/* Best values/s over 5 rounds of >= 50 ms of `op` on N values. */
+#define MEASURE(result, op)                                           \
+    do {                                                              \
+        double best_ = 0;                                             \
+        for (int round_ = 0; round_ < 5; round_++) {                  \
+            long reps_ = 0;                                           \
+            double t0_ = now(), t1_;                                  \
+            do {                                                      \
+                op;                                                   \
+                reps_++;                                              \
+                t1_ = now();                                          \
+            } while (t1_ - t0_ < 0.05);                               \
+            double r_ = (double)reps_ * N / (t1_ - t0_);              \
+            if (r_ > best_) best_ = r_;                               \
+        }                                                             \
+        result = best_;                                               \
+    } while (0)
+
+static const pk_kernels *sets[3];
+static const char *names[3];
+static int nsets;
+
+static void delta_row(bool is64, int bw, uint8_t *out) {
+    ref_rng r = {(uint64_t)bw + 1};
+    uint64_t *v = malloc(sizeof(uint64_t) * N);
+    uint64_t x = 0;
+    for (size_t i = 0; i < N; i++) {
+        v[i] = is64 ? x : (uint64_t)(int64_t)(int32_t)(uint32_t)x;
+        x += ref_next(&r) & ref_mask(bw > 32 && !is64 ? 32 : bw);
+    }
+    ref_out o = {0};
+    ref_delta_opts op = {128, 4, !is64 && bw > 32, is64, bw, false, false, false};
+    ref_delta(&o, v, N, &op, &r);
+    printf("DELTA INT%d bw %2d:", is64 ? 64 : 32, bw);
+    for (int s = 0; s < nsets; s++) {
+        double vps;
+        MEASURE(vps, {
+            pk_delta_decoder d;
+            pk_delta_init(&d, o.data, o.size, is64, NULL);
+            if (is64) pk_delta_read_i64(&d, sets[s], out, N, NULL);
+            else pk_delta_read_i32(&d, sets[s], out, N, NULL);
+            sink += out[N - 1];
+        });
+        printf("  %s %6.2f G/s", names[s], vps / 1e9);
+    }
+    /* The kernel alone on N/32 contiguous groups (no miniblock headers). */
+    for (int s = 1; s < nsets; s++) {
+        double vps;
+        MEASURE(vps, {
+            if (is64) sink += sets[s]->delta_i64(o.data, bw, N / 32 - 1, 3, 0, out);
+            else sink += sets[s]->delta_i32(o.data, bw, N / 32 - 1, 3, 0, out);
+        });
+        printf("  kernel-%s %6.2f", names[s], vps / 1e9);
+    }
+    printf("\n");
+    free(v);
+    free(o.data);
+}
+
+static void dict_row(size_t w, int64_t count, uint8_t *out) {
+    ref_rng r = {7};
+    uint8_t *dict = malloc((size_t)count * w);
+    for (size_t i = 0; i < (size_t)count * w; i++) dict[i] = (uint8_t)ref_next(&r);
+    uint32_t *idx = malloc(sizeof(uint32_t) * N);
+    for (size_t i = 0; i < N; i++) idx[i] = (uint32_t)ref_below(&r, (uint64_t)count);
+    printf("dict gather %zu-byte, %6lld entries:", w, (long long)count);
+    for (int s = 1; s < nsets; s++) {
+        double vps;
+        MEASURE(vps, {
+            for (size_t i = 0; i < N; i += 512) {
+                if (w == 4) sets[s]->dict_gather32(dict, count, idx + i, 512, out + i * w);
+                else sets[s]->dict_gather64(dict, count, idx + i, 512, out + i * w);
+            }
+            sink += out[0];
+        });
+        printf("  %s %6.2f G/s", names[s], vps / 1e9);
+    }
+    printf("\n");
+    free(dict);
+    free(idx);
+}
+
+static void bss_row(size_t w, uint8_t *out) {
+    uint8_t *src = malloc(N * w);
+    for (size_t i = 0; i < N * w; i++) src[i] = (uint8_t)(i * 131);
+    printf("BYTE_STREAM_SPLIT %zu-byte:", w);
+    double mc;
+    MEASURE(mc, { memcpy(out, src, N * w); sink += out[5]; });
+    for (int s = 1; s < nsets; s++) {
+        double vps;
+        MEASURE(vps, { sets[s]->bss_decode(src, N, w, N, out); sink += out[7]; });
+        printf("  %s %6.2f G/s", names[s], vps / 1e9);
+    }
+    printf("  (memcpy %6.2f G values/s)\n", mc / 1e9);
+    free(src);
+}
+
+int main(void) {
+    pk_cpu cpu;
+    pk_cpu_detect(&cpu);
+    sets[nsets] = NULL;
+    names[nsets++] = "reference";
+    sets[nsets] = pk_kernels_for(PK_SIMD_SCALAR);
+    names[nsets++] = "scalar";
+    if (cpu.level >= PK_SIMD_AVX2) {
+        sets[nsets] = pk_kernels_for(PK_SIMD_AVX2);
+        names[nsets++] = "avx2";
+    }
+    printf("detected %s, using up to %s (values per second; DELTA: blocks of 128, "
+           "4 miniblocks)\n",
+           pk_simd_level_name(cpu.detected), pk_simd_level_name(cpu.level));
+    uint8_t *out = malloc(N * 16);
+    static const int widths[] = {0, 1, 2, 4, 8, 12, 16, 20, 24, 32, 33, 48, 64};
+    for (int is64 = 0; is64 <= 1; is64++)
+        for (size_t i = 0; i < sizeof widths / sizeof *widths; i++) delta_row(is64, widths[i], out);
+    static const int64_t counts[] = {8, 16, 1000, 100000, 1000000};
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        dict_row(4, counts[i], out);
+        dict_row(8, counts[i], out);
+    }
+    bss_row(2, out);
+    bss_row(4, out);
+    bss_row(8, out);
+    bss_row(16, out);
+    free(out);
+    return 0;
+}

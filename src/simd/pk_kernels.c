@@ -1,0 +1,65 @@
+/*
+ * pk_kernels.c: one static const kernel table per dispatch level. A level
+ * without its own version of a kernel takes the next lower one. To add a
+ * kernel: a field in pk_kernels.h and one line per table here.
+ */
+#include "pk_kernels.h"
+
+static const pk_kernels pk_kernels_scalar = {
+    .level = PK_SIMD_SCALAR,
+    .unpack8 = pk_unpack8_scalar,
+    .unpack16 = pk_unpack16_scalar,
+    .unpack32 = pk_unpack32_scalar,
+    .unpack64 = pk_unpack64_scalar,
+    .count_eq16 = pk_count_eq16_scalar,
+    .sum01_16 = pk_sum01_16_scalar,
+    .levels_in_range = pk_levels_in_range_scalar,
+    .def_to_bitmap = pk_def_to_bitmap_scalar,
+    /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
+    .delta_i32 = pk_delta_i32_scalar,
+    .delta_i64 = pk_delta_i64_scalar,
+    .dict_gather32 = pk_dict_gather32_scalar,
+    .dict_gather64 = pk_dict_gather64_scalar,
+    .bss_decode = pk_bss_decode_scalar,
+};
+
+#ifdef PK_KERNELS_X86
+static const pk_kernels pk_kernels_avx2 = {
+    .level = PK_SIMD_AVX2,
+    .unpack8 = pk_unpack8_scalar,
+    .unpack16 = pk_unpack16_avx2,
+    .unpack32 = pk_unpack32_avx2,
+    .unpack64 = pk_unpack64_scalar,
+    .count_eq16 = pk_count_eq16_avx2,
+    .sum01_16 = pk_sum01_16_avx2,
+    .levels_in_range = pk_levels_in_range_avx2,
+    .def_to_bitmap = pk_def_to_bitmap_avx2,
+    /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
+    .delta_i32 = pk_delta_i32_avx2,
+    .delta_i64 = pk_delta_i64_avx2,
+    .dict_gather32 = pk_dict_gather32_avx2,
+    .dict_gather64 = pk_dict_gather64_avx2,
+    .bss_decode = pk_bss_decode_avx2,
+};
+#endif
+
+const pk_kernels *pk_kernels_for(pk_simd_level level) {
+#ifdef PK_KERNELS_X86
+    /* No AVX-512 kernels yet: that level runs the AVX2 table. */
+    if (level >= PK_SIMD_AVX2) return &pk_kernels_avx2;
+#else
+    (void)level;
+#endif
+    return &pk_kernels_scalar;
+}
+
+int pk_kernels_available(const pk_kernels **out) {
+    int n = 0;
+    for (int l = PK_SIMD_SCALAR; l <= PK_SIMD_AVX512; l++) {
+        pk_cpu cpu;
+        pk_cpu_detect_capped(&cpu, (pk_simd_level)l);
+        const pk_kernels *k = pk_kernels_for(cpu.level);
+        if (n == 0 || out[n - 1] != k) out[n++] = k;
+    }
+    return n;
+}

@@ -1,0 +1,114 @@
+/*
+ * pk_kernels.h: the table of decoding kernels chosen once per reader.
+ *
+ * pk_kernels_for(level) returns a static const table whose function pointers
+ * are the fastest kernels of that level (or of the highest lower level that
+ * has one). A reader calls pk_cpu_detect once at open and keeps the table;
+ * decoders receive the pointer and never detect anything themselves. There
+ * is no mutable global state.
+ *
+ * Every kernel has a scalar version that builds everywhere; the x86 versions
+ * are compiled with function target attributes (never -march), so the default
+ * build runs on any x86-64, and are left out on other architectures.
+ *
+ * Hostile-input contract of every kernel: it reads only in[0..avail) (or the
+ * n levels given) and writes only the n outputs asked for; widths and counts
+ * are validated by the caller (the decoders), the kernels trust them.
+ *
+ * Depends on: common, simd (pk_simd.h).
+ */
+#ifndef PK_KERNELS_H
+#define PK_KERNELS_H
+
+#include "pk_simd.h"
+
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#define PK_KERNELS_X86 1
+#endif
+
+/* Unpacks n values of bw bits from the Parquet LSB-first bit-packed layout
+ * (value i occupies bits [i*bw, (i+1)*bw) of the little-endian bit stream).
+ * in[0..avail) is readable and avail >= ceil(n*bw/8); a kernel may read any
+ * of those bytes (so a caller that passes more than the packed bytes, e.g.
+ * up to the end of the page, lets the vector loop run to the last group).
+ * bw 0 writes n zeros. */
+typedef void (*pk_unpack8_fn)(const uint8_t *in, size_t avail, uint8_t *out, size_t n, int bw);
+typedef void (*pk_unpack16_fn)(const uint8_t *in, size_t avail, uint16_t *out, size_t n, int bw);
+typedef void (*pk_unpack32_fn)(const uint8_t *in, size_t avail, uint32_t *out, size_t n, int bw);
+typedef void (*pk_unpack64_fn)(const uint8_t *in, size_t avail, uint64_t *out, size_t n, int bw);
+
+typedef struct pk_kernels {
+    pk_simd_level level;     /* the level whose kernels the table holds */
+
+    /* ---- bit unpacking (pk_unpack_*.c) ---- */
+    pk_unpack8_fn unpack8;   /* bw 0..8 */
+    pk_unpack16_fn unpack16; /* bw 0..16 */
+    pk_unpack32_fn unpack32; /* bw 0..32 */
+    pk_unpack64_fn unpack64; /* bw 0..64 */
+
+    /* ---- levels (pk_levels_*.c) ---- */
+    /* Number of lv[0..n) equal to value. */
+    int64_t (*count_eq16)(const int16_t *lv, size_t n, int16_t value);
+    /* Number of lv[0..n) that are 1, for levels known to be 0 or 1 (summing
+     * them; the bench measures it against count_eq16). */
+    int64_t (*sum01_16)(const int16_t *lv, size_t n);
+    /* True when every lv[0..n) is in 0..max. */
+    bool (*levels_in_range)(const int16_t *lv, size_t n, int16_t max);
+    /* Writes bit (bit_offset + i) of bits = (def[i] == max_def) for i < n and
+     * returns how many are set. Bits below bit_offset in its byte are kept;
+     * the bits after the last one, up to the end of its byte, are cleared. */
+    int64_t (*def_to_bitmap)(const int16_t *def, size_t n, int16_t max_def, uint8_t *bits,
+                             int64_t bit_offset);
+
+    /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
+    /* Contracts in pk_decode_kernels.h. DELTA: whole groups of 32 values of bw (0..64) bits
+     * fused with the running sum, returning the last value; may read PK_DELTA_KERNEL_SLACK
+     * bytes past the last group. */
+    uint32_t (*delta_i32)(const uint8_t *in, int bw, size_t groups, uint32_t min_delta,
+                          uint32_t last, uint8_t *out);
+    uint64_t (*delta_i64)(const uint8_t *in, int bw, size_t groups, uint64_t min_delta,
+                          uint64_t last, uint8_t *out);
+    /* out[i] = dict[idx[i]] (4 / 8 bytes); false if an index is >= count (nothing read). */
+    bool (*dict_gather32)(const uint8_t *dict, int64_t count, const uint32_t *idx, size_t n,
+                          uint8_t *out);
+    bool (*dict_gather64)(const uint8_t *dict, int64_t count, const uint32_t *idx, size_t n,
+                          uint8_t *out);
+    /* BYTE_STREAM_SPLIT: out[i*width + b] = src[b*stride + i]. */
+    void (*bss_decode)(const uint8_t *src, size_t stride, size_t width, size_t n, uint8_t *out);
+
+} pk_kernels;
+
+/* The kernels to use at `level` (never NULL). */
+const pk_kernels *pk_kernels_for(pk_simd_level level);
+/* The distinct tables this machine can run under the current caps, lowest
+ * level first (scalar always); for tests and benchmarks that sweep levels.
+ * out must hold PK_SIMD_AVX512 + 1 entries. Returns how many. */
+int pk_kernels_available(const pk_kernels **out);
+
+/* ---- implementations (named <kernel>_<isa>), referenced by pk_kernels.c ---- */
+
+void pk_unpack8_scalar(const uint8_t *in, size_t avail, uint8_t *out, size_t n, int bw);
+void pk_unpack16_scalar(const uint8_t *in, size_t avail, uint16_t *out, size_t n, int bw);
+void pk_unpack32_scalar(const uint8_t *in, size_t avail, uint32_t *out, size_t n, int bw);
+void pk_unpack64_scalar(const uint8_t *in, size_t avail, uint64_t *out, size_t n, int bw);
+int64_t pk_count_eq16_scalar(const int16_t *lv, size_t n, int16_t value);
+int64_t pk_sum01_16_scalar(const int16_t *lv, size_t n);
+bool pk_levels_in_range_scalar(const int16_t *lv, size_t n, int16_t max);
+int64_t pk_def_to_bitmap_scalar(const int16_t *def, size_t n, int16_t max_def, uint8_t *bits,
+                                int64_t bit_offset);
+
+#ifdef PK_KERNELS_X86
+void pk_unpack16_avx2(const uint8_t *in, size_t avail, uint16_t *out, size_t n, int bw);
+void pk_unpack32_avx2(const uint8_t *in, size_t avail, uint32_t *out, size_t n, int bw);
+int64_t pk_count_eq16_avx2(const int16_t *lv, size_t n, int16_t value);
+int64_t pk_sum01_16_avx2(const int16_t *lv, size_t n);
+bool pk_levels_in_range_avx2(const int16_t *lv, size_t n, int16_t max);
+int64_t pk_def_to_bitmap_avx2(const int16_t *def, size_t n, int16_t max_def, uint8_t *bits,
+                              int64_t bit_offset);
+#endif
+
+/* DELTA, dictionary and BYTE_STREAM_SPLIT implementations (pk_delta_*.c, pk_dict_*.c,
+ * pk_bss_*.c) */
+#include "pk_decode_kernels.h"
+
+#endif /* PK_KERNELS_H */

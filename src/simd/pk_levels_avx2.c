@@ -1,0 +1,130 @@
+/*
+ * pk_levels_avx2.c: level kernels with AVX2, 16 levels per 256-bit register.
+ *
+ * Counting compares 16 levels at once and subtracts the all-ones matches
+ * from 16-bit lane counters; each chunk of at most 0xFFFF levels is folded
+ * into the 64-bit total (a lane then holds at most 0xFFFF/16/4 counts, far
+ * from wrapping). Fewer levels than one register are counted directly, and
+ * the last partial register is an overlapping load of the last 16 levels
+ * with the already counted lanes masked off, so no scalar tail loop runs.
+ */
+#include "pk_kernels.h"
+
+#ifdef PK_KERNELS_X86
+#include <immintrin.h>
+
+#define PK_AVX2 __attribute__((target("avx2,bmi2,popcnt")))
+#define PK_AVX2_INLINE static inline __attribute__((always_inline, target("avx2,bmi2,popcnt")))
+
+#define PK_LEVEL_CHUNK 0xFFFF
+
+/* 16 zero words then 16 all-ones words: the 16 words from (tail_mask + k)
+ * select the last k lanes. */
+static const int16_t tail_mask[32] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                      -1, -1, -1, -1, -1, -1, -1, -1,
+                                      -1, -1, -1, -1, -1, -1, -1, -1};
+
+PK_AVX2_INLINE int64_t hsum_u16(__m256i acc) {
+    __m256i s = _mm256_madd_epi16(acc, _mm256_set1_epi16(1)); /* lanes <= 0x7FFF: exact */
+    __m128i x = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4e));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xb1));
+    return (int64_t)(uint32_t)_mm_cvtsi128_si32(x);
+}
+
+/* One body for counting (SUM = 0: lanes equal to v) and summing 0/1 levels
+ * (SUM = 1: the levels themselves). */
+PK_AVX2_INLINE int64_t count_body(const int16_t *lv, size_t n, int16_t value, int sum) {
+    if (n < 16) {
+        int64_t c = 0;
+        for (size_t i = 0; i < n; i++) c += sum ? lv[i] : lv[i] == value;
+        return c;
+    }
+    const __m256i v = _mm256_set1_epi16(value);
+    int64_t total = 0;
+    size_t i = 0, full = n & ~(size_t)15;
+    while (i < full) {
+        size_t end = full - i > (PK_LEVEL_CHUNK & ~63u) ? i + (PK_LEVEL_CHUNK & ~63u) : full;
+        __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+        for (; i + 64 <= end; i += 64) {
+            __m256i x0 = _mm256_loadu_si256((const __m256i *)(lv + i));
+            __m256i x1 = _mm256_loadu_si256((const __m256i *)(lv + i + 16));
+            __m256i x2 = _mm256_loadu_si256((const __m256i *)(lv + i + 32));
+            __m256i x3 = _mm256_loadu_si256((const __m256i *)(lv + i + 48));
+            if (sum) {
+                a0 = _mm256_add_epi16(a0, x0), a1 = _mm256_add_epi16(a1, x1);
+                a2 = _mm256_add_epi16(a2, x2), a3 = _mm256_add_epi16(a3, x3);
+            } else {
+                a0 = _mm256_sub_epi16(a0, _mm256_cmpeq_epi16(x0, v));
+                a1 = _mm256_sub_epi16(a1, _mm256_cmpeq_epi16(x1, v));
+                a2 = _mm256_sub_epi16(a2, _mm256_cmpeq_epi16(x2, v));
+                a3 = _mm256_sub_epi16(a3, _mm256_cmpeq_epi16(x3, v));
+            }
+        }
+        for (; i < end; i += 16) {
+            __m256i x = _mm256_loadu_si256((const __m256i *)(lv + i));
+            a0 = sum ? _mm256_add_epi16(a0, x) : _mm256_sub_epi16(a0, _mm256_cmpeq_epi16(x, v));
+        }
+        a0 = _mm256_add_epi16(_mm256_add_epi16(a0, a1), _mm256_add_epi16(a2, a3));
+        total += hsum_u16(a0);
+    }
+    if (i < n) {
+        /* The last 16 levels, keeping only the n - i not counted yet. */
+        __m256i x = _mm256_loadu_si256((const __m256i *)(lv + n - 16));
+        __m256i keep = _mm256_loadu_si256((const __m256i *)(tail_mask + (n - i)));
+        __m256i m = sum ? x : _mm256_srli_epi16(_mm256_cmpeq_epi16(x, v), 15);
+        total += hsum_u16(_mm256_and_si256(m, keep));
+    }
+    return total;
+}
+
+PK_AVX2 int64_t pk_count_eq16_avx2(const int16_t *lv, size_t n, int16_t value) {
+    return count_body(lv, n, value, 0);
+}
+
+PK_AVX2 int64_t pk_sum01_16_avx2(const int16_t *lv, size_t n) {
+    return count_body(lv, n, 0, 1);
+}
+
+PK_AVX2 bool pk_levels_in_range_avx2(const int16_t *lv, size_t n, int16_t max) {
+    if (n < 16) return pk_levels_in_range_scalar(lv, n, max);
+    /* v <= max as unsigned (negative levels are large) iff max(v, max) == max. */
+    const __m256i m = _mm256_set1_epi16(max);
+    __m256i bad = _mm256_setzero_si256();
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(lv + i));
+        bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_max_epu16(x, m), m));
+    }
+    if (i < n) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(lv + n - 16));
+        bad = _mm256_or_si256(bad, _mm256_xor_si256(_mm256_max_epu16(x, m), m));
+    }
+    return _mm256_testz_si256(bad, bad);
+}
+
+PK_AVX2 int64_t pk_def_to_bitmap_avx2(const int16_t *def, size_t n, int16_t max_def,
+                                      uint8_t *bits, int64_t bit_offset) {
+    int64_t set = 0;
+    size_t head = (size_t)((8 - (bit_offset & 7)) & 7);
+    if (head > n) head = n;
+    if (head) set += pk_def_to_bitmap_scalar(def, head, max_def, bits, bit_offset);
+    def += head;
+    n -= head;
+    uint8_t *b = bits + ((bit_offset + (int64_t)head) >> 3);
+    const __m256i m = _mm256_set1_epi16(max_def);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32, b += 4) {
+        __m256i x0 = _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(def + i)), m);
+        __m256i x1 = _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(def + i + 16)), m);
+        /* packs interleaves the halves: [x0 0-7, x1 0-7, x0 8-15, x1 8-15]. */
+        __m256i p = _mm256_permute4x64_epi64(_mm256_packs_epi16(x0, x1), 0xd8);
+        uint32_t mask = (uint32_t)_mm256_movemask_epi8(p);
+        pk_store_u32(b, mask);
+        set += __builtin_popcount(mask);
+    }
+    if (i < n) set += pk_def_to_bitmap_scalar(def + i, n - i, max_def, b, 0);
+    return set;
+}
+
+#endif /* PK_KERNELS_X86 */

@@ -1,0 +1,128 @@
+/*
+ * pk_unpack_avx2.c: AVX2 bit-unpacking into 32- and 16-bit outputs, 8 values
+ * (one group, bw bytes) per 256-bit register: one or two 16-byte loads, a
+ * vpshufb that puts each value's bytes in its 32-bit lane, a variable right
+ * shift and a mask (plus a second shuffle and shift for widths whose values
+ * can span five bytes). The shuffles come from the generated
+ * pk_unpack_tables_avx2.h. Groups whose loads would pass in[avail) are left
+ * to the scalar kernel, so nothing outside the readable input is touched.
+ *
+ * Compiled with target attributes: the file builds with the default flags
+ * and its functions are only called when the CPU has AVX2 + BMI2.
+ */
+#include "pk_kernels.h"
+
+#ifdef PK_KERNELS_X86
+#include <immintrin.h>
+
+#include "pk_unpack_tables_avx2.h"
+
+#define PK_AVX2 __attribute__((target("avx2,bmi2")))
+#define PK_AVX2_INLINE static inline __attribute__((always_inline, target("avx2,bmi2")))
+
+typedef struct unpack_regs {
+    __m256i lo, hi, shr, shl, mask;
+} unpack_regs;
+
+PK_AVX2_INLINE unpack_regs unpack_setup(int bw) {
+    const pk_unpack_avx2_table *t = &pk_unpack_avx2_tables[bw];
+    unpack_regs r;
+    r.lo = _mm256_loadu_si256((const __m256i *)t->shuf_lo);
+    r.hi = _mm256_loadu_si256((const __m256i *)t->shuf_hi);
+    r.shr = _mm256_loadu_si256((const __m256i *)t->shr);
+    r.shl = _mm256_loadu_si256((const __m256i *)t->shl);
+    r.mask = _mm256_set1_epi32((int)((1u << bw) - 1));
+    return r;
+}
+
+/* The 8 values of the group at p as 32-bit lanes (reads p[0..span)). */
+PK_AVX2_INLINE __m256i unpack_group(const uint8_t *p, const unpack_regs *r, int bw) {
+    __m256i x;
+    if (bw <= 16) {
+        x = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p));
+    } else {
+        x = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
+            _mm_loadu_si128((const __m128i *)(p + pk_unpack_avx2_tables[bw].lane1)), 1);
+    }
+    __m256i v = _mm256_srlv_epi32(_mm256_shuffle_epi8(x, r->lo), r->shr);
+    if (pk_unpack_avx2_tables[bw].two_words)
+        v = _mm256_or_si256(v, _mm256_sllv_epi32(_mm256_shuffle_epi8(x, r->hi), r->shl));
+    return _mm256_and_si256(v, r->mask);
+}
+
+/* Groups g (from 0) whose loads stay inside in[0..avail) when `per` groups
+ * are unpacked per step: g*bw + (per-1)*bw + span <= avail. */
+PK_AVX2_INLINE size_t vector_groups(size_t avail, int bw, size_t per) {
+    size_t reach = (per - 1) * (size_t)bw + pk_unpack_avx2_tables[bw].span;
+    return avail >= reach ? (avail - reach) / (size_t)bw + 1 : 0;
+}
+
+/* One body for both outputs: 32-bit lanes are stored as they are; for 16-bit
+ * outputs two groups are packed with unsigned saturation (values have at most
+ * 16 bits, so nothing saturates) and put back in order (vpackusdw
+ * interleaves the 128-bit halves). */
+PK_AVX2_INLINE void unpack_body(const uint8_t *in, size_t avail, void *outp, size_t n, int bw,
+                                int out16) {
+    unpack_regs r = unpack_setup(bw);
+    size_t groups = n / 8, g = 0;
+    size_t fast = vector_groups(avail, bw, 2);
+    if (fast > groups) fast = groups;
+    const uint8_t *p = in;
+    uint8_t *out = outp;
+    size_t esize = out16 ? 2 : 4;
+    /* Two independent groups per step keep both load ports busy. */
+    for (; g + 2 <= fast; g += 2, p += 2 * bw, out += 16 * esize) {
+        __m256i a = unpack_group(p, &r, bw);
+        __m256i b = unpack_group(p + bw, &r, bw);
+        if (out16) {
+            __m256i v = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8);
+            _mm256_storeu_si256((__m256i *)out, v);
+        } else {
+            _mm256_storeu_si256((__m256i *)out, a);
+            _mm256_storeu_si256((__m256i *)(out + 32), b);
+        }
+    }
+    if (!out16 && g < groups && vector_groups(avail, bw, 1) > g) {
+        _mm256_storeu_si256((__m256i *)out, unpack_group(p, &r, bw));
+        g++, p += bw, out += 32;
+    }
+    if (g * 8 == n) return;
+    if (out16)
+        pk_unpack16_scalar(p, avail - g * (size_t)bw, (uint16_t *)out, n - g * 8, bw);
+    else
+        pk_unpack32_scalar(p, avail - g * (size_t)bw, (uint32_t *)out, n - g * 8, bw);
+}
+
+#define PK_W16(X)                                                                          \
+    X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
+#define PK_W31(X)                                                                          \
+    PK_W16(X) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) \
+    X(30) X(31)
+
+#define PK_CASE32(W) case W: unpack_body(in, avail, out, n, W, 0); break;
+
+PK_AVX2 void pk_unpack32_avx2(const uint8_t *in, size_t avail, uint32_t *out, size_t n,
+                              int bw) {
+    switch (bw) {
+        PK_W31(PK_CASE32)
+    case 32:
+        if (n) memcpy(out, in, n * 4);
+        break;
+    default:
+        if (n) memset(out, 0, n * 4);
+    }
+}
+
+#define PK_CASE16(W) case W: unpack_body(in, avail, out, n, W, 1); break;
+
+PK_AVX2 void pk_unpack16_avx2(const uint8_t *in, size_t avail, uint16_t *out, size_t n,
+                              int bw) {
+    switch (bw) {
+        PK_W16(PK_CASE16)
+    default:
+        if (n) memset(out, 0, n * 2);
+    }
+}
+
+#endif /* PK_KERNELS_X86 */

@@ -1,0 +1,373 @@
+/*
+ * test_simd_delta.c: DELTA_BINARY_PACKED kernels and batched reads, and the
+ * DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY fast paths, at every dispatch
+ * level this machine has, against the values given to the independent
+ * reference encoder of enc_ref.h and against the scalar reference decoder.
+ * Encoded streams are copied to exact-size allocations so that AddressSanitizer
+ * sees any read past the end.
+ */
+#include "enc_ref.h"
+#include "tharness.h"
+
+#include "encoding/pk_delta_fast.h"
+#include "encoding/pk_encoding.h"
+#include "simd/pk_kernels.h"
+
+#define MAX_SETS 4
+static const pk_kernels *sets[MAX_SETS]; /* [0] = NULL: the reference */
+static int nsets;
+
+static const char *set_name(const pk_kernels *k) {
+    return k ? pk_simd_level_name(k->level) : "reference";
+}
+
+static void init_sets(void) {
+    pk_cpu cpu;
+    pk_cpu_detect(&cpu);
+    sets[nsets++] = NULL;
+    for (int l = PK_SIMD_SCALAR; l <= (int)cpu.level && l <= PK_SIMD_AVX2; l++)
+        sets[nsets++] = pk_kernels_for((pk_simd_level)l);
+    for (int i = 0; i < nsets; i++) fprintf(stderr, "level: %s\n", set_name(sets[i]));
+}
+
+static uint64_t sext32(uint64_t v) { return (uint64_t)(int64_t)(int32_t)(uint32_t)v; }
+
+/* ---- kernels alone: every width, 1..4 groups, unaligned outputs ----------------------- */
+
+static uint64_t bits_at(const uint8_t *p, uint64_t bit, int bw) {
+    uint64_t v = 0;
+    for (int i = 0; i < bw; i++)
+        v |= (uint64_t)((p[(bit + (uint64_t)i) / 8] >> ((bit + (uint64_t)i) % 8)) & 1) << i;
+    return v;
+}
+
+static void test_kernels(void) {
+    ref_rng r = {11};
+    for (int s = 1; s < nsets; s++) {
+        const pk_kernels *k = sets[s];
+        for (int bw = 0; bw <= 64; bw++) {
+            for (size_t groups = 1; groups <= 4; groups++) {
+                size_t nbytes = groups * 4 * (size_t)bw + PK_DELTA_KERNEL_SLACK;
+                uint8_t *in = malloc(nbytes);
+                for (size_t i = 0; i < nbytes; i++) in[i] = (uint8_t)ref_next(&r);
+                size_t n = groups * 32, off = ref_below(&r, 8);
+                uint8_t *o32 = malloc(n * 4 + off), *o64 = malloc(n * 8 + off);
+                uint64_t md = ref_next(&r), last = ref_next(&r);
+                if (bw < 60 && ref_below(&r, 2)) md = 0 - ref_below(&r, 1000);
+                uint32_t l32 = k->delta_i32(in, bw, groups, (uint32_t)md, (uint32_t)last, o32 + off);
+                uint64_t l64 = k->delta_i64(in, bw, groups, md, last, o64 + off);
+                uint64_t x = last;
+                int bad = 0;
+                for (size_t i = 0; i < n; i++) {
+                    x += md + bits_at(in, i * (uint64_t)bw, bw);
+                    uint32_t g32;
+                    uint64_t g64;
+                    memcpy(&g32, o32 + off + 4 * i, 4);
+                    memcpy(&g64, o64 + off + 8 * i, 8);
+                    bad += g32 != (uint32_t)x || g64 != x;
+                }
+                CHECK_MSG(!bad && l32 == (uint32_t)x && l64 == x, "%s bw %d groups %zu: %d bad",
+                          set_name(k), bw, groups, bad);
+                free(in);
+                free(o32);
+                free(o64);
+            }
+        }
+    }
+}
+
+/* ---- streams through pk_delta_read_* ---------------------------------------------------- */
+
+/* Encodes v with the reference encoder, then decodes it at every level in
+ * chunks of random sizes (chunk_max 0: one call), with random skips when
+ * asked, and compares with v. */
+static void check_stream(const uint64_t *v, size_t n, const ref_delta_opts *op, uint64_t seed,
+                         size_t chunk_max, bool skips, const char *what) {
+    ref_out o = {0};
+    ref_rng r = {seed};
+    ref_delta(&o, v, n, op, &r);
+    uint8_t *buf = malloc(o.size);
+    memcpy(buf, o.data, o.size);
+    size_t w = op->is64 ? 8 : 4;
+    uint8_t *out = malloc(n * w + 1);
+    for (int s = 0; s < nsets; s++) {
+        const pk_kernels *k = sets[s];
+        pk_delta_decoder d;
+        plank_error err = {0};
+        CHECK(pk_delta_init(&d, buf, o.size, op->is64, &err) == PLANK_OK);
+        ref_rng cr = {seed ^ 0x55};
+        memset(out, 0xA5, n * w + 1);
+        bool ok = true;
+        size_t i = 0;
+        while (i < n && ok) {
+            size_t m = chunk_max ? 1 + ref_below(&cr, chunk_max) : n;
+            if (m > n - i) m = n - i;
+            if (skips && ref_below(&cr, 3) == 0) {
+                ok = pk_delta_skip_k(&d, k, (int64_t)m, &err) == PLANK_OK;
+                for (size_t j = i; j < i + m; j++) {
+                    if (w == 8) memcpy(out + 8 * j, &v[j], 8);
+                    else { uint32_t x = (uint32_t)v[j]; memcpy(out + 4 * j, &x, 4); }
+                }
+            } else if (w == 8) {
+                ok = pk_delta_read_i64(&d, k, out + 8 * i, (int64_t)m, &err) == PLANK_OK;
+            } else {
+                ok = pk_delta_read_i32(&d, k, out + 4 * i, (int64_t)m, &err) == PLANK_OK;
+            }
+            i += m;
+        }
+        CHECK_MSG(ok, "%s %s: %s", what, set_name(k), err.message);
+        size_t bad = 0, first = n;
+        for (size_t j = 0; ok && j < n; j++) {
+            bool eq;
+            if (w == 8) {
+                uint64_t g;
+                memcpy(&g, out + 8 * j, 8);
+                eq = g == v[j];
+            } else {
+                uint32_t g;
+                memcpy(&g, out + 4 * j, 4);
+                eq = g == (uint32_t)v[j];
+            }
+            if (!eq && !bad++) first = j;
+        }
+        CHECK_MSG(bad == 0, "%s %s: %zu wrong values, first at %zu of %zu", what, set_name(k), bad,
+                  first, n);
+        CHECK(pk_delta_remaining(&d) == 0);
+        /* One more value is an error, not a read past the end. */
+        uint8_t extra[8];
+        CHECK(pk_delta_read_i64(&d, k, extra, 1, &err) != PLANK_OK);
+        if (!op->truncate_last) {
+            const uint8_t *end = NULL;
+            CHECK(pk_delta_end(&d, &end, &err) == PLANK_OK && end == buf + o.size);
+        }
+    }
+    free(out);
+    free(buf);
+    free(o.data);
+}
+
+/* Values whose deltas (after the minimum is subtracted) fit in bw bits; INT32
+ * values are sign-extended and their deltas taken in 32 bits. */
+static void gen(uint64_t *v, size_t n, int bw, bool is64, uint64_t md, ref_rng *r) {
+    uint64_t x = ref_next(r);
+    for (size_t i = 0; i < n; i++) {
+        v[i] = is64 ? x : sext32(x);
+        x += md + (ref_next(r) & ref_mask(bw));
+    }
+}
+
+static const unsigned blocks[][2] = {{128, 4}, {128, 1}, {256, 8}, {1024, 4}, {2048, 8}};
+
+static void test_widths(void) {
+    ref_rng r = {3};
+    static const size_t lens[] = {1, 2, 31, 32, 33, 129, 1000};
+    uint64_t *v = malloc(sizeof(uint64_t) * 4096);
+    char what[128];
+    for (int is64 = 0; is64 <= 1; is64++) {
+        for (int bw = 0; bw <= 64; bw++) {
+            if (!is64 && bw > 32 && bw != 33 && bw != 40 && bw != 64) continue;
+            for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+                size_t n = lens[li];
+                size_t b = (size_t)(bw + li) % 5;
+                uint64_t md = li % 2 ? 0 - ref_below(&r, 1u << 20) : ref_below(&r, 100);
+                gen(v, n, bw > 32 && !is64 ? 32 : bw, is64, md, &r);
+                ref_delta_opts op = {blocks[b][0], blocks[b][1], false, is64 == 1, bw, false,
+                                     li % 3 == 0, li % 2 == 1};
+                snprintf(what, sizeof what, "INT%d bw %d n %zu block %u/%u", is64 ? 64 : 32, bw,
+                         n, op.block, op.minis);
+                check_stream(v, n, &op, (uint64_t)(bw * 100 + li), 0, false, what);
+                check_stream(v, n, &op, (uint64_t)(bw * 100 + li), 70, true, what);
+            }
+        }
+    }
+    free(v);
+}
+
+static void test_lengths_and_splits(void) {
+    ref_rng r = {5};
+    size_t cap = 100000;
+    uint64_t *v = malloc(sizeof(uint64_t) * cap);
+    char what[128];
+    for (size_t n = 0; n <= 4200; n += n < 300 ? 1 : 97) {
+        int bw = (int)(n % 17);
+        bool is64 = n % 2;
+        gen(v, n, bw, is64, 0 - (uint64_t)(n % 5), &r);
+        ref_delta_opts op = {blocks[n % 5][0], blocks[n % 5][1], false, is64, 0, n % 3 == 0,
+                             n % 4 == 1, n % 4 == 2};
+        snprintf(what, sizeof what, "n %zu bw %d", n, bw);
+        check_stream(v, n, &op, n, n % 3 ? 40 : 0, n % 7 == 0, what);
+    }
+    /* Many blocks in one call, and chunks that cross blocks. */
+    gen(v, cap, 9, true, 12345, &r);
+    ref_delta_opts op = {128, 4, false, true, 0, false, false, true};
+    check_stream(v, cap, &op, 1, 0, false, "100000 INT64 in one call");
+    check_stream(v, cap, &op, 2, 1000, true, "100000 INT64 in chunks");
+    free(v);
+}
+
+static void test_special(void) {
+    ref_rng r = {7};
+    uint64_t v[600];
+    /* INT32 values wrapping around INT32_MAX/INT32_MIN in 32-bit deltas. */
+    for (size_t i = 0; i < 600; i++) v[i] = sext32(UINT64_C(0x7FFFFF00) + i * 3);
+    ref_delta_opts op32 = {128, 4, false, false, 0, false, false, false};
+    check_stream(v, 600, &op32, 1, 50, false, "INT32 wrap");
+    /* INT32 columns whose deltas need 33 bits (sign-extended 64-bit deltas). */
+    for (size_t i = 0; i < 600; i++) v[i] = sext32(ref_next(&r));
+    v[1] = sext32(0x7FFFFFFF);
+    v[2] = sext32(0x80000000);
+    ref_delta_opts op33 = {128, 4, true, false, 0, false, true, true};
+    check_stream(v, 600, &op33, 2, 50, true, "INT32 33-bit deltas");
+    /* INT64 wrapping and the minimum min delta (INT64_MIN, width 0). */
+    for (size_t i = 0; i < 600; i++) v[i] = i % 2 ? UINT64_C(1) << 63 : 0;
+    ref_delta_opts op64 = {128, 4, false, true, 0, false, false, false};
+    check_stream(v, 600, &op64, 3, 50, false, "INT64 min delta INT64_MIN");
+    for (size_t i = 0; i < 600; i++) v[i] = UINT64_MAX - 100 + i * 7;
+    check_stream(v, 600, &op64, 4, 50, false, "INT64 wrap");
+    /* Full-range random INT64: widths 64 with negative min deltas. */
+    for (size_t i = 0; i < 600; i++) v[i] = ref_next(&r);
+    check_stream(v, 600, &op64, 5, 33, true, "INT64 random");
+    /* Decreasing (negative deltas). */
+    for (size_t i = 0; i < 600; i++) v[i] = 0 - i * 1000 - ref_below(&r, 900);
+    check_stream(v, 600, &op64, 6, 0, false, "INT64 decreasing");
+    /* Short last miniblock without its padding bytes: the stream ends at the
+     * last value's bits, the allocation exactly there. */
+    for (size_t n = 33; n < 300; n += 37) {
+        for (int bw = 1; bw <= 64; bw += 9) {
+            gen(v, n, bw, true, 1, &r);
+            ref_delta_opts opt = {128, 4, false, true, bw, false, true, false};
+            check_stream(v, n, &opt, n, 0, false, "truncated last miniblock");
+        }
+    }
+}
+
+/* ---- DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY through pk_decoder ----------------------- */
+
+static void check_bytes(plank_encoding enc, plank_physical_type type, int32_t tlen,
+                        const char *const *s, const size_t *len, size_t n, uint64_t seed) {
+    ref_out o = {0};
+    ref_rng r = {seed};
+    if (enc == PLANK_ENC_DELTA_BYTE_ARRAY) ref_delta_byte_array(&o, s, len, n, &r);
+    else ref_delta_length(&o, s, len, n, &r);
+    uint8_t *buf = malloc(o.size ? o.size : 1);
+    if (o.size) memcpy(buf, o.data, o.size);
+    for (int si = 0; si < nsets; si++) {
+        pk_decoder d;
+        plank_error err = {0};
+        CHECK(pk_decoder_init(&d, enc, type, tlen, buf, o.size, (int64_t)n, NULL,
+                              pk_default_allocator(), &err) == PLANK_OK);
+        pk_decoder_use_kernels(&d, sets[si]);
+        pk_buffer data;
+        pk_buffer_init(&data, pk_default_allocator());
+        int64_t *ends = malloc(sizeof(int64_t) * (n + 1));
+        uint8_t *fixed = malloc(n * (size_t)(tlen > 0 ? tlen : 1) + 1);
+        ref_rng cr = {seed + 9};
+        bool ok = true;
+        size_t bad = 0;
+        for (size_t i = 0; i < n && ok;) {
+            size_t m = 1 + ref_below(&cr, 50);
+            if (m > n - i) m = n - i;
+            if (ref_below(&cr, 4) == 0) {
+                ok = pk_decoder_skip(&d, (int64_t)m, &err) == PLANK_OK;
+            } else if (type == PLANK_FIXED_LEN_BYTE_ARRAY) {
+                ok = pk_decoder_get_fixed(&d, (int64_t)m, fixed, &err) == PLANK_OK;
+                for (size_t j = 0; ok && j < m; j++)
+                    bad += memcmp(fixed + j * (size_t)tlen, s[i + j], (size_t)tlen) != 0;
+            } else {
+                data.size = 0;
+                ok = pk_decoder_get_binary(&d, (int64_t)m, &data, ends, &err) == PLANK_OK;
+                int64_t st = 0;
+                for (size_t j = 0; ok && j < m; j++) {
+                    bad += (size_t)(ends[j] - st) != len[i + j] ||
+                           (len[i + j] && memcmp(data.data + st, s[i + j], len[i + j]) != 0);
+                    st = ends[j];
+                }
+            }
+            i += m;
+        }
+        CHECK_MSG(ok && bad == 0, "%s n %zu %s: %zu bad (%s)", plank_encoding_name(enc), n,
+                  set_name(sets[si]), bad, err.message);
+        pk_buffer_reset(&data);
+        free(ends);
+        free(fixed);
+        pk_decoder_release(&d);
+    }
+    free(buf);
+    free(o.data);
+}
+
+static void test_byte_arrays(void) {
+    ref_rng r = {13};
+    enum { N = 3000 };
+    char **s = malloc(sizeof(char *) * N);
+    size_t *len = malloc(sizeof(size_t) * N);
+    for (size_t i = 0; i < N; i++) {
+        /* Sorted-ish strings so DELTA_BYTE_ARRAY has prefixes, some empty. */
+        size_t l = ref_below(&r, 5) == 0 ? 0 : 1 + ref_below(&r, 40);
+        s[i] = malloc(l + 1);
+        for (size_t j = 0; j < l; j++)
+            s[i][j] = (char)(j < 6 && i > 0 && j < len[i - 1] ? s[i - 1][j] : (char)('a' + ref_below(&r, 26)));
+        len[i] = l;
+    }
+    size_t ns[] = {0, 1, 2, 127, 128, 129, 1000, N};
+    for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+        check_bytes(PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY, PLANK_BYTE_ARRAY, 0,
+                    (const char *const *)s, len, ns[k], k);
+        check_bytes(PLANK_ENC_DELTA_BYTE_ARRAY, PLANK_BYTE_ARRAY, 0, (const char *const *)s,
+                    len, ns[k], k + 100);
+    }
+    /* FIXED_LEN_BYTE_ARRAY(5) */
+    for (size_t i = 0; i < N; i++) {
+        free(s[i]);
+        s[i] = malloc(5);
+        for (size_t j = 0; j < 5; j++)
+            s[i][j] = (char)(j < 3 && i > 0 ? s[i - 1][j] : (char)('a' + ref_below(&r, 26)));
+        if (ref_below(&r, 10) == 0) s[i][0] = 'z';
+        len[i] = 5;
+    }
+    for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+        check_bytes(PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY, PLANK_FIXED_LEN_BYTE_ARRAY, 5,
+                    (const char *const *)s, len, ns[k], k);
+        check_bytes(PLANK_ENC_DELTA_BYTE_ARRAY, PLANK_FIXED_LEN_BYTE_ARRAY, 5,
+                    (const char *const *)s, len, ns[k], k + 100);
+    }
+    for (size_t i = 0; i < N; i++) free(s[i]);
+    free(s);
+    free(len);
+}
+
+/* A miniblock whose packed bytes are missing is an error at every level (the
+ * stream ends at the last value, so every cut removes needed bytes). */
+static void test_corrupt(void) {
+    uint64_t v[200];
+    ref_rng r = {17};
+    gen(v, 200, 20, true, 0, &r);
+    ref_out o = {0};
+    ref_delta_opts op = {128, 4, false, true, 20, false, true, false};
+    ref_delta(&o, v, 200, &op, &r);
+    for (size_t cut = 1; cut < o.size; cut += 7) {
+        uint8_t *buf = malloc(o.size - cut);
+        memcpy(buf, o.data, o.size - cut);
+        for (int s = 0; s < nsets; s++) {
+            pk_delta_decoder d;
+            plank_error err = {0};
+            uint8_t out[200 * 8];
+            bool ok = pk_delta_init(&d, buf, o.size - cut, true, &err) == PLANK_OK &&
+                      pk_delta_read_i64(&d, sets[s], out, 200, &err) == PLANK_OK;
+            CHECK_MSG(!ok && err.code == PLANK_ERR_CORRUPT, "cut %zu %s", cut, set_name(sets[s]));
+        }
+        free(buf);
+    }
+    free(o.data);
+}
+
+int main(void) {
+    init_sets();
+    test_kernels();
+    test_widths();
+    test_lengths_and_splits();
+    test_special();
+    test_byte_arrays();
+    test_corrupt();
+    TEST_END();
+}

@@ -1,0 +1,131 @@
+/* test_simd_levels.c: the level kernels (count equal, sum of 0/1 levels,
+ * range check, definition levels to validity bitmap) at every dispatch
+ * level this machine has, against plain loops written here. */
+#include "simd/pk_kernels.h"
+#include "enc_ref.h"
+#include "tharness.h"
+
+static int64_t ref_count(const int16_t *lv, size_t n, int16_t v) {
+    int64_t c = 0;
+    for (size_t i = 0; i < n; i++) c += lv[i] == v;
+    return c;
+}
+
+/* Exact-size copy so ASan sees any over-read. */
+static int16_t *copy_levels(const int16_t *lv, size_t n) {
+    int16_t *p = malloc(n ? n * 2 : 1);
+    if (n) memcpy(p, lv, n * 2);
+    return p;
+}
+
+static void test_count(const pk_kernels *k, const int16_t *src, size_t n) {
+    int16_t *lv = copy_levels(src, n);
+    for (int16_t v = 0; v <= 3; v++)
+        CHECK_MSG(k->count_eq16(lv, n, v) == ref_count(lv, n, v), "count n %zu v %d level %s", n,
+                  (int)v, pk_simd_level_name(k->level));
+    free(lv);
+}
+
+static void test_counting(const pk_kernels *k) {
+    ref_rng r = {3};
+    size_t maxn = 0x1FFFF + 40;
+    int16_t *lv = malloc(maxn * 2), *ones = malloc(maxn * 2);
+    for (size_t i = 0; i < maxn; i++) lv[i] = (int16_t)ref_below(&r, 3);
+    for (size_t i = 0; i < maxn; i++) ones[i] = 2;
+    /* Empty, around the vector width and chunk sizes, and a spread. */
+    for (size_t n = 0; n <= 300; n++) test_count(k, lv, n);
+    static const size_t big[] = {1000, 4095, 4096, 4097, 0xFFC0, 0xFFFE, 0xFFFF, 0x10000,
+                                 0x10001, 0x1FFFE, 0x1FFFF, 0x1FFFF + 33};
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        test_count(k, lv, big[i]);
+        /* All-match and no-match: would wrap a 16-bit total if chunks were wrong. */
+        int16_t *c = copy_levels(ones, big[i]);
+        CHECK_EQ_I64(k->count_eq16(c, big[i], 2), (int64_t)big[i]);
+        CHECK_EQ_I64(k->count_eq16(c, big[i], 1), 0);
+        free(c);
+    }
+    /* Summing 0/1 levels equals counting the ones. */
+    for (size_t i = 0; i < maxn; i++) lv[i] = (int16_t)ref_below(&r, 2);
+    for (size_t n = 0; n <= 300; n++) CHECK_EQ_I64(k->sum01_16(lv, n), ref_count(lv, n, 1));
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        int16_t *c = copy_levels(lv, big[i]);
+        CHECK_EQ_I64(k->sum01_16(c, big[i]), ref_count(c, big[i], 1));
+        for (size_t j = 0; j < big[i]; j++) c[j] = 1;
+        CHECK_EQ_I64(k->sum01_16(c, big[i]), (int64_t)big[i]);
+        free(c);
+    }
+    free(lv);
+    free(ones);
+}
+
+static void test_range(const pk_kernels *k) {
+    for (size_t n = 0; n <= 70; n++) {
+        int16_t *lv = malloc(n ? n * 2 : 1);
+        for (size_t i = 0; i < n; i++) lv[i] = (int16_t)(i % 4);
+        CHECK(k->levels_in_range(lv, n, 3));
+        CHECK(k->levels_in_range(lv, n, INT16_MAX));
+        /* One bad level at every position: too large, negative. */
+        for (size_t j = 0; j < n; j++) {
+            int16_t keep = lv[j];
+            lv[j] = 4;
+            CHECK_MSG(!k->levels_in_range(lv, n, 3), "range n %zu at %zu", n, j);
+            lv[j] = -1;
+            CHECK_MSG(!k->levels_in_range(lv, n, 3), "range n %zu neg at %zu", n, j);
+            lv[j] = INT16_MIN;
+            CHECK(!k->levels_in_range(lv, n, INT16_MAX));
+            lv[j] = keep;
+        }
+        free(lv);
+    }
+}
+
+static void test_bitmap(const pk_kernels *k) {
+    ref_rng r = {11};
+    int16_t src[400];
+    for (size_t n = 0; n <= 300; n++) {
+        for (size_t i = 0; i < n; i++) src[i] = (int16_t)ref_below(&r, 3);
+        int16_t *def = copy_levels(src, n);
+        for (int64_t off = 0; off < 19; off++) {
+            size_t nbytes = (size_t)(off + (int64_t)n + 7) / 8 + 2;
+            uint8_t *bits = malloc(nbytes);
+            memset(bits, 0xFF, nbytes);
+            int64_t got = k->def_to_bitmap(def, n, 2, bits, off);
+            int bad = got != ref_count(def, n, 2);
+            /* Bits before the offset kept (all ones), the levels' bits, then
+             * zeros to the end of the last written byte, then untouched. */
+            size_t end_bit = (size_t)off + n;
+            size_t last_byte = n ? (end_bit + 7) / 8 : (size_t)off / 8;
+            for (size_t b = 0; b < nbytes * 8; b++) {
+                int bit = (bits[b / 8] >> (b % 8)) & 1;
+                int want;
+                if (b < (size_t)off) want = 1;
+                else if (b < end_bit) want = def[b - (size_t)off] == 2;
+                else if (n && b / 8 < last_byte) want = 0;
+                else want = 1;
+                bad |= bit != want;
+            }
+            CHECK_MSG(!bad, "bitmap n %zu offset %lld level %s", n, (long long)off,
+                      pk_simd_level_name(k->level));
+            free(bits);
+        }
+        free(def);
+    }
+}
+
+int main(void) {
+    const pk_kernels *tabs[4];
+    int ntab = pk_kernels_available(tabs);
+    CHECK(ntab >= 1 && tabs[0]->level == PK_SIMD_SCALAR);
+    for (int t = 0; t < ntab; t++) {
+        /* A table entry left out is a NULL pointer: every kernel must be set. */
+        const pk_kernels *k = tabs[t];
+        CHECK(k->unpack8 && k->unpack16 && k->unpack32 && k->unpack64 && k->count_eq16 &&
+              k->sum01_16 && k->levels_in_range && k->def_to_bitmap);
+        CHECK(k->delta_i32 && k->delta_i64 && k->dict_gather32 && k->dict_gather64 &&
+              k->bss_decode);
+        test_counting(tabs[t]);
+        test_range(tabs[t]);
+        test_bitmap(tabs[t]);
+    }
+    TEST_END();
+}
