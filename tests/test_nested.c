@@ -31,8 +31,8 @@ static const char *const nested_maps[] = {
     "[[{\"key\":\"c\",\"value\":null}],1,1]",
     "[[{\"key\":\"d\",\"value\":[]}],1,1]",
     "[[{\"key\":\"e\",\"value\":[{\"key\":1,\"value\":true}]}],1,1]",
-    "[[{\"key\":\"f\",\"value\":[{\"key\":3,\"value\":true},{\"key\":4,\"value\":false},{\"key\":5,"
-    "\"value\":true}]}],1,1]",
+    ("[[{\"key\":\"f\",\"value\":[{\"key\":3,\"value\":true},{\"key\":4,\"value\":false},{\"key\":5,"
+    "\"value\":true}]}],1,1]"),
 };
 static const char *const list_columns[] = {
     "[[\"1\",\"2\",\"3\"],[\"abc\",\"efg\",\"hij\"]]",
@@ -53,52 +53,52 @@ static const char *const repeated_no_annotation[] = {
     "[3,{\"phone\":[]}]",
     "[4,{\"phone\":[{\"number\":\"5555555555\",\"kind\":null}]}]",
     "[5,{\"phone\":[{\"number\":\"1111111111\",\"kind\":\"home\"}]}]",
-    "[6,{\"phone\":[{\"number\":\"1111111111\",\"kind\":\"home\"},{\"number\":\"2222222222\","
-    "\"kind\":null},{\"number\":\"3333333333\",\"kind\":\"mobile\"}]}]",
+    ("[6,{\"phone\":[{\"number\":\"1111111111\",\"kind\":\"home\"},{\"number\":\"2222222222\","
+    "\"kind\":null},{\"number\":\"3333333333\",\"kind\":\"mobile\"}]}]"),
 };
 static const char *const repeated_primitive_no_list[] = {
-    "[[0,1,2,3],[\"foo\",\"zero\",\"one\",\"two\"],{\"Int32_list_in_group\":[0,1,2,3],"
-    "\"String_list_in_group\":[\"foo\",\"zero\",\"one\",\"two\"]}]",
+    ("[[0,1,2,3],[\"foo\",\"zero\",\"one\",\"two\"],{\"Int32_list_in_group\":[0,1,2,3],"
+    "\"String_list_in_group\":[\"foo\",\"zero\",\"one\",\"two\"]}]"),
     "[[],[\"three\"],{\"Int32_list_in_group\":[],\"String_list_in_group\":[\"three\"]}]",
     "[[4],[\"four\"],{\"Int32_list_in_group\":[4],\"String_list_in_group\":[\"four\"]}]",
-    "[[5,6,7,8],[\"five\",\"six\",\"seven\",\"eight\"],{\"Int32_list_in_group\":[5,6,7,8],"
-    "\"String_list_in_group\":[\"five\",\"six\",\"seven\",\"eight\"]}]",
+    ("[[5,6,7,8],[\"five\",\"six\",\"seven\",\"eight\"],{\"Int32_list_in_group\":[5,6,7,8],"
+    "\"String_list_in_group\":[\"five\",\"six\",\"seven\",\"eight\"]}]"),
 };
 static const char *const nullable_impala[] = {
-    "[\"1\",[1,2,3],[[1,2],[3,4]],[{\"key\":\"k1\",\"value\":1},{\"key\":\"k2\",\"value\":100}],"
+    ("[\"1\",[1,2,3],[[1,2],[3,4]],[{\"key\":\"k1\",\"value\":1},{\"key\":\"k2\",\"value\":100}],"
     "[[{\"key\":\"k1\",\"value\":1}]],{\"A\":1,\"b\":[1],\"C\":{\"d\":[[{\"E\":10,\"F\":\"aaa\"},"
     "{\"E\":-10,\"F\":\"bbb\"}],[{\"E\":11,\"F\":\"c\"}]]},\"g\":[{\"key\":\"foo\",\"value\":"
-    "{\"H\":{\"i\":[1.1]}}}]}]",
-    "[\"2\",[null,1,2,null,3,null],[[null,1,2,null],[3,null,4],[],null],[{\"key\":\"k1\","
+    "{\"H\":{\"i\":[1.1]}}}]}]"),
+    ("[\"2\",[null,1,2,null,3,null],[[null,1,2,null],[3,null,4],[],null],[{\"key\":\"k1\","
     "\"value\":2},{\"key\":\"k2\",\"value\":null}],[[{\"key\":\"k3\",\"value\":null},{\"key\":"
     "\"k1\",\"value\":1}],null,[]],{\"A\":null,\"b\":[null],\"C\":{\"d\":[[{\"E\":null,\"F\":"
     "null},{\"E\":10,\"F\":\"aaa\"},{\"E\":null,\"F\":null},{\"E\":-10,\"F\":\"bbb\"},{\"E\":"
     "null,\"F\":null}],[{\"E\":11,\"F\":\"c\"},null],[],null]},\"g\":[{\"key\":\"g1\",\"value\":"
     "{\"H\":{\"i\":[2.2,null]}}},{\"key\":\"g2\",\"value\":{\"H\":{\"i\":[]}}},{\"key\":\"g3\","
     "\"value\":null},{\"key\":\"g4\",\"value\":{\"H\":{\"i\":null}}},{\"key\":\"g5\",\"value\":"
-    "{\"H\":null}}]}]",
+    "{\"H\":null}}]}]"),
     "[\"3\",[],[null],[],[null,null],{\"A\":null,\"b\":null,\"C\":{\"d\":[]},\"g\":[]}]",
     "[\"4\",null,[],[],[],{\"A\":null,\"b\":null,\"C\":{\"d\":null},\"g\":null}]",
-    "[\"5\",null,null,[],null,{\"A\":null,\"b\":null,\"C\":null,\"g\":[{\"key\":\"foo\",\"value\":"
-    "{\"H\":{\"i\":[2.2,3.3]}}}]}]",
+    ("[\"5\",null,null,[],null,{\"A\":null,\"b\":null,\"C\":null,\"g\":[{\"key\":\"foo\",\"value\":"
+    "{\"H\":{\"i\":[2.2,3.3]}}}]}]"),
     "[\"6\",null,null,null,null,null]",
-    "[\"7\",null,[null,[5,6]],[{\"key\":\"k1\",\"value\":null},{\"key\":\"k3\",\"value\":null}],"
-    "null,{\"A\":7,\"b\":[2,3,null],\"C\":{\"d\":[[],[null],null]},\"g\":null}]",
+    ("[\"7\",null,[null,[5,6]],[{\"key\":\"k1\",\"value\":null},{\"key\":\"k3\",\"value\":null}],"
+    "null,{\"A\":7,\"b\":[2,3,null],\"C\":{\"d\":[[],[null],null]},\"g\":null}]"),
 };
 static const char *const nonnullable_impala[] = {
-    "[\"8\",[-1],[[-1,-2],[]],[{\"key\":\"k1\",\"value\":-1}],[[],[{\"key\":\"k1\",\"value\":1}],"
-    "[],[]],{\"a\":-1,\"B\":[-1],\"c\":{\"D\":[[{\"e\":-1,\"f\":\"nonnullable\"}]]},\"G\":[]}]",
+    ("[\"8\",[-1],[[-1,-2],[]],[{\"key\":\"k1\",\"value\":-1}],[[],[{\"key\":\"k1\",\"value\":1}],"
+    "[],[]],{\"a\":-1,\"B\":[-1],\"c\":{\"D\":[[{\"e\":-1,\"f\":\"nonnullable\"}]]},\"G\":[]}]"),
 };
 /* DuckDB refuses this file. my_map: every value null (the value column has
  * def 1 < max 2 everywhere); my_map_no_v: a MAP without value field, read as
  * a list of its keys; my_list: the same keys as a list (map_no_value.md). */
 static const char *const map_no_value[] = {
-    "[[{\"key\":1,\"value\":null},{\"key\":2,\"value\":null},{\"key\":3,\"value\":null}],"
-    "[1,2,3],[1,2,3]]",
-    "[[{\"key\":4,\"value\":null},{\"key\":5,\"value\":null},{\"key\":6,\"value\":null}],"
-    "[4,5,6],[4,5,6]]",
-    "[[{\"key\":7,\"value\":null},{\"key\":8,\"value\":null},{\"key\":9,\"value\":null}],"
-    "[7,8,9],[7,8,9]]",
+    ("[[{\"key\":1,\"value\":null},{\"key\":2,\"value\":null},{\"key\":3,\"value\":null}],"
+    "[1,2,3],[1,2,3]]"),
+    ("[[{\"key\":4,\"value\":null},{\"key\":5,\"value\":null},{\"key\":6,\"value\":null}],"
+    "[4,5,6],[4,5,6]]"),
+    ("[[{\"key\":7,\"value\":null},{\"key\":8,\"value\":null},{\"key\":9,\"value\":null}],"
+    "[7,8,9],[7,8,9]]"),
 };
 /* The key is OPTIONAL against the spec (Hive); read as a map like DuckDB and
  * arrow-rs do. */
@@ -122,8 +122,8 @@ static const char *const nulls_snappy[] = {
 static const int32_t impala_e[] = {9}; /* nested_struct.C.d.list.element.list.element.E */
 static const char *const impala_e_rows[] = {
     "[{\"C\":{\"d\":[[{\"E\":10},{\"E\":-10}],[{\"E\":11}]]}}]",
-    "[{\"C\":{\"d\":[[{\"E\":null},{\"E\":10},{\"E\":null},{\"E\":-10},{\"E\":null}],"
-    "[{\"E\":11},null],[],null]}}]",
+    ("[{\"C\":{\"d\":[[{\"E\":null},{\"E\":10},{\"E\":null},{\"E\":-10},{\"E\":null}],"
+    "[{\"E\":11},null],[],null]}}]"),
     "[{\"C\":{\"d\":[]}}]",
     "[{\"C\":{\"d\":null}}]",
     "[{\"C\":null}]",
@@ -134,8 +134,8 @@ static const char *const impala_e_rows[] = {
 static const int32_t impala_gi[] = {12}; /* nested_struct.g.map.value.H.i.list.element */
 static const char *const impala_gi_rows[] = {
     "[{\"g\":[{\"H\":{\"i\":[1.1]}}]}]",
-    "[{\"g\":[{\"H\":{\"i\":[2.2,null]}},{\"H\":{\"i\":[]}},null,{\"H\":{\"i\":null}},"
-    "{\"H\":null}]}]",
+    ("[{\"g\":[{\"H\":{\"i\":[2.2,null]}},{\"H\":{\"i\":[]}},null,{\"H\":{\"i\":null}},"
+    "{\"H\":null}]}]"),
     "[{\"g\":[]}]",
     "[{\"g\":null}]",
     "[{\"g\":[{\"H\":{\"i\":[2.2,3.3]}}]}]",
@@ -155,9 +155,9 @@ static const char *const maps_inner_key_rows[] = {
 };
 static const int32_t structs_cols[] = {0, 1, 2, 3, 4, 5, 24, 25, 26, 27, 28, 29};
 static const char *const structs_rows[] = {
-    "[{\"min\":\"190406409000602\",\"max\":\"190407175004000\",\"mean\":\"190406671229999\","
+    ("[{\"min\":\"190406409000602\",\"max\":\"190407175004000\",\"mean\":\"190406671229999\","
     "\"count\":\"495\",\"sum\":\"94251302258849568\",\"variance\":\"0\"},{\"min\":0,\"max\":0,"
-    "\"mean\":0,\"count\":\"0\",\"sum\":0,\"variance\":0}]",
+    "\"mean\":0,\"count\":\"0\",\"sum\":0,\"variance\":0}]"),
 };
 
 static const nested_case cases[] = {
