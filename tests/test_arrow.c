@@ -521,6 +521,87 @@ static void test_ownership(const char *dir) {
     CHECK_EQ_I64(c.live_bytes, 0);
 }
 
+/* Hostile input: seeded byte flips over the nested files. Every stream must
+ * end with either the whole file or an error, and every array produced must
+ * be structurally sound (the JSON walker follows every offset and child). */
+static uint64_t rng_next(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void test_flips(const char *dir) {
+    static const char *const files[] = {
+        "nested_lists.snappy.parquet", "nested_maps.snappy.parquet", "list_columns.parquet",
+        "nullable.impala.parquet", "nonnullable.impala.parquet", "map_no_value.parquet",
+        "repeated_no_annotation.parquet", "old_list_structure.parquet",
+        "repeated_primitive_no_list.parquet", "datapage_v2.snappy.parquet"};
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    int64_t ok = 0, failed = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        size_t len;
+        unsigned char *orig = th_read_file(data_path(dir, files[f]), &len);
+        CHECK(orig != NULL);
+        if (!orig) continue;
+        unsigned char *buf = malloc(len);
+        for (int round = 0; round < 300; round++) {
+            memcpy(buf, orig, len);
+            int flips = 1 + (int)(rng_next(&seed) % 3);
+            for (int k = 0; k < flips; k++) {
+                /* mostly inside the data pages, sometimes anywhere */
+                size_t at = (size_t)(rng_next(&seed) % len);
+                buf[at] ^= (unsigned char)(1u << (rng_next(&seed) % 8));
+            }
+            plank_reader_options ro;
+            plank_reader_options_init(&ro);
+            ro.verify_checksums = false;
+            plank_reader *r = NULL;
+            plank_error e;
+            if (plank_reader_open_memory(&r, buf, len, &ro, &e) != PLANK_OK) {
+                failed++;
+                continue;
+            }
+            plank_arrow_options o;
+            plank_arrow_options_init(&o);
+            o.batch_rows = 1 + (int64_t)(rng_next(&seed) % 4);
+            struct ArrowArrayStream st;
+            if (plank_reader_arrow_stream(r, NULL, 0, &o, &st, &e) != PLANK_OK) {
+                failed++;
+                plank_reader_close(r);
+                continue;
+            }
+            struct ArrowSchema s;
+            CHECK(st.get_schema(&st, &s) == 0);
+            for (;;) {
+                struct ArrowArray a;
+                int rc = st.get_next(&st, &a);
+                if (rc) {
+                    CHECK(st.get_last_error(&st) != NULL);
+                    failed++;
+                    break;
+                }
+                if (!a.release) {
+                    ok++;
+                    break;
+                }
+                for (int64_t i = 0; i < a.length; i++) {
+                    aj_buf j = {0};
+                    aj_row(&j, &s, &a, i);
+                    free(j.p);
+                }
+                a.release(&a);
+            }
+            s.release(&s);
+            st.release(&st);
+            plank_reader_close(r);
+        }
+        free(buf);
+        free(orig);
+    }
+    CHECK(ok > 0 && failed > 0);
+}
+
 int main(void) {
     const char *dir = th_testing_dir();
     if (!dir) TEST_SKIP("parquet-testing not found (set PLANK_TESTING_DIR)");
@@ -533,5 +614,6 @@ int main(void) {
     test_row_groups(dir);
     test_errors(dir);
     test_ownership(dir);
+    test_flips(dir);
     TEST_END();
 }
