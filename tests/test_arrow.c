@@ -521,6 +521,220 @@ static void test_ownership(const char *dir) {
     CHECK_EQ_I64(c.live_bytes, 0);
 }
 
+/* ---- A schema-only file built byte by byte (Thrift compact protocol) ------------ */
+
+typedef struct tw {
+    unsigned char b[4096];
+    size_t n;
+    int last[16]; /* last field id per struct depth */
+    int depth;
+} tw;
+
+static void tw_byte(tw *w, unsigned v) { w->b[w->n++] = (unsigned char)v; }
+static void tw_varint(tw *w, uint64_t v) {
+    while (v >= 0x80) {
+        tw_byte(w, (unsigned)(v & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    tw_byte(w, (unsigned)v);
+}
+static void tw_field(tw *w, int id, int type) {
+    int delta = id - w->last[w->depth];
+    if (delta > 0 && delta <= 15) {
+        tw_byte(w, (unsigned)(delta << 4 | type));
+    } else {
+        tw_byte(w, (unsigned)type);
+        tw_varint(w, (uint64_t)((id << 1) ^ (id >> 31)));
+    }
+    w->last[w->depth] = id;
+}
+static void tw_i32(tw *w, int id, int32_t v) {
+    tw_field(w, id, 5);
+    tw_varint(w, (uint32_t)((v << 1) ^ (v >> 31)));
+}
+static void tw_bool(tw *w, int id, int v) { tw_field(w, id, v ? 1 : 2); }
+static void tw_str(tw *w, int id, const char *s) {
+    tw_field(w, id, 8);
+    tw_varint(w, strlen(s));
+    memcpy(w->b + w->n, s, strlen(s));
+    w->n += strlen(s);
+}
+static void tw_begin(tw *w, int id) { /* id 0: list element */
+    if (id) tw_field(w, id, 12);
+    w->last[++w->depth] = 0;
+}
+static void tw_end(tw *w) {
+    tw_byte(w, 0);
+    w->depth--;
+}
+
+enum { T_INT32 = 1, T_INT64 = 2, T_BA = 6, T_FLBA = 7, T_GROUP = -1 };
+enum { REQ = 0, OPT = 1, REP = 2 };
+
+/* One SchemaElement. conv < 0: none; logical: LogicalType union member id
+ * (0: none) with its parameters a, b. */
+static void tw_elem(tw *w, const char *name, int type, int len, int rep, int children, int conv,
+                    int prec, int scale, int fid, int logical, int a, int b) {
+    tw_begin(w, 0);
+    if (type >= 0) tw_i32(w, 1, type);
+    if (len) tw_i32(w, 2, len);
+    tw_i32(w, 3, rep);
+    tw_str(w, 4, name);
+    if (children) tw_i32(w, 5, children);
+    if (conv >= 0) tw_i32(w, 6, conv);
+    if (conv == 5) {
+        tw_i32(w, 7, scale);
+        tw_i32(w, 8, prec);
+    }
+    if (fid >= 0) tw_i32(w, 9, fid);
+    if (logical) {
+        tw_begin(w, 10);
+        tw_begin(w, logical);
+        if (logical == 7 || logical == 8) { /* TIME / TIMESTAMP(isAdjustedToUTC=a, unit=b) */
+            tw_bool(w, 1, a);
+            tw_begin(w, 2);
+            tw_begin(w, b); /* 1 MILLIS, 2 MICROS, 3 NANOS */
+            tw_end(w);
+            tw_end(w);
+        } else if (logical == 10) { /* INTEGER(bitWidth=a, isSigned=b) */
+            tw_field(w, 1, 3);
+            tw_byte(w, (unsigned)a);
+            tw_bool(w, 2, b);
+        }
+        tw_end(w);
+        tw_end(w);
+    }
+    tw_end(w);
+}
+
+static size_t build_schema_file(unsigned char *out) {
+    static tw w;
+    memset(&w, 0, sizeof w);
+    memcpy(w.b, "PAR1", 4);
+    w.n = 4;
+    size_t start = w.n;
+    tw_begin(&w, 0);
+    tw_i32(&w, 1, 2);
+    tw_field(&w, 2, 9);
+    tw_byte(&w, 0xF0 | 12);
+    tw_varint(&w, 33);
+    tw_elem(&w, "schema", T_GROUP, 0, REQ, 22, -1, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "d", T_INT32, 0, REQ, 0, -1, 0, 0, -1, 6, 0, 0);
+    tw_elem(&w, "t_ms", T_INT32, 0, REQ, 0, -1, 0, 0, -1, 7, 1, 1);
+    tw_elem(&w, "t_us", T_INT64, 0, REQ, 0, -1, 0, 0, -1, 7, 1, 2);
+    tw_elem(&w, "t_ns", T_INT64, 0, REQ, 0, -1, 0, 0, -1, 7, 0, 3);
+    tw_elem(&w, "ts_ms", T_INT64, 0, REQ, 0, -1, 0, 0, -1, 8, 0, 1);
+    tw_elem(&w, "ts_ns_utc", T_INT64, 0, REQ, 0, -1, 0, 0, -1, 8, 1, 3);
+    tw_elem(&w, "u8", T_INT32, 0, REQ, 0, -1, 0, 0, -1, 10, 8, 0);
+    tw_elem(&w, "u16", T_INT32, 0, REQ, 0, 12, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "u32", T_INT32, 0, REQ, 0, -1, 0, 0, -1, 10, 32, 0);
+    tw_elem(&w, "i16", T_INT32, 0, REQ, 0, 16, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "uuid", T_FLBA, 16, REQ, 0, -1, 0, 0, -1, 14, 0, 0);
+    tw_elem(&w, "dec", T_FLBA, 20, REQ, 0, 5, 45, 3, -1, 0, 0, 0);
+    tw_elem(&w, "json", T_BA, 0, REQ, 0, 19, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "enum", T_BA, 0, REQ, 0, 4, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "interval", T_FLBA, 12, REQ, 0, 21, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "unk", T_INT32, 0, OPT, 0, -1, 0, 0, -1, 11, 0, 0);
+    tw_elem(&w, "fid", T_INT32, 0, OPT, 0, -1, 0, 0, 42, 0, 0, 0);
+    tw_elem(&w, "bson", T_BA, 0, REQ, 0, 20, 0, 0, -1, 0, 0, 0);
+    /* MAP_KEY_VALUE outside a MAP is a MAP */
+    tw_elem(&w, "m", T_GROUP, 0, OPT, 1, 2, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "map", T_GROUP, 0, REP, 2, -1, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "key", T_BA, 0, REQ, 0, 0, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "value", T_INT32, 0, OPT, 0, -1, 0, 0, -1, 0, 0, 0);
+    /* rule 4: one-field repeated group named <list>_tuple is the element */
+    tw_elem(&w, "lt", T_GROUP, 0, OPT, 1, 3, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "lt_tuple", T_GROUP, 0, REP, 1, -1, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "x", T_INT32, 0, REQ, 0, -1, 0, 0, -1, 0, 0, 0);
+    /* rule 5: otherwise the one field is the element, with its repetition */
+    tw_elem(&w, "l5", T_GROUP, 0, OPT, 1, 3, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "element", T_GROUP, 0, REP, 1, -1, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "str", T_BA, 0, OPT, 0, 0, 0, 0, -1, 0, 0, 0);
+    /* rule 2: a repeated group of several fields is the element */
+    tw_elem(&w, "l2", T_GROUP, 0, REQ, 1, 3, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "pair", T_GROUP, 0, REP, 2, -1, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "a", T_INT32, 0, REQ, 0, -1, 0, 0, -1, 0, 0, 0);
+    tw_elem(&w, "b", T_INT32, 0, OPT, 0, -1, 0, 0, -1, 0, 0, 0);
+    tw_field(&w, 3, 6);
+    tw_varint(&w, 0);
+    tw_field(&w, 4, 9);
+    tw_byte(&w, 0x0C); /* empty list of RowGroup */
+    tw_end(&w);
+    uint32_t flen = (uint32_t)(w.n - start);
+    memcpy(w.b + w.n, &flen, 4);
+    memcpy(w.b + w.n + 4, "PAR1", 4);
+    w.n += 8;
+    memcpy(out, w.b, w.n);
+    return w.n;
+}
+
+static void test_built_schema(void) {
+    static unsigned char file[4096];
+    size_t len = build_schema_file(file);
+    plank_reader *r = NULL;
+    plank_error e;
+    plank_status st = plank_reader_open_memory(&r, file, len, NULL, &e);
+    CHECK_MSG(st == PLANK_OK, "%s", e.message);
+    if (st != PLANK_OK) return;
+    struct ArrowSchema s;
+    CHECK(plank_reader_arrow_schema(r, NULL, &s, &e) == PLANK_OK);
+    static const char *const want[][2] = {
+        {"d", "tdD"}, {"t_ms", "ttm"}, {"t_us", "ttu"}, {"t_ns", "ttn"}, {"ts_ms", "tsm:"},
+        {"ts_ns_utc", "tsn:UTC"}, {"u8", "C"}, {"u16", "S"}, {"u32", "I"}, {"i16", "s"},
+        {"uuid", "w:16"}, {"dec", "d:45,3,256"}, {"json", "u"}, {"enum", "u"},
+        {"interval", "w:12"}, {"unk", "n"}, {"fid", "i"}, {"bson", "z"}, {"m", "+m"},
+        {"lt", "+l"}, {"l5", "+l"}, {"l2", "+l"}};
+    CHECK_EQ_I64(s.n_children, (int64_t)(sizeof want / sizeof want[0]));
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const struct ArrowSchema *c = child_named(&s, want[i][0]);
+        CHECK_MSG(c && !strcmp(c->format, want[i][1]), "%s: %s, want %s", want[i][0],
+                  c ? c->format : "(missing)", want[i][1]);
+    }
+    const struct ArrowSchema *u = child_named(&s, "uuid");
+    if (u) {
+        const char *n = meta_value(u->metadata, "ARROW:extension:name");
+        CHECK(n && !strcmp(n, "arrow.uuid"));
+        const char *m = meta_value(u->metadata, "ARROW:extension:metadata");
+        CHECK(m && !strcmp(m, ""));
+        CHECK(u->flags == 0);
+    }
+    const struct ArrowSchema *f = child_named(&s, "fid");
+    if (f) {
+        const char *id = meta_value(f->metadata, "PARQUET:field_id");
+        CHECK(id && !strcmp(id, "42"));
+        CHECK(f->flags == ARROW_FLAG_NULLABLE);
+    }
+    const struct ArrowSchema *m = child_named(&s, "m");
+    if (m && m->n_children == 1 && m->children[0]->n_children == 2) {
+        CHECK(!strcmp(m->children[0]->children[0]->format, "u"));
+        CHECK(!strcmp(m->children[0]->children[1]->format, "i"));
+    }
+    const struct ArrowSchema *lt = child_named(&s, "lt");
+    if (lt && lt->n_children == 1) {
+        const struct ArrowSchema *el = lt->children[0];
+        CHECK(!strcmp(el->format, "+s") && !strcmp(el->name, "lt_tuple") && el->flags == 0);
+        CHECK(el->n_children == 1 && !strcmp(el->children[0]->name, "x"));
+    }
+    const struct ArrowSchema *l5 = child_named(&s, "l5");
+    if (l5 && l5->n_children == 1) {
+        CHECK(!strcmp(l5->children[0]->format, "u") && !strcmp(l5->children[0]->name, "str"));
+        CHECK(l5->children[0]->flags == ARROW_FLAG_NULLABLE);
+    }
+    const struct ArrowSchema *l2 = child_named(&s, "l2");
+    if (l2 && l2->n_children == 1) {
+        CHECK(l2->flags == 0);
+        CHECK(!strcmp(l2->children[0]->format, "+s") && l2->children[0]->n_children == 2);
+    }
+    s.release(&s);
+    /* No row groups: the stream ends at once. */
+    struct ArrowArrayStream stream;
+    CHECK(plank_reader_arrow_stream(r, NULL, 0, NULL, &stream, &e) == PLANK_OK);
+    struct ArrowArray a;
+    CHECK(stream.get_next(&stream, &a) == 0 && a.release == NULL);
+    stream.release(&stream);
+    plank_reader_close(r);
+}
+
 /* Hostile input: seeded byte flips over the nested files. Every stream must
  * end with either the whole file or an error, and every array produced must
  * be structurally sound (the JSON walker follows every offset and child). */
@@ -615,5 +829,6 @@ int main(void) {
     test_errors(dir);
     test_ownership(dir);
     test_flips(dir);
+    test_built_schema();
     TEST_END();
 }
