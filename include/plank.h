@@ -503,7 +503,8 @@ struct ArrowArrayStream {
 typedef struct plank_arrow_options {
     int64_t batch_rows;     /* top-level records per ArrowArray; default 65536 */
     bool dictionary_arrays; /* export dictionary-encoded BYTE_ARRAY/FLBA chunks as Arrow
-                               dictionary arrays (default false) */
+                               dictionary arrays (default false). Not implemented yet:
+                               values are always exported decoded. */
     bool int96_as_binary;   /* INT96 as fixed_size_binary(12) (raw) instead of timestamp[ns]
                                (default false) */
 } plank_arrow_options;
