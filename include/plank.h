@@ -456,6 +456,98 @@ PLANK_API plank_status plank_column_reader_read(plank_column_reader *cr, int64_t
 PLANK_API plank_status plank_column_reader_skip(plank_column_reader *cr, int64_t n,
                                                 int64_t *skipped, plank_error *err);
 
+/* ------------------------------------------------------------------------ */
+/* Arrow C Data Interface export                                            */
+/* ------------------------------------------------------------------------ */
+
+/* The three structs exactly as the Arrow C Data Interface specification
+ * (https://arrow.apache.org/docs/format/CDataInterface.html) gives them,
+ * guarded so that a program also including another copy compiles. */
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+struct ArrowSchema {
+    const char *format;
+    const char *name;
+    const char *metadata;
+    int64_t flags;
+    int64_t n_children;
+    struct ArrowSchema **children;
+    struct ArrowSchema *dictionary;
+    void (*release)(struct ArrowSchema *);
+    void *private_data;
+};
+struct ArrowArray {
+    int64_t length;
+    int64_t null_count;
+    int64_t offset;
+    int64_t n_buffers;
+    int64_t n_children;
+    const void **buffers;
+    struct ArrowArray **children;
+    struct ArrowArray *dictionary;
+    void (*release)(struct ArrowArray *);
+    void *private_data;
+};
+#endif
+#ifndef ARROW_C_STREAM_INTERFACE
+#define ARROW_C_STREAM_INTERFACE
+struct ArrowArrayStream {
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+    void (*release)(struct ArrowArrayStream *);
+    void *private_data;
+};
+#endif
+
+typedef struct plank_arrow_options {
+    int64_t batch_rows;     /* top-level records per ArrowArray; default 65536 */
+    bool dictionary_arrays; /* export dictionary-encoded BYTE_ARRAY/FLBA chunks as Arrow
+                               dictionary arrays (default false). Not implemented yet:
+                               values are always exported decoded. */
+    bool int96_as_binary;   /* INT96 as fixed_size_binary(12) (raw) instead of timestamp[ns]
+                               (default false) */
+} plank_arrow_options;
+
+/* Fills the defaults. Always call it before setting fields. */
+PLANK_API void plank_arrow_options_init(plank_arrow_options *o);
+
+/* The schema of the selected columns as a struct ("+s") ArrowSchema with one
+ * child per top-level field that contains at least one selected leaf
+ * (partially selected groups keep only the selected children). o may be NULL
+ * for defaults. The caller releases *out (out->release(out)).
+ *
+ * Type mapping: BOOLEAN "b"; INT32 "i" (INTEGER(8|16, signed) "c"/"s",
+ * unsigned "C"/"S"/"I"); INT64 "l" (unsigned "L"); FLOAT "f"; DOUBLE "g";
+ * FLOAT16 "e"; DATE "tdD"; TIME "ttm"/"ttu"/"ttn"; TIMESTAMP "tsm:"/"tsu:"/
+ * "tsn:" with "UTC" when adjusted to UTC; INT96 "tsn:" (or "w:12" raw);
+ * DECIMAL "d:P,S" (decimal128, "d:P,S,256" above precision 38); STRING, ENUM,
+ * JSON "u"; other BYTE_ARRAY "z"; FIXED_LEN_BYTE_ARRAY "w:N"; UUID "w:16" with
+ * the arrow.uuid extension metadata; UNKNOWN "n"; lists "+l", maps "+m"
+ * (entries "+s" of key and value), groups "+s". Lists follow every
+ * backward-compatibility rule of the format's LogicalTypes.md; a map without
+ * a value field (or with its value not selected) becomes a list of its keys,
+ * a map whose key is not selected a list of its values. Field metadata
+ * carries "PARQUET:field_id". ARROW_FLAG_NULLABLE is set for OPTIONAL fields. */
+PLANK_API plank_status plank_reader_arrow_schema(plank_reader *r, const plank_arrow_options *o,
+                                                 struct ArrowSchema *out, plank_error *err);
+
+/* A stream of struct arrays over the given row groups (NULL/0 = all, in file
+ * order): each batch holds whole top-level records (at most batch_rows, fewer
+ * at the end of a row group or when a batch's byte data or list entries
+ * would not fit int32 offsets). Arrays own their memory (allocated through
+ * the reader's allocator) and may outlive the stream and the reader. The
+ * reader must outlive the stream. Errors surface through get_next's
+ * errno-style return (EIO corrupt or unreadable file, ENOMEM, EINVAL, ENOSYS
+ * unsupported) and get_last_error (message with location). */
+PLANK_API plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_groups,
+                                                 int32_t num_row_groups,
+                                                 const plank_arrow_options *o,
+                                                 struct ArrowArrayStream *out, plank_error *err);
+
 #ifdef __cplusplus
 }
 #endif

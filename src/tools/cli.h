@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli_arrow.h"
 #include "cli_value.h"
 #include "plank.h"
 
@@ -71,7 +72,8 @@ enum {
     CLI_OPT_FORMAT = 1 << 2,
     CLI_OPT_REPEAT = 1 << 3,
     CLI_OPT_JSON = 1 << 4,
-    CLI_OPT_NO_CHECKSUM = 1 << 5
+    CLI_OPT_NO_CHECKSUM = 1 << 5,
+    CLI_OPT_ARROW = 1 << 6
 };
 
 typedef struct cli_options {
@@ -82,6 +84,7 @@ typedef struct cli_options {
     int64_t repeat;      /* --repeat N, -1 when absent */
     bool json;           /* --json */
     bool no_checksum;    /* --no-checksum: skip page CRC32 verification */
+    bool arrow;          /* --arrow: bench through the Arrow stream */
 } cli_options;
 
 /* Parses `FILE` and the options in `allowed` (in any order, as "--opt V" or
@@ -92,14 +95,15 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
 /* Opens FILE for reading; on failure reports it and returns CLI_EXIT_ERROR. */
 int cli_open(const char *file, const plank_reader_options *opts, plank_reader **out);
 
-/* Resolves --columns (comma-separated dotted paths or leaf names) into leaf
- * column indexes, or the default set when list is NULL: with flat_only, the
- * top-level primitive columns (a warning line per nested column left out;
- * naming a nested column is an error), else every leaf. On success *cols
+/* Resolves --columns (comma-separated dotted paths or leaf names; a group's
+ * path stands for every leaf below it) into leaf column indexes in the order
+ * named (repeats kept), or every leaf when list is NULL. On success *cols
  * (malloc'd, free it) and *n are set and 0 is returned; otherwise the error
  * is reported and CLI_EXIT_ERROR returned. */
-int cli_select_columns(const char *file, const plank_reader *r, const char *list, bool flat_only,
-                       int32_t **cols, int32_t *n);
+int cli_select_columns(const char *file, const plank_reader *r, const char *list, int32_t **cols,
+                       int32_t *n);
+/* Sorts cols[0..*n) and drops repeats (the set a reader selection takes). */
+void cli_sort_unique(int32_t *cols, int32_t *n);
 
 /* plank_reader_row_group with the error reported; 0 or CLI_EXIT_ERROR. */
 int cli_row_group(const char *file, const plank_reader *r, int32_t g, plank_row_group_info *out);

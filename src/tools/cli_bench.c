@@ -1,5 +1,10 @@
 /*
- * cli_bench.c: `plank bench read FILE [--columns a,b] [--repeat N] [--json]`.
+ * cli_bench.c: `plank bench read FILE [--columns a,b] [--repeat N] [--json] [--arrow]`.
+ *
+ * With --arrow each repeat reads the selected columns through the Arrow
+ * stream instead (plank_reader_arrow_stream: record assembly of nested
+ * columns into Arrow arrays, what an Arrow consumer gets); the decoded bytes
+ * are the bytes of the arrays' buffers and there is no per-column split.
  *
  * Each repeat opens the file and decodes every selected column of every row
  * group completely, timing each column chunk (CLOCK_MONOTONIC). The values
@@ -93,17 +98,73 @@ static double median(double *v, int n) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* One repeat: open, decode everything, close. Fills col_time[c] (seconds
- * per selected column), col_bytes[c] and *total. */
-static int bench_once(const char *file, const int32_t *cols, int32_t nc, double *col_time,
-                      double *total, bench_totals *t, uint64_t *col_bytes) {
+/* Opens FILE with the columns selected (part of the timed work). */
+static int open_selected(const char *file, const int32_t *cols, int32_t nc, plank_reader **r) {
     plank_reader_options opts;
     plank_reader_options_init(&opts);
     opts.columns = cols;
     opts.num_columns = nc;
+    return cli_open(file, &opts, r);
+}
+
+/* One repeat through the Arrow stream: open, read every batch, close. */
+static int bench_arrow_once(const char *file, const int32_t *cols, int32_t nc, double *total,
+                            bench_totals *t) {
     double t0 = now_seconds();
     plank_reader *r;
-    int rc = cli_open(file, &opts, &r);
+    int rc = open_selected(file, cols, nc, &r);
+    if (rc) return rc;
+    plank_error err;
+    plank_error_init(&err);
+    struct ArrowArrayStream s;
+    struct ArrowSchema schema;
+    memset(&s, 0, sizeof s);
+    memset(&schema, 0, sizeof schema);
+    cli_anode root;
+    memset(&root, 0, sizeof root);
+    char why[PLANK_ERROR_MESSAGE_SIZE];
+    plank_status st = plank_reader_arrow_stream(r, NULL, 0, NULL, &s, &err);
+    if (st != PLANK_OK) {
+        rc = cli_report(file, st, &err, -1, -1);
+    } else if (s.get_schema(&s, &schema) != 0) {
+        rc = cli_fail(file, "%s", s.get_last_error(&s));
+    } else if (!cli_anode_build(&root, r, &schema, cols, nc, why, sizeof why)) {
+        rc = cli_fail(file, "%s", why);
+    }
+    while (rc == 0) {
+        struct ArrowArray a;
+        memset(&a, 0, sizeof a);
+        int code = s.get_next(&s, &a);
+        if (code != 0) {
+            const char *msg = s.get_last_error(&s);
+            rc = cli_fail(file, "%s", msg ? msg : strerror(code));
+            break;
+        }
+        if (!a.release) break;
+        if (!cli_anode_check(&root, &a, why, sizeof why)) rc = cli_fail(file, "%s", why);
+        else {
+            uint64_t bytes = cli_anode_bytes(&root, &a);
+            t->bytes += bytes;
+            t->checksum = (t->checksum ^ bytes ^ (uint64_t)a.length) * UINT64_C(0x100000001b3);
+            t->slots += a.length;
+        }
+        a.release(&a);
+    }
+    cli_anode_free(&root);
+    if (schema.release) schema.release(&schema);
+    if (s.release) s.release(&s);
+    plank_reader_close(r);
+    *total = now_seconds() - t0;
+    return rc;
+}
+
+/* One repeat: open, decode everything, close. Fills col_time[c] (seconds
+ * per selected column), col_bytes[c] and *total. */
+static int bench_once(const char *file, const int32_t *cols, int32_t nc, double *col_time,
+                      double *total, bench_totals *t, uint64_t *col_bytes) {
+    double t0 = now_seconds();
+    plank_reader *r;
+    int rc = open_selected(file, cols, nc, &r);
     if (rc) return rc;
     for (int32_t c = 0; c < nc; c++) {
         col_time[c] = 0;
@@ -136,7 +197,8 @@ static void put_json_number(cli_buf *b, double v) {
 
 int cli_bench_main(int argc, char **argv) {
     cli_options o;
-    int rc = cli_parse_options(argc, argv, CLI_OPT_COLUMNS | CLI_OPT_REPEAT | CLI_OPT_JSON,
+    int rc = cli_parse_options(argc, argv,
+                               CLI_OPT_COLUMNS | CLI_OPT_REPEAT | CLI_OPT_JSON | CLI_OPT_ARROW,
                                "bench read", &o);
     if (rc) return rc;
     int repeat = o.repeat > 0 ? (int)o.repeat : BENCH_DEFAULT_REPEAT;
@@ -145,10 +207,11 @@ int cli_bench_main(int argc, char **argv) {
     plank_reader *r;
     if ((rc = cli_open(o.file, NULL, &r))) return rc;
     int32_t *cols = NULL, nc = 0;
-    if ((rc = cli_select_columns(o.file, r, o.columns, false, &cols, &nc))) {
+    if ((rc = cli_select_columns(o.file, r, o.columns, &cols, &nc))) {
         plank_reader_close(r);
         return rc;
     }
+    cli_sort_unique(cols, &nc);
     int64_t rows = plank_reader_num_rows(r);
     int32_t groups = plank_reader_num_row_groups(r);
     const char **paths = calloc((size_t)nc + 1, sizeof *paths);
@@ -184,7 +247,8 @@ int cli_bench_main(int argc, char **argv) {
     uint64_t bytes_per_repeat = 0;
     for (int i = 0; i < repeat && rc == 0; i++) {
         uint64_t before = t.bytes;
-        rc = bench_once(o.file, cols, nc, col_once, &totals[i], &t, col_bytes);
+        if (o.arrow) rc = bench_arrow_once(o.file, cols, nc, &totals[i], &t);
+        else rc = bench_once(o.file, cols, nc, col_once, &totals[i], &t, col_bytes);
         bytes_per_repeat = t.bytes - before;
         for (int32_t c = 0; c < nc; c++) col_times[(size_t)c * (size_t)repeat + (size_t)i] = col_once[c];
     }
@@ -204,6 +268,7 @@ int cli_bench_main(int argc, char **argv) {
         cli_json_string(b, (const uint8_t *)o.file, strlen(o.file));
         cli_buf_printf(b, ",\"rows\":%lld,\"row_groups\":%d,\"columns\":%d,\"repeat\":%d",
                        (long long)rows, (int)groups, (int)nc, repeat);
+        cli_buf_printf(b, ",\"mode\":\"%s\"", o.arrow ? "arrow" : "columns");
         cli_buf_puts(b, ",\"median_seconds\":");
         put_json_number(b, med);
         cli_buf_puts(b, ",\"min_seconds\":");
@@ -216,7 +281,7 @@ int cli_bench_main(int argc, char **argv) {
         cli_buf_puts(b, ",\"bytes_per_second\":");
         put_json_number(b, bytes_per_s);
         cli_buf_printf(b, ",\"checksum\":\"%016llx\",\"per_column\":[", (unsigned long long)t.checksum);
-        for (int32_t c = 0; c < nc; c++) {
+        for (int32_t c = 0; c < nc && !o.arrow; c++) {
             double m = median(col_times + (size_t)c * (size_t)repeat, repeat);
             if (c) cli_buf_putc(b, ',');
             cli_buf_printf(b, "{\"column\":%d,\"path\":", (int)cols[c]);
@@ -228,19 +293,21 @@ int cli_bench_main(int argc, char **argv) {
         cli_buf_puts(b, "]}\n");
     } else {
         cli_buf_printf(b, "file:       %s\n", o.file);
-        cli_buf_printf(b, "rows:       %lld in %d row groups, %d columns, %d repeats\n",
-                       (long long)rows, (int)groups, (int)nc, repeat);
+        cli_buf_printf(b, "rows:       %lld in %d row groups, %d columns, %d repeats%s\n",
+                       (long long)rows, (int)groups, (int)nc, repeat,
+                       o.arrow ? ", through the Arrow stream" : "");
         cli_buf_printf(b, "time:       median %.3f ms (min %.3f, max %.3f)\n", med * 1e3,
                        tmin * 1e3, tmax * 1e3);
         cli_buf_printf(b, "rows/s:     %.4g\n", rows_per_s);
         cli_buf_printf(b, "decoded:    %.1f MB, %.1f MB/s\n", (double)bytes_per_repeat / 1e6,
                        bytes_per_s / 1e6);
         cli_buf_printf(b, "checksum:   %016llx\n", (unsigned long long)t.checksum);
-        cli_buf_printf(b, "\n%-32s %12s %7s %12s %10s\n", "column", "median ms", "share",
-                       "MB decoded", "MB/s");
+        if (!o.arrow)
+            cli_buf_printf(b, "\n%-32s %12s %7s %12s %10s\n", "column", "median ms", "share",
+                           "MB decoded", "MB/s");
         double sum = 0;
         for (int32_t c = 0; c < nc; c++) sum += median(col_times + (size_t)c * (size_t)repeat, repeat);
-        for (int32_t c = 0; c < nc; c++) {
+        for (int32_t c = 0; c < nc && !o.arrow; c++) {
             double m = median(col_times + (size_t)c * (size_t)repeat, repeat);
             cli_buf_printf(b, "%-32s %12.3f %6.1f%% %12.2f %10.1f\n", paths[c], m * 1e3,
                            sum > 0 ? 100 * m / sum : 0, (double)col_bytes[c] / 1e6,

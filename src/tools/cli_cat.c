@@ -1,31 +1,23 @@
 /*
  * cli_cat.c: `plank cat FILE [--columns a,b] [--limit N] [--format F]`:
- * rows of the flat (top-level, non-repeated) columns as JSON lines, CSV or
- * an aligned table.
+ * rows as JSON lines, CSV or an aligned table.
  *
- * Each row group is read with one column reader per selected column, in
- * batches; rows are assembled across the columns' current batches and
- * written through one large output buffer.
+ * Rows come from plank's Arrow stream (plank_reader_arrow_stream, INT96 kept
+ * as its raw 12 bytes) over the selected columns; nested values print as
+ * JSON (structs as objects, lists as arrays, maps as arrays of
+ * {"key":..,"value":..}), also as the text of a CSV or table cell. Leaves
+ * are formatted by cli_value with their Parquet types (see cli_arrow.h).
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "cli.h"
 
-#define CAT_BATCH 4096
+#define CAT_BATCH 65536
 #define CAT_TABLE_DEFAULT_LIMIT 100
 #define CAT_TABLE_CELL_MAX 30 /* characters shown per table cell */
 
 typedef enum cat_format { CAT_JSONL, CAT_CSV, CAT_TABLE } cat_format;
-
-typedef struct cat_column {
-    int32_t column;
-    const char *name;
-    cli_value_format fmt;
-    plank_column_reader *cr;
-    plank_batch batch;
-    int64_t pos;     /* next slot of batch */
-    cli_buf key;     /* JSONL: "\"name\":" */
-} cat_column;
 
 /* Table mode keeps the cells of up to --limit rows to size the columns. */
 typedef struct cat_table {
@@ -37,45 +29,16 @@ typedef struct cat_table {
 typedef struct cat_state {
     const char *file;
     cat_format format;
-    cat_column *cols;
+    cli_anode root;     /* the stream's struct */
+    int32_t *order;     /* root children to print, in this order */
     int32_t num_cols;
     cli_out out;
-    cli_buf cell; /* scratch for CSV quoting */
+    cli_buf cell;       /* scratch for CSV quoting */
     cat_table table;
 } cat_state;
 
-/* ---- One value ------------------------------------------------------------------ */
-
-/* Appends the value of slot `i` of col's batch (which must be non-null). */
-static void put_slot(cli_buf *b, const cat_column *col, int64_t i, cli_style style) {
-    const plank_batch *bt = &col->batch;
-    const uint8_t *p;
-    size_t len;
-    uint8_t bit;
-    if (col->fmt.physical == PLANK_BOOLEAN) {
-        bit = (((const uint8_t *)bt->values)[i >> 3] >> (i & 7)) & 1;
-        p = &bit;
-        len = 1;
-    } else if (col->fmt.physical == PLANK_BYTE_ARRAY) {
-        int64_t start = bt->offsets[i], end = bt->offsets[i + 1];
-        if (start < 0 || end < start) start = end = 0; /* never from a sound reader */
-        p = bt->data + start;
-        len = (size_t)(end - start);
-    } else {
-        len = (size_t)bt->value_width;
-        p = (const uint8_t *)bt->values + (size_t)i * len;
-    }
-    if (!cli_format_value(b, &col->fmt, p, len, style)) {
-        /* The reader's width disagrees with the schema: show the bytes. */
-        if (style == CLI_STYLE_JSON) cli_buf_putc(b, '"');
-        cli_format_base64(b, p, len);
-        if (style == CLI_STYLE_JSON) cli_buf_putc(b, '"');
-    }
-}
-
-static bool slot_is_null(const cat_column *col, int64_t i) {
-    const uint8_t *v = col->batch.validity;
-    return col->fmt.kind == CLI_V_NULL || (v && !((v[i >> 3] >> (i & 7)) & 1));
+static const cli_anode *field(const cat_state *st, int32_t c) {
+    return &st->root.children[st->order[c]];
 }
 
 /* RFC 4180: quote a field holding a comma, quote or line break, doubling
@@ -98,27 +61,28 @@ static void put_csv_field(cli_buf *out, const char *s, size_t n) {
 
 /* ---- Rows ------------------------------------------------------------------------ */
 
-static void put_row_jsonl(cat_state *st, int64_t *pos) {
+/* Row i of the batch `a` (the root struct array). */
+static void put_row_jsonl(cat_state *st, const struct ArrowArray *a, int64_t i) {
     cli_buf *b = &st->out.buf;
     cli_buf_putc(b, '{');
     for (int32_t c = 0; c < st->num_cols; c++) {
-        const cat_column *col = &st->cols[c];
+        const cli_anode *n = field(st, c);
         if (c) cli_buf_putc(b, ',');
-        cli_buf_put(b, col->key.data, col->key.len);
-        if (slot_is_null(col, pos[c])) cli_buf_put(b, "null", 4);
-        else put_slot(b, col, pos[c], CLI_STYLE_JSON);
+        cli_buf_put(b, n->key.data, n->key.len);
+        cli_anode_value(b, n, a->children[st->order[c]], a->offset + i, CLI_STYLE_JSON);
     }
     cli_buf_put(b, "}\n", 2);
 }
 
-static void put_row_csv(cat_state *st, int64_t *pos) {
+static void put_row_csv(cat_state *st, const struct ArrowArray *a, int64_t i) {
     cli_buf *b = &st->out.buf;
     for (int32_t c = 0; c < st->num_cols; c++) {
-        const cat_column *col = &st->cols[c];
+        const cli_anode *n = field(st, c);
+        const struct ArrowArray *col = a->children[st->order[c]];
         if (c) cli_buf_putc(b, ',');
-        if (slot_is_null(col, pos[c])) continue;
+        if (cli_anode_is_null(n, col, a->offset + i)) continue;
         st->cell.len = 0;
-        put_slot(&st->cell, col, pos[c], CLI_STYLE_TEXT);
+        cli_anode_value(&st->cell, n, col, a->offset + i, CLI_STYLE_TEXT);
         put_csv_field(b, st->cell.data, st->cell.len);
     }
     cli_buf_put(b, "\r\n", 2);
@@ -138,11 +102,10 @@ static void table_end_cell(cat_table *t) {
     t->ends[t->num_cells++] = t->text.len;
 }
 
-static void put_row_table(cat_state *st, int64_t *pos) {
+static void put_row_table(cat_state *st, const struct ArrowArray *a, int64_t i) {
     for (int32_t c = 0; c < st->num_cols; c++) {
-        const cat_column *col = &st->cols[c];
-        if (slot_is_null(col, pos[c])) cli_buf_puts(&st->table.text, "null");
-        else put_slot(&st->table.text, col, pos[c], CLI_STYLE_TEXT);
+        cli_anode_value(&st->table.text, field(st, c), a->children[st->order[c]], a->offset + i,
+                        CLI_STYLE_TEXT);
         table_end_cell(&st->table);
     }
 }
@@ -194,7 +157,7 @@ static void put_table_line(cat_state *st, const size_t *width, const char *const
     for (int32_t c = 0; c < st->num_cols; c++) {
         cli_buf_puts(b, c ? " | " : " ");
         size_t pad = width[c] - cell_width(cells[c], lens[c]);
-        bool right = !header && right_aligned(st->cols[c].fmt.kind);
+        bool right = !header && field(st, c)->kind == CLI_A_LEAF && right_aligned(field(st, c)->fmt.kind);
         if (right) put_spaces(b, pad);
         put_display_cell(b, cells[c], lens[c]);
         if (!right && c + 1 < st->num_cols) put_spaces(b, pad);
@@ -213,7 +176,7 @@ static void flush_table(cat_state *st, int64_t rows, int64_t total_rows) {
         exit(CLI_EXIT_ERROR);
     }
     for (int32_t c = 0; c < nc; c++) {
-        width[c] = cell_width(st->cols[c].name, strlen(st->cols[c].name));
+        width[c] = cell_width(field(st, c)->name, strlen(field(st, c)->name));
     }
     for (size_t i = 0; i < t->num_cells; i++) {
         size_t start = i ? t->ends[i - 1] : 0;
@@ -222,7 +185,7 @@ static void flush_table(cat_state *st, int64_t rows, int64_t total_rows) {
     }
     /* Header (left-aligned), separator, rows. */
     for (int32_t c = 0; c < nc; c++) {
-        cells[c] = st->cols[c].name;
+        cells[c] = field(st, c)->name;
         lens[c] = strlen(cells[c]);
     }
     put_table_line(st, width, cells, lens, true);
@@ -249,71 +212,68 @@ static void flush_table(cat_state *st, int64_t rows, int64_t total_rows) {
 
 /* ---- Reading ----------------------------------------------------------------------- */
 
-static void close_readers(cat_state *st) {
-    for (int32_t c = 0; c < st->num_cols; c++) {
-        plank_column_reader_close(st->cols[c].cr);
-        st->cols[c].cr = NULL;
-    }
+/* The root field holding leaf column c (its top-level ancestor's name). */
+static int32_t top_field_of(const cat_state *st, const plank_reader *r, int32_t c) {
+    const plank_schema_node *n = plank_reader_column_node(r, c);
+    while (n->parent > 0) n = plank_reader_schema_node(r, n->parent);
+    for (int32_t k = 0; k < st->root.n_children; k++)
+        if (strcmp(st->root.children[k].name, n->name) == 0) return k;
+    return -1;
 }
 
-/* Makes sure col has a slot at its position; on error reports it. */
-static int next_batch(cat_state *st, cat_column *col, int32_t g, int64_t row) {
-    plank_error err;
-    plank_error_init(&err);
-    plank_status s = plank_column_reader_read(col->cr, CAT_BATCH, &col->batch, &err);
-    if (s != PLANK_OK) return cli_report(st->file, s, &err, g, col->column);
-    if (col->batch.length <= 0) {
-        plank_error_init(&err);
-        err.code = PLANK_ERR_CORRUPT;
-        snprintf(err.message, sizeof err.message,
-                 "column %s ends after %lld values but the row group has more rows", col->name,
-                 (long long)row);
-        return cli_report(st->file, err.code, &err, g, col->column);
+/* Print order: the top-level fields in the order --columns first names a
+ * leaf of theirs; schema order without --columns. */
+static int make_order(cat_state *st, const plank_reader *r, const int32_t *named, int32_t nnamed,
+                      bool by_name) {
+    st->order = calloc((size_t)st->root.n_children + 1, sizeof *st->order);
+    if (!st->order) return cli_fail(st->file, "out of memory");
+    st->num_cols = 0;
+    if (!by_name) {
+        for (int32_t k = 0; k < st->root.n_children; k++) st->order[st->num_cols++] = k;
+        return 0;
     }
-    if (col->fmt.physical == PLANK_BYTE_ARRAY && !col->batch.offsets) {
-        return cli_fail(st->file, "column %s: the reader returned no offsets", col->name);
+    for (int32_t i = 0; i < nnamed; i++) {
+        int32_t k = top_field_of(st, r, named[i]);
+        if (k < 0) return cli_fail(st->file, "column %d has no field in the Arrow schema", (int)named[i]);
+        bool seen = false;
+        for (int32_t j = 0; j < st->num_cols; j++) seen = seen || st->order[j] == k;
+        if (!seen) st->order[st->num_cols++] = k;
     }
-    col->pos = 0;
     return 0;
 }
 
-/* Prints rows of row group g until it ends or *remaining reaches 0. */
-static int cat_row_group(cat_state *st, plank_reader *r, int32_t g, int64_t *remaining,
-                         int64_t *printed, int64_t *pos) {
-    plank_row_group_info info;
-    int rc = cli_row_group(st->file, r, g, &info);
-    if (rc) return rc;
-    for (int32_t c = 0; c < st->num_cols; c++) {
-        cat_column *col = &st->cols[c];
-        plank_error err;
-        plank_error_init(&err);
-        plank_status s = plank_column_reader_open(r, g, col->column, &col->cr, &err);
-        if (s != PLANK_OK) {
-            col->cr = NULL;
-            close_readers(st);
-            return cli_report(st->file, s, &err, g, col->column);
+static int stream_error(cat_state *st, struct ArrowArrayStream *s, int code) {
+    const char *msg = s->get_last_error ? s->get_last_error(s) : NULL;
+    return cli_fail(st->file, "%s", msg && *msg ? msg : strerror(code));
+}
+
+/* Prints the rows of the stream until it ends or *remaining reaches 0. */
+static int cat_stream(cat_state *st, struct ArrowArrayStream *s, int64_t *remaining,
+                      int64_t *printed) {
+    char why[PLANK_ERROR_MESSAGE_SIZE];
+    while (*remaining != 0) {
+        struct ArrowArray a;
+        memset(&a, 0, sizeof a);
+        int code = s->get_next(s, &a);
+        if (code != 0) return stream_error(st, s, code);
+        if (!a.release) return 0; /* end of stream */
+        if (!cli_anode_check(&st->root, &a, why, sizeof why)) {
+            a.release(&a);
+            return cli_fail(st->file, "%s", why);
         }
-        col->batch.length = 0;
-        col->pos = 0;
+        for (int64_t i = 0; i < a.length && *remaining != 0; i++) {
+            switch (st->format) {
+            case CAT_JSONL: put_row_jsonl(st, &a, i); break;
+            case CAT_CSV: put_row_csv(st, &a, i); break;
+            case CAT_TABLE: put_row_table(st, &a, i); break;
+            }
+            cli_out_maybe_flush(&st->out);
+            if (*remaining > 0) (*remaining)--;
+            (*printed)++;
+        }
+        a.release(&a);
     }
-    for (int64_t row = 0; row < info.num_rows && *remaining != 0 && rc == 0; row++) {
-        for (int32_t c = 0; c < st->num_cols && rc == 0; c++) {
-            cat_column *col = &st->cols[c];
-            if (col->pos >= col->batch.length) rc = next_batch(st, col, g, row);
-            pos[c] = col->pos++;
-        }
-        if (rc) break;
-        switch (st->format) {
-        case CAT_JSONL: put_row_jsonl(st, pos); break;
-        case CAT_CSV: put_row_csv(st, pos); break;
-        case CAT_TABLE: put_row_table(st, pos); break;
-        }
-        cli_out_maybe_flush(&st->out);
-        if (*remaining > 0) (*remaining)--;
-        (*printed)++;
-    }
-    close_readers(st);
-    return rc;
+    return 0;
 }
 
 static int parse_format(const char *s, cat_format *f) {
@@ -327,8 +287,9 @@ static int parse_format(const char *s, cat_format *f) {
 int cli_cat_main(int argc, char **argv) {
     cli_options o;
     cat_state st;
-    int rc = cli_parse_options(argc, argv, CLI_OPT_COLUMNS | CLI_OPT_LIMIT | CLI_OPT_FORMAT | CLI_OPT_NO_CHECKSUM, "cat",
-                               &o);
+    int rc = cli_parse_options(argc, argv,
+                               CLI_OPT_COLUMNS | CLI_OPT_LIMIT | CLI_OPT_FORMAT | CLI_OPT_NO_CHECKSUM,
+                               "cat", &o);
     if (rc) return rc;
     memset(&st, 0, sizeof st);
     st.file = o.file;
@@ -336,62 +297,87 @@ int cli_cat_main(int argc, char **argv) {
     int64_t remaining = o.limit; /* -1: all rows */
     if (remaining < 0 && st.format == CAT_TABLE) remaining = CAT_TABLE_DEFAULT_LIMIT;
 
+    /* Resolve the names on a first open, then read with that selection. */
     plank_reader *r;
     plank_reader_options opts;
     plank_reader_options_init(&opts);
     opts.verify_checksums = !o.no_checksum;
     if ((rc = cli_open(o.file, &opts, &r))) return rc;
-    int32_t *cols = NULL;
-    if ((rc = cli_select_columns(o.file, r, o.columns, true, &cols, &st.num_cols))) {
-        plank_reader_close(r);
-        return rc;
-    }
-    st.cols = calloc((size_t)st.num_cols + 1, sizeof *st.cols);
-    int64_t *pos = calloc((size_t)st.num_cols + 1, sizeof *pos);
-    if (!st.cols || !pos) {
-        free(cols);
-        free(st.cols);
-        free(pos);
-        plank_reader_close(r);
+    int32_t *named = NULL, nnamed = 0;
+    rc = cli_select_columns(o.file, r, o.columns, &named, &nnamed);
+    plank_reader_close(r);
+    if (rc) return rc;
+    int32_t *cols = malloc(sizeof *cols * (size_t)(nnamed + 1));
+    if (!cols) {
+        free(named);
         return cli_fail(o.file, "out of memory");
     }
-    for (int32_t c = 0; c < st.num_cols; c++) {
-        cat_column *col = &st.cols[c];
-        col->column = cols[c];
-        col->name = plank_reader_column_node(r, cols[c])->name;
-        cli_column_value_format(r, cols[c], &col->fmt);
-        cli_buf_init(&col->key);
-        cli_json_string(&col->key, (const uint8_t *)col->name, strlen(col->name));
-        cli_buf_putc(&col->key, ':');
+    memcpy(cols, named, sizeof *cols * (size_t)nnamed);
+    int32_t ncols = nnamed;
+    cli_sort_unique(cols, &ncols);
+    opts.columns = cols;
+    opts.num_columns = ncols;
+    if (ncols == 0 || (rc = cli_open(o.file, &opts, &r))) {
+        /* A file without leaf columns has nothing to print. */
+        free(named);
+        free(cols);
+        return rc;
     }
-    free(cols);
+
+    plank_arrow_options ao;
+    plank_arrow_options_init(&ao);
+    ao.int96_as_binary = true; /* the raw bytes: INT96 text as the format gives it */
+    ao.batch_rows = remaining > 0 && remaining < CAT_BATCH ? remaining : CAT_BATCH;
+    struct ArrowArrayStream s;
+    struct ArrowSchema schema;
+    memset(&s, 0, sizeof s);
+    memset(&schema, 0, sizeof schema);
+    plank_error err;
+    plank_error_init(&err);
+    plank_status ps = plank_reader_arrow_stream(r, NULL, 0, &ao, &s, &err);
+    if (ps != PLANK_OK) {
+        rc = cli_report(o.file, ps, &err, -1, -1);
+        goto done;
+    }
+    int code = s.get_schema(&s, &schema);
+    if (code != 0) {
+        rc = stream_error(&st, &s, code);
+        goto done;
+    }
+    char why[PLANK_ERROR_MESSAGE_SIZE];
+    if (!cli_anode_build(&st.root, r, &schema, cols, ncols, why, sizeof why)) {
+        rc = cli_fail(o.file, "%s", why);
+        goto done;
+    }
+    if ((rc = make_order(&st, r, named, nnamed, o.columns != NULL))) goto done;
+
     cli_out_init(&st.out, stdout);
     cli_buf_init(&st.cell);
     cli_buf_init(&st.table.text);
-
     if (st.format == CAT_CSV) {
         for (int32_t c = 0; c < st.num_cols; c++) {
             if (c) cli_buf_putc(&st.out.buf, ',');
-            put_csv_field(&st.out.buf, st.cols[c].name, strlen(st.cols[c].name));
+            put_csv_field(&st.out.buf, field(&st, c)->name, strlen(field(&st, c)->name));
         }
         cli_buf_put(&st.out.buf, "\r\n", 2);
     }
     int64_t printed = 0;
-    if (st.num_cols > 0) {
-        for (int32_t g = 0; g < plank_reader_num_row_groups(r) && remaining != 0 && rc == 0; g++)
-            rc = cat_row_group(&st, r, g, &remaining, &printed, pos);
-    }
+    if (st.num_cols > 0) rc = cat_stream(&st, &s, &remaining, &printed);
     if (rc == 0 && st.format == CAT_TABLE && st.num_cols > 0)
         flush_table(&st, printed, plank_reader_num_rows(r));
-
     bool written = cli_out_close(&st.out);
     if (rc == 0 && !written) rc = cli_fail(o.file, "cannot write the output");
-    for (int32_t c = 0; c < st.num_cols; c++) cli_buf_free(&st.cols[c].key);
+
+done:
     cli_buf_free(&st.cell);
     cli_buf_free(&st.table.text);
     free(st.table.ends);
-    free(st.cols);
-    free(pos);
+    free(st.order);
+    cli_anode_free(&st.root);
+    if (schema.release) schema.release(&schema);
+    if (s.release) s.release(&s);
     plank_reader_close(r);
+    free(named);
+    free(cols);
     return rc;
 }

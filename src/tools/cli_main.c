@@ -79,14 +79,17 @@ void cli_usage(FILE *f) {
           "\n"
           "commands:\n"
           "  schema FILE                  the schema tree: repetition, physical and logical\n"
-          "                               types, field ids, leaf columns and levels\n"
+          "                               types, field ids, leaf columns and levels; then\n"
+          "                               the Arrow type each field becomes\n"
           "  meta FILE [--json]           file, row group and column chunk metadata with\n"
           "                               decoded statistics\n"
           "  cat FILE [--columns a,b] [--limit N] [--format jsonl|csv|table] [--no-checksum]\n"
           "                               print rows (default jsonl; table shows 100 rows)\n"
-          "  bench read FILE [--columns a,b] [--repeat N] [--json]\n"
+          "  bench read FILE [--columns a,b] [--repeat N] [--json] [--arrow]\n"
           "                               decode the columns fully N times (default 5) and\n"
           "                               report the median time, rows/s and bytes/s\n"
+          "                               (--arrow: through the Arrow stream, nested\n"
+          "                               records assembled)\n"
           "  help                         this text\n"
           "  --version                    the plank version\n",
           f);
@@ -124,6 +127,7 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
         {"--columns", CLI_OPT_COLUMNS, true}, {"--limit", CLI_OPT_LIMIT, true},
         {"--format", CLI_OPT_FORMAT, true},   {"--repeat", CLI_OPT_REPEAT, true},
         {"--json", CLI_OPT_JSON, false},      {"--no-checksum", CLI_OPT_NO_CHECKSUM, false},
+        {"--arrow", CLI_OPT_ARROW, false},
     };
     memset(o, 0, sizeof *o);
     o->limit = -1;
@@ -155,6 +159,7 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
         case CLI_OPT_FORMAT: o->format = value; break;
         case CLI_OPT_JSON: o->json = true; break;
         case CLI_OPT_NO_CHECKSUM: o->no_checksum = true; break;
+        case CLI_OPT_ARROW: o->arrow = true; break;
         case CLI_OPT_LIMIT:
             if (!parse_count(value, &o->limit))
                 return cli_usage_error("%s: --limit needs a count, not '%s'", command, value);
@@ -198,41 +203,45 @@ void cli_column_value_format(const plank_reader *r, int32_t column, cli_value_fo
                           n->converted_scale);
 }
 
-/* A leaf the flat reader (`cat`) can print: directly below the root and
- * never repeated. */
-static bool is_flat_leaf(const plank_reader *r, const plank_schema_node *n) {
-    (void)r;
-    return n->parent == 0 && n->max_repetition_level == 0;
+/* Appends c to the growing list; false when out of memory. */
+static bool push_column(int32_t **out, int32_t *k, int32_t *cap, int32_t c) {
+    if (*k == *cap) {
+        int32_t ncap = *cap ? *cap * 2 : 16;
+        int32_t *p = realloc(*out, sizeof *p * (size_t)ncap);
+        if (!p) return false;
+        *out = p;
+        *cap = ncap;
+    }
+    (*out)[(*k)++] = c;
+    return true;
 }
 
-int cli_select_columns(const char *file, const plank_reader *r, const char *list, bool flat_only,
-                       int32_t **cols, int32_t *n) {
+/* The leaves below the group whose dotted path is `name`, appended in
+ * column order; returns how many (0: no such group). */
+static int32_t push_group(const plank_reader *r, const char *name, int32_t **out, int32_t *k,
+                          int32_t *cap, bool *oom) {
+    size_t len = strlen(name);
+    int32_t found = 0;
+    for (int32_t c = 0; c < plank_reader_num_columns(r); c++) {
+        const char *p = plank_reader_column_node(r, c)->path;
+        if (p && strncmp(p, name, len) == 0 && p[len] == '.') {
+            if (!push_column(out, k, cap, c)) *oom = true;
+            found++;
+        }
+    }
+    return found;
+}
+
+int cli_select_columns(const char *file, const plank_reader *r, const char *list, int32_t **cols,
+                       int32_t *n) {
     int32_t total = plank_reader_num_columns(r);
+    int32_t *out = NULL, k = 0, cap = 0;
+    bool oom = false;
     *cols = NULL;
     *n = 0;
     if (total < 0) total = 0;
-    int32_t cap = total;
-    if (list) {
-        /* Each comma adds one name; repeats are allowed. */
-        cap = 1;
-        for (const char *c = list; *c; c++) cap += *c == ',';
-    }
-    int32_t *out = malloc(sizeof *out * (size_t)(cap > 0 ? cap : 1));
-    if (!out) return cli_fail(file, "out of memory");
-    int32_t k = 0;
     if (!list) {
-        for (int32_t c = 0; c < total; c++) {
-            const plank_schema_node *node = plank_reader_column_node(r, c);
-            if (flat_only && !is_flat_leaf(r, node)) {
-                fflush(stdout);
-                fprintf(stderr,
-                        "plank: %s: skipping nested column %s (nested reading is not "
-                        "implemented yet)\n",
-                        file, node->path);
-                continue;
-            }
-            out[k++] = c;
-        }
+        for (int32_t c = 0; c < total && !oom; c++) oom = !push_column(&out, &k, &cap, c);
     } else {
         const char *p = list;
         for (;;) {
@@ -245,25 +254,38 @@ int cli_select_columns(const char *file, const plank_reader *r, const char *list
             memcpy(name, p, len);
             name[len] = '\0';
             int32_t c = plank_reader_find_column(r, name);
-            if (c < 0 || c >= total) {
+            if (c >= 0 && c < total) oom = oom || !push_column(&out, &k, &cap, c);
+            else if (push_group(r, name, &out, &k, &cap, &oom) == 0) {
                 free(out);
                 return cli_fail(file, "no column '%s' (see plank schema)", name);
             }
-            const plank_schema_node *node = plank_reader_column_node(r, c);
-            if (flat_only && !is_flat_leaf(r, node)) {
-                free(out);
-                return cli_fail(file,
-                                "column %s is nested (nested reading is not implemented yet)",
-                                node->path);
-            }
-            out[k++] = c;
             if (!p[len]) break;
             p += len + 1;
         }
     }
+    if (oom) {
+        free(out);
+        return cli_fail(file, "out of memory");
+    }
+    if (!out) out = malloc(sizeof *out); /* an empty selection is still a valid pointer */
+    if (!out) return cli_fail(file, "out of memory");
     *cols = out;
     *n = k;
     return 0;
+}
+
+static int compare_i32(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+void cli_sort_unique(int32_t *cols, int32_t *n) {
+    if (*n <= 0) return;
+    qsort(cols, (size_t)*n, sizeof *cols, compare_i32);
+    int32_t k = 1;
+    for (int32_t i = 1; i < *n; i++)
+        if (cols[i] != cols[k - 1]) cols[k++] = cols[i];
+    *n = k;
 }
 
 /* ---- main ------------------------------------------------------------------------ */

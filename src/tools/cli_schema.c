@@ -4,6 +4,11 @@
  *
  *   NAME: REPETITION TYPE[(LENGTH)] [logical=..] [converted=..] [field_id=..]
  *         [column=C max_def=D max_rep=R]
+ *
+ * then, after a line "arrow:", the Arrow schema plank exports for the file
+ * (plank_reader_arrow_schema with default options), one field per line:
+ *
+ *   NAME: ARROW-TYPE ["FORMAT"] [not null] [field_id=..] [extension=..]
  */
 #include <stdlib.h>
 
@@ -48,6 +53,53 @@ static void put_node(cli_buf *b, const plank_schema_node *n, int depth) {
     cli_buf_putc(b, '\n');
 }
 
+/* The value of `key` in Arrow's binary field metadata (int32 count, then
+ * int32 length + bytes for each key and value, native byte order), copied
+ * into out; false when absent. */
+static bool metadata_value(const char *md, const char *key, char *out, size_t size) {
+    if (!md) return false;
+    int32_t count, len;
+    memcpy(&count, md, 4);
+    const char *p = md + 4;
+    /* plank writes this text itself; the bounds only guard against a bug. */
+    if (count < 0 || count > 4096) return false;
+    for (int32_t i = 0; i < count; i++) {
+        memcpy(&len, p, 4);
+        if (len < 0 || len > (1 << 20)) return false;
+        bool match = (size_t)len == strlen(key) && memcmp(p + 4, key, (size_t)len) == 0;
+        p += 4 + len;
+        memcpy(&len, p, 4);
+        if (len < 0 || len > (1 << 20)) return false;
+        if (match) {
+            size_t n = (size_t)len < size - 1 ? (size_t)len : size - 1;
+            memcpy(out, p + 4, n);
+            out[n] = '\0';
+            return true;
+        }
+        p += 4 + len;
+    }
+    return false;
+}
+
+static void put_arrow_field(cli_buf *b, const struct ArrowSchema *f, int depth) {
+    char value[256];
+    for (int i = 0; i < depth; i++) cli_buf_puts(b, "  ");
+    cli_buf_puts(b, f->name ? f->name : "");
+    cli_buf_puts(b, ": ");
+    const char *format = f->format ? f->format : "";
+    cli_arrow_type_name(b, format);
+    cli_buf_printf(b, " \"%s\"", format);
+    if (!(f->flags & ARROW_FLAG_NULLABLE)) cli_buf_puts(b, " not null");
+    if (f->flags & ARROW_FLAG_MAP_KEYS_SORTED) cli_buf_puts(b, " keys_sorted");
+    if (metadata_value(f->metadata, "PARQUET:field_id", value, sizeof value))
+        cli_buf_printf(b, " field_id=%s", value);
+    if (metadata_value(f->metadata, "ARROW:extension:name", value, sizeof value))
+        cli_buf_printf(b, " extension=%s", value);
+    cli_buf_putc(b, '\n');
+    for (int64_t k = 0; k < f->n_children && depth < 1000; k++)
+        if (f->children && f->children[k]) put_arrow_field(b, f->children[k], depth + 1);
+}
+
 int cli_schema_main(int argc, char **argv) {
     cli_options o;
     int rc = cli_parse_options(argc, argv, 0, "schema", &o);
@@ -72,7 +124,21 @@ int cli_schema_main(int argc, char **argv) {
         cli_out_maybe_flush(&out);
     }
     free(depth);
+
+    struct ArrowSchema as;
+    plank_error err;
+    plank_error_init(&err);
+    memset(&as, 0, sizeof as);
+    plank_status st = plank_reader_arrow_schema(r, NULL, &as, &err);
+    if (st == PLANK_OK) {
+        cli_buf_puts(&out.buf, "arrow:\n");
+        for (int64_t k = 0; k < as.n_children; k++)
+            if (as.children && as.children[k]) put_arrow_field(&out.buf, as.children[k], 1);
+        as.release(&as);
+    }
+    bool written = cli_out_close(&out);
+    rc = st == PLANK_OK ? CLI_EXIT_OK : cli_report(o.file, st, &err, -1, -1);
     plank_reader_close(r);
-    if (!cli_out_close(&out)) return cli_fail(o.file, "cannot write the output");
-    return CLI_EXIT_OK;
+    if (!written) return cli_fail(o.file, "cannot write the output");
+    return rc;
 }

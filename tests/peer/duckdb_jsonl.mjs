@@ -1,9 +1,16 @@
 #!/usr/bin/env node
-// duckdb_jsonl.mjs FILE [--columns a,b]: prints the top-level primitive
-// columns of a Parquet file as jsonl in the `plank cat --format jsonl` format,
-// read by DuckDB (@duckdb/node-api). The Parquet logical types come from
-// DuckDB's parquet_schema(), not from the SQL types DuckDB maps them to, so
-// the output format depends only on the file.
+// duckdb_jsonl.mjs FILE [--columns a,b]: prints the top-level columns of a
+// Parquet file (primitive and nested) as jsonl in the `plank cat --format
+// jsonl` format, read by DuckDB (@duckdb/node-api). The Parquet logical types
+// come from DuckDB's parquet_schema(), not from the SQL types DuckDB maps them
+// to, so the output format depends only on the file.
+//
+// Nested columns: the shape (struct, list, map) of each column is derived
+// from the Parquet schema here, following the format's LogicalTypes.md rules
+// (LIST with three or two levels, `array` / `<name>_tuple` repeated groups,
+// repeated fields without annotation, MAP / MAP_KEY_VALUE), independently of
+// plank; structs print as objects, lists as arrays, maps as arrays of
+// {"key":..,"value":..}, leaves with the primitive formats.
 //
 // Where DuckDB's own conversion loses information the column carries a
 // `lossy` note and a comparison hint (see describeDuckColumns):
@@ -67,8 +74,78 @@ function parseDuckLogical(text, scale, precision) {
     }
 }
 
+// The jsonl_format column record of a leaf node.
+function descOf(n) {
+    let logical = parseDuckLogical(n.logicalText, n.scale, n.precision);
+    const fromConverted = logicalFromConverted(n.converted, n.scale, n.precision);
+    if (!logical) logical = fromConverted;
+    if (logical.kind === 'INTEGER' && logical.bitWidth === null) {
+        logical.bitWidth = fromConverted.bitWidth ?? (n.physical === 'INT64' ? 64 : 32);
+    }
+    return { name: n.name, physical: n.physical, typeLength: n.typeLength, logical };
+}
+
+const isListNode = (n) => n.converted === 'LIST' || /^ListType\(/.test(n.logicalText || '');
+const isMapNode = (n) => n.converted === 'MAP' || n.converted === 'MAP_KEY_VALUE' || /^MapType\(/.test(n.logicalText || '');
+
+// The shape of a node without its own repetition:
+//   { kind: 'leaf', desc } | { kind: 'struct', fields: [{ name, shape }] }
+//   | { kind: 'list', element } | { kind: 'map', key, value }
+function baseShape(n, parentName) {
+    if (n.numChildren === 0) return { kind: 'leaf', desc: descOf(n) };
+    if (isListNode(n) && n.children.length === 1 && n.children[0].repetition === 'REPEATED') {
+        const r = n.children[0];
+        let element;
+        if (r.numChildren === 0) element = baseShape(r, n.name); // two-level: the repeated primitive
+        else if (r.children.length > 1 || r.name === 'array' || r.name === `${n.name}_tuple`) {
+            element = baseShape(r, n.name); // the repeated group is the element
+        } else element = shapeOf(r.children[0], r.name); // three-level
+        return { kind: 'list', element };
+    }
+    if (isMapNode(n) && n.children.length === 1 && n.children[0].repetition === 'REPEATED' &&
+        n.children[0].children.length === 2) {
+        const kv = n.children[0];
+        return { kind: 'map', key: shapeOf(kv.children[0], kv.name), value: shapeOf(kv.children[1], kv.name) };
+    }
+    return { kind: 'struct', fields: n.children.map((c) => ({ name: c.name, shape: shapeOf(c, n.name) })) };
+}
+
+// A repeated field outside a LIST/MAP is a list of required elements.
+function shapeOf(n, parentName) {
+    const b = baseShape(n, parentName);
+    return n.repetition === 'REPEATED' ? { kind: 'list', element: b } : b;
+}
+
+// Attaches DuckDB's type of each leaf (walking DuckDB's nested type along
+// the shape) and the comparison hint of every leaf.
+function attachTypes(shape, duckType) {
+    const t = duckType || {};
+    switch (shape.kind) {
+    case 'leaf': shape.duckType = String(duckType); shape.hint = hintFor(shape.desc, shape.duckType); break;
+    case 'list': attachTypes(shape.element, t.valueType); break;
+    case 'map': attachTypes(shape.key, t.keyType); attachTypes(shape.value, t.valueType); break;
+    case 'struct': shape.fields.forEach((f, i) => attachTypes(f.shape, t.entryTypes ? t.entryTypes[i] : undefined)); break;
+    default: break;
+    }
+}
+
+// Formats a DuckDB value of a column with that shape as the jsonl token.
+export function formatShaped(shape, v) {
+    if (v === null || v === undefined) return 'null';
+    switch (shape.kind) {
+    case 'leaf': return formatDuckValue(shape.desc, v);
+    case 'list': return '[' + v.items.map((x) => formatShaped(shape.element, x)).join(',') + ']';
+    case 'map':
+        return '[' + v.entries.map((e) => `{"key":${formatShaped(shape.key, e.key)},"value":${formatShaped(shape.value, e.value)}}`).join(',') + ']';
+    case 'struct':
+        return '{' + shape.fields.map((f) => `${JSON.stringify(f.name)}:${formatShaped(f.shape, v.entries[f.name])}`).join(',') + '}';
+    default: throw new Error(`unknown shape ${shape.kind}`);
+    }
+}
+
 // Reads parquet_schema(file) into a tree; returns the root's children as
-// { name, flat, desc } where desc is the jsonl_format column record.
+// { name, flat, desc, shape } where desc is the jsonl_format column record
+// (of the leaf, for flat columns) and shape the column's nesting.
 export async function duckSchema(con, file) {
     const r = await con.runAndReadAll(`SELECT name, type, type_length, repetition_type, num_children,
         converted_type, scale, precision, logical_type FROM parquet_schema(${sqlString(file)})`);
@@ -89,13 +166,9 @@ export async function duckSchema(con, file) {
     const root = node();
     return root.children.map((n) => {
         const flat = n.numChildren === 0 && n.physical !== null && n.repetition !== 'REPEATED';
-        let logical = parseDuckLogical(n.logicalText, n.scale, n.precision);
-        const fromConverted = logicalFromConverted(n.converted, n.scale, n.precision);
-        if (!logical) logical = fromConverted;
-        if (logical.kind === 'INTEGER' && logical.bitWidth === null) {
-            logical.bitWidth = fromConverted.bitWidth ?? (n.physical === 'INT64' ? 64 : 32);
-        }
-        return { name: n.name, flat, desc: { name: n.name, physical: n.physical, typeLength: n.typeLength, logical } };
+        const shape = shapeOf(n, root.name);
+        const desc = flat ? descOf(n) : { name: n.name, physical: null, typeLength: null, logical: { kind: 'NESTED' } };
+        return { name: n.name, flat, desc, shape };
     });
 }
 
@@ -182,21 +255,28 @@ export function formatDuckValue(desc, v) {
     return fmtBase64(bytesOf(v));
 }
 
-// Reads the flat top-level columns (all, or `columns` in schema order).
-// Returns { columns: [{ name, desc, duckType, hint }], nested: [names], lines }.
+// Reads the top-level columns, flat and nested (all, or `columns` in schema
+// order). Returns { columns: [{ name, desc, shape, duckType, hint }],
+// nested: [], lines }: `nested` names the columns left out, none here;
+// nested columns carry hint { cmp: 'nested' } and their shape (with a hint
+// per leaf).
 export async function duckdbJsonl(con, file, columns) {
     const top = await duckSchema(con, file);
     const want = columns ? new Set(columns) : null;
-    const cols = top.filter((c) => c.flat && (!want || want.has(c.name)));
-    const nested = top.filter((c) => !c.flat).map((c) => c.name);
-    if (cols.length === 0) return { columns: [], nested, lines: [] };
+    const cols = top.filter((c) => !want || want.has(c.name));
+    if (cols.length === 0) return { columns: [], nested: [], lines: [] };
     const sel = cols.map((c) => sqlIdent(c.name)).join(', ');
     const r = await con.runAndReadAll(`SELECT ${sel} FROM read_parquet(${sqlString(file)}, binary_as_string=false)`);
-    const types = r.columnTypes().map(String);
-    const out = cols.map((c, i) => ({ name: c.name, desc: c.desc, duckType: types[i], hint: hintFor(c.desc, types[i]) }));
+    const typeObjs = r.columnTypes();
+    const types = typeObjs.map(String);
+    const out = cols.map((c, i) => {
+        if (c.flat) return { name: c.name, desc: c.desc, shape: c.shape, duckType: types[i], hint: hintFor(c.desc, types[i]) };
+        attachTypes(c.shape, typeObjs[i]);
+        return { name: c.name, desc: c.desc, shape: c.shape, duckType: types[i], hint: { cmp: 'nested' } };
+    });
     const keys = out.map((c) => JSON.stringify(c.name));
-    const lines = r.getRows().map((row) => '{' + row.map((v, i) => `${keys[i]}:${formatDuckValue(out[i].desc, v)}`).join(',') + '}');
-    return { columns: out, nested, lines };
+    const lines = r.getRows().map((row) => '{' + row.map((v, i) => `${keys[i]}:${formatShaped(out[i].shape, v)}`).join(',') + '}');
+    return { columns: out, nested: [], lines }; // nothing left out
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) peerMain('duckdb_jsonl', async (file, columns) => duckdbJsonl(await openDuck(), file, columns));

@@ -1,0 +1,111 @@
+/*
+ * pk_arrow.h: internals of the Arrow export (schema mapping, record
+ * assembly, the ArrowArrayStream).
+ *
+ * The Parquet schema is first mapped to a tree of pk_anode, one per Arrow
+ * field, which records everything the assembler needs: the Arrow format, how
+ * leaf values are converted, and the levels that drive assembly. Every node
+ * has
+ *  - entry_rep/entry_def: a level entry p of any leaf below the node starts
+ *    one value of the node iff rep[p] <= entry_rep and def[p] >= entry_def
+ *    (the levels of the innermost enclosing list element; 0/0 at top level),
+ *  - def: the value is non-null iff def[p] >= def,
+ *  - list and map nodes also child_rep/child_def, the entry levels of their
+ *    elements (the repeated node's levels).
+ * Offsets of a list come from counting element starts between list starts in
+ * one leaf's levels; every child then recounts its own starts in its own
+ * leaf and must agree, so a file whose columns disagree is refused instead of
+ * producing inconsistent arrays.
+ *
+ * Depends on: common, read.
+ */
+#ifndef PK_ARROW_H
+#define PK_ARROW_H
+
+#include "../read/pk_read.h"
+
+typedef enum pk_anode_kind {
+    PK_AN_LEAF = 0,
+    PK_AN_STRUCT,
+    PK_AN_LIST,
+    PK_AN_MAP
+} pk_anode_kind;
+
+/* How a leaf's slot values become Arrow values. */
+typedef enum pk_conv {
+    PK_CONV_COPY = 0, /* fixed width, same bytes (slot width == out width) */
+    PK_CONV_BOOL,     /* bitmap */
+    PK_CONV_BINARY,   /* int32 offsets + data */
+    PK_CONV_I8,       /* INT32 narrowed to 1 byte */
+    PK_CONV_I16,      /* INT32 narrowed to 2 bytes */
+    PK_CONV_INT96_NS, /* INT96 to int64 nanoseconds since the epoch */
+    PK_CONV_DEC_I32,  /* INT32 unscaled to decimal128/256 */
+    PK_CONV_DEC_I64,  /* INT64 unscaled to decimal128/256 */
+    PK_CONV_DEC_BE,   /* big-endian FLBA / BYTE_ARRAY to decimal128/256 */
+    PK_CONV_NULL      /* UNKNOWN logical type: Arrow null, no buffers */
+} pk_conv;
+
+typedef struct pk_anode {
+    pk_anode_kind kind;
+    const char *name;
+    const plank_schema_node *pn; /* node giving field id (leaf: the leaf) */
+    bool nullable;
+    int16_t def;
+    int16_t entry_rep, entry_def;
+    int16_t child_rep, child_def; /* LIST, MAP */
+    int32_t num_children;
+    struct pk_anode **children;
+    int32_t leaf;                 /* index in the tree's leaves of the first leaf below */
+    /* leaves */
+    char format[32];
+    pk_conv conv;
+    int32_t out_width;            /* bytes per Arrow value (fixed width) */
+    bool uuid;                    /* arrow.uuid extension metadata */
+} pk_anode;
+
+typedef struct pk_atree {
+    pk_arena arena;               /* every node, name and array below */
+    pk_anode *root;               /* "+s" over the top-level fields */
+    int32_t num_leaves;
+    int32_t *leaf_columns;        /* leaf index -> leaf column */
+    pk_anode **leaf_nodes;        /* leaf index -> node */
+} pk_atree;
+
+/* Maps the reader's selected columns to the Arrow tree. */
+plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, pk_atree *t,
+                            plank_error *err);
+void pk_atree_free(pk_atree *t);
+/* Exports the tree (or a subtree) as an ArrowSchema owning its strings. */
+plank_status pk_atree_export_schema(const pk_atree *t, const plank_allocator *a,
+                                    struct ArrowSchema *out, plank_error *err);
+
+/* The pending level entries of one leaf column, read ahead of the batch
+ * being built so that a batch can end on a record boundary. */
+typedef struct pk_leaf_buf {
+    int64_t n;          /* slots pending */
+    int64_t starts;     /* record starts (rep == 0) among them */
+    bool eof;           /* the column chunk has no more slots */
+    pk_buffer def, rep; /* int16 per slot (only when the max level > 0) */
+    pk_buffer vals;     /* fixed: width per slot; BOOLEAN: 1 byte per slot; BYTE_ARRAY: data */
+    pk_buffer offs;     /* BYTE_ARRAY: n + 1 int64 offsets into vals */
+} pk_leaf_buf;
+
+/* Bytes per slot in a pk_leaf_buf: fixed width, 1 for BOOLEAN (one byte per
+ * slot), 0 for BYTE_ARRAY (offsets + data). */
+int32_t pk_slot_width(const plank_schema_node *pn);
+
+/* One batch of whole records being assembled: the leading `slots[i]`
+ * entries of each leaf buffer. */
+typedef struct pk_batch_view {
+    const pk_atree *t;
+    const plank_reader *r;
+    pk_leaf_buf *leaves;
+    const int64_t *slots;
+    plank_allocator alloc;
+} pk_batch_view;
+
+/* Assembles `rows` records into a struct ArrowArray (the root). */
+plank_status pk_assemble(const pk_batch_view *v, int64_t rows, struct ArrowArray *out,
+                         plank_error *err);
+
+#endif /* PK_ARROW_H */

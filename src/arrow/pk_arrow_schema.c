@@ -1,0 +1,490 @@
+/*
+ * pk_arrow_schema.c: the Parquet schema mapped to Arrow fields (pk_anode
+ * tree), and its export as a struct ArrowSchema.
+ *
+ * Lists and maps follow the format's LogicalTypes.md, backward-compatibility
+ * rules included:
+ *  - a repeated field outside a LIST/MAP group is a required list of required
+ *    elements of the field's type;
+ *  - a LIST group's repeated child is itself the (required) element when it
+ *    is primitive, a group of several fields, a group whose one field is
+ *    repeated, or a one-field group named "array" or "<list name>_tuple";
+ *    otherwise its one field is the element;
+ *  - MAP_KEY_VALUE outside a MAP is a MAP; the first field of the repeated
+ *    group is the key and the second the value whatever their names. A map
+ *    without a value field is read as a list of its keys (as Arrow C++ and
+ *    arrow-rs do); an optional key (incorrect_map_schema.parquet, written by
+ *    Hive and Presto) is accepted as arrow-rs does, the key field staying
+ *    non-nullable in the Arrow schema.
+ * Malformed LIST/MAP groups (no single repeated child) are read as plain
+ * structs rather than refused: their levels are still self-consistent.
+ */
+#include "pk_arrow.h"
+
+#include <stdio.h>
+
+void plank_arrow_options_init(plank_arrow_options *o) {
+    if (!o) return;
+    memset(o, 0, sizeof *o);
+    o->batch_rows = 65536;
+}
+
+/* ---- Parquet schema to pk_anode tree ----------------------------------------- */
+
+typedef struct tree_builder {
+    plank_reader *r;
+    const plank_arrow_options *o;
+    pk_atree *t;
+    int32_t *sel;       /* per schema node: selected leaves below */
+    int32_t cap_leaves;
+    plank_error *err;
+} tree_builder;
+
+static const plank_schema_node *node_at(tree_builder *b, int32_t i) {
+    return plank_reader_schema_node(b->r, i);
+}
+
+static const plank_schema_node *child_of(tree_builder *b, const plank_schema_node *n, int32_t k) {
+    return node_at(b, n->children[k]);
+}
+
+static pk_anode *new_node(tree_builder *b, pk_anode_kind kind, const plank_schema_node *pn,
+                          const char *name, int32_t num_children) {
+    pk_anode *an = pk_arena_alloc(&b->t->arena, sizeof *an);
+    if (!an) return NULL;
+    an->kind = kind;
+    an->pn = pn;
+    an->name = name;
+    an->def = pn->max_definition_level;
+    an->nullable = pn->repetition == PLANK_OPTIONAL;
+    an->num_children = num_children;
+    if (num_children > 0) {
+        an->children = pk_arena_alloc(&b->t->arena, (size_t)num_children * sizeof(pk_anode *));
+        if (!an->children) return NULL;
+    }
+    return an;
+}
+
+#define OOM(b) pk_error_set((b)->err, PLANK_ERR_OUT_OF_MEMORY, "out of memory")
+
+/* Arrow format and conversion of a primitive leaf. */
+static void map_leaf(tree_builder *b, pk_anode *an) {
+    const plank_schema_node *pn = an->pn;
+    const plank_logical_type *lt = &pn->logical;
+    an->conv = PK_CONV_COPY;
+    if (lt->kind == PLANK_LOGICAL_UNKNOWN) {
+        snprintf(an->format, sizeof an->format, "n");
+        an->conv = PK_CONV_NULL;
+        return;
+    }
+    bool dec = lt->kind == PLANK_LOGICAL_DECIMAL && lt->precision > 0 && lt->scale >= 0;
+    if (dec) {
+        bool wide = lt->precision > 38;
+        an->out_width = wide ? 32 : 16;
+        snprintf(an->format, sizeof an->format, wide ? "d:%d,%d,256" : "d:%d,%d",
+                 (int)lt->precision, (int)lt->scale);
+    }
+    switch (pn->physical_type) {
+    case PLANK_BOOLEAN:
+        snprintf(an->format, sizeof an->format, "b");
+        an->conv = PK_CONV_BOOL;
+        return;
+    case PLANK_INT32:
+        if (dec) { an->conv = PK_CONV_DEC_I32; return; }
+        an->out_width = 4;
+        if (lt->kind == PLANK_LOGICAL_INTEGER && lt->bit_width == 8) {
+            snprintf(an->format, sizeof an->format, lt->is_signed ? "c" : "C");
+            an->conv = PK_CONV_I8;
+            an->out_width = 1;
+        } else if (lt->kind == PLANK_LOGICAL_INTEGER && lt->bit_width == 16) {
+            snprintf(an->format, sizeof an->format, lt->is_signed ? "s" : "S");
+            an->conv = PK_CONV_I16;
+            an->out_width = 2;
+        } else if (lt->kind == PLANK_LOGICAL_INTEGER && !lt->is_signed) {
+            snprintf(an->format, sizeof an->format, "I");
+        } else if (lt->kind == PLANK_LOGICAL_DATE) {
+            snprintf(an->format, sizeof an->format, "tdD");
+        } else if (lt->kind == PLANK_LOGICAL_TIME && lt->unit == PLANK_UNIT_MILLIS) {
+            snprintf(an->format, sizeof an->format, "ttm");
+        } else {
+            snprintf(an->format, sizeof an->format, "i");
+        }
+        return;
+    case PLANK_INT64:
+        if (dec) { an->conv = PK_CONV_DEC_I64; return; }
+        an->out_width = 8;
+        if (lt->kind == PLANK_LOGICAL_INTEGER && !lt->is_signed) {
+            snprintf(an->format, sizeof an->format, "L");
+        } else if (lt->kind == PLANK_LOGICAL_TIME && lt->unit != PLANK_UNIT_MILLIS) {
+            snprintf(an->format, sizeof an->format, lt->unit == PLANK_UNIT_MICROS ? "ttu" : "ttn");
+        } else if (lt->kind == PLANK_LOGICAL_TIMESTAMP) {
+            char u = lt->unit == PLANK_UNIT_MILLIS ? 'm' : lt->unit == PLANK_UNIT_MICROS ? 'u' : 'n';
+            snprintf(an->format, sizeof an->format, "ts%c:%s", u,
+                     lt->is_adjusted_to_utc ? "UTC" : "");
+        } else {
+            snprintf(an->format, sizeof an->format, "l");
+        }
+        return;
+    case PLANK_INT96:
+        if (b->o->int96_as_binary) {
+            snprintf(an->format, sizeof an->format, "w:12");
+            an->out_width = 12;
+        } else {
+            snprintf(an->format, sizeof an->format, "tsn:");
+            an->conv = PK_CONV_INT96_NS;
+            an->out_width = 8;
+        }
+        return;
+    case PLANK_FLOAT:
+        snprintf(an->format, sizeof an->format, "f");
+        an->out_width = 4;
+        return;
+    case PLANK_DOUBLE:
+        snprintf(an->format, sizeof an->format, "g");
+        an->out_width = 8;
+        return;
+    case PLANK_BYTE_ARRAY:
+        if (dec) { an->conv = PK_CONV_DEC_BE; return; }
+        an->conv = PK_CONV_BINARY;
+        snprintf(an->format, sizeof an->format,
+                 lt->kind == PLANK_LOGICAL_STRING || lt->kind == PLANK_LOGICAL_ENUM ||
+                         lt->kind == PLANK_LOGICAL_JSON
+                     ? "u"
+                     : "z");
+        return;
+    case PLANK_FIXED_LEN_BYTE_ARRAY:
+        if (dec) { an->conv = PK_CONV_DEC_BE; return; }
+        an->out_width = pn->type_length;
+        if (lt->kind == PLANK_LOGICAL_FLOAT16 && pn->type_length == 2) {
+            snprintf(an->format, sizeof an->format, "e");
+        } else {
+            snprintf(an->format, sizeof an->format, "w:%d", (int)pn->type_length);
+            an->uuid = lt->kind == PLANK_LOGICAL_UUID && pn->type_length == 16;
+        }
+        return;
+    default:
+        snprintf(an->format, sizeof an->format, "n");
+        an->conv = PK_CONV_NULL;
+        return;
+    }
+}
+
+static plank_status convert(tree_builder *b, const plank_schema_node *pn, int16_t erep,
+                            int16_t edef, bool as_element, pk_anode **out);
+
+static plank_status add_leaf(tree_builder *b, pk_anode *an) {
+    pk_atree *t = b->t;
+    if (t->num_leaves >= b->cap_leaves)
+        return pk_error_set(b->err, PLANK_ERR_CORRUPT, "schema: more leaves than columns");
+    an->leaf = t->num_leaves;
+    t->leaf_columns[t->num_leaves] = an->pn->column;
+    t->leaf_nodes[t->num_leaves] = an;
+    t->num_leaves++;
+    map_leaf(b, an);
+    return PLANK_OK;
+}
+
+/* A list whose element is `elem_pn` (converted with the repeated node's
+ * levels) under the list node `pn`. */
+static plank_status make_list(tree_builder *b, const plank_schema_node *pn,
+                              const plank_schema_node *rep_pn, const plank_schema_node *elem_pn,
+                              bool elem_is_rep, int16_t erep, int16_t edef, pk_anode **out) {
+    pk_anode *an = new_node(b, PK_AN_LIST, pn, pn->name, 1);
+    if (!an) return OOM(b);
+    an->entry_rep = erep;
+    an->entry_def = edef;
+    an->child_rep = rep_pn->max_repetition_level;
+    an->child_def = rep_pn->max_definition_level;
+    PK_FORWARD(convert(b, elem_pn, an->child_rep, an->child_def, elem_is_rep, &an->children[0]));
+    if (!an->children[0]) return PK_CORRUPT(b->err, "schema: list %s without element", pn->path);
+    if (elem_is_rep) an->children[0]->nullable = false;
+    an->leaf = an->children[0]->leaf;
+    *out = an;
+    return PLANK_OK;
+}
+
+static bool is_list_group(tree_builder *b, const plank_schema_node *pn) {
+    return pn->logical.kind == PLANK_LOGICAL_LIST && pn->num_children == 1 &&
+           child_of(b, pn, 0)->repetition == PLANK_REPEATED;
+}
+
+static bool is_map_group(tree_builder *b, const plank_schema_node *pn) {
+    if (pn->logical.kind != PLANK_LOGICAL_MAP && pn->logical.kind != PLANK_LOGICAL_MAP_KEY_VALUE)
+        return false;
+    if (pn->num_children != 1) return false;
+    const plank_schema_node *kv = child_of(b, pn, 0);
+    return kv->repetition == PLANK_REPEATED && kv->num_children >= 1 && kv->num_children <= 2;
+}
+
+static plank_status convert_list(tree_builder *b, const plank_schema_node *pn, int16_t erep,
+                                 int16_t edef, pk_anode **out) {
+    const plank_schema_node *rc = child_of(b, pn, 0);
+    bool rc_is_element = rc->num_children == 0 || rc->num_children > 1;
+    if (rc->num_children == 1) {
+        const plank_schema_node *only = child_of(b, rc, 0);
+        size_t nl = strlen(pn->name);
+        rc_is_element = only->repetition == PLANK_REPEATED || strcmp(rc->name, "array") == 0 ||
+                        (strncmp(rc->name, pn->name, nl) == 0 &&
+                         strcmp(rc->name + nl, "_tuple") == 0);
+    }
+    if (rc_is_element) return make_list(b, pn, rc, rc, true, erep, edef, out);
+    return make_list(b, pn, rc, child_of(b, rc, 0), false, erep, edef, out);
+}
+
+static plank_status convert_map(tree_builder *b, const plank_schema_node *pn, int16_t erep,
+                                int16_t edef, pk_anode **out) {
+    const plank_schema_node *kv = child_of(b, pn, 0);
+    const plank_schema_node *key = child_of(b, kv, 0);
+    const plank_schema_node *val = kv->num_children > 1 ? child_of(b, kv, 1) : NULL;
+    bool ks = b->sel[key->index] > 0, vs = val && b->sel[val->index] > 0;
+    if (!ks || !vs) {
+        /* No value field, or only one side selected: a list of what is there. */
+        PK_FORWARD(make_list(b, pn, kv, ks ? key : val, false, erep, edef, out));
+        if (ks) (*out)->children[0]->nullable = false;
+        return PLANK_OK;
+    }
+    pk_anode *an = new_node(b, PK_AN_MAP, pn, pn->name, 1);
+    pk_anode *ent = new_node(b, PK_AN_STRUCT, kv, "entries", 2);
+    if (!an || !ent) return OOM(b);
+    an->entry_rep = erep;
+    an->entry_def = edef;
+    an->child_rep = ent->entry_rep = kv->max_repetition_level;
+    an->child_def = ent->entry_def = kv->max_definition_level;
+    ent->nullable = false;
+    an->children[0] = ent;
+    PK_FORWARD(convert(b, key, ent->entry_rep, ent->entry_def, false, &ent->children[0]));
+    PK_FORWARD(convert(b, val, ent->entry_rep, ent->entry_def, false, &ent->children[1]));
+    ent->children[0]->name = "key";
+    ent->children[0]->nullable = false; /* Arrow map keys are never null */
+    ent->children[1]->name = "value";
+    ent->leaf = an->leaf = ent->children[0]->leaf;
+    *out = an;
+    return PLANK_OK;
+}
+
+static plank_status convert_struct(tree_builder *b, const plank_schema_node *pn, int16_t erep,
+                                   int16_t edef, pk_anode **out) {
+    int32_t n = 0;
+    for (int32_t k = 0; k < pn->num_children; k++) n += b->sel[pn->children[k]] > 0;
+    pk_anode *an = new_node(b, PK_AN_STRUCT, pn, pn->name, n);
+    if (!an) return OOM(b);
+    an->entry_rep = erep;
+    an->entry_def = edef;
+    int32_t j = 0;
+    for (int32_t k = 0; k < pn->num_children; k++) {
+        const plank_schema_node *c = child_of(b, pn, k);
+        if (b->sel[c->index] == 0) continue;
+        PK_FORWARD(convert(b, c, erep, edef, false, &an->children[j]));
+        j++;
+    }
+    an->leaf = an->children[0]->leaf;
+    *out = an;
+    return PLANK_OK;
+}
+
+/* Converts pn (and what is below) when it has selected leaves; *out stays
+ * NULL otherwise. as_element: pn is a repeated node standing for the element
+ * of its list (required, valid wherever the list has an element). */
+static plank_status convert(tree_builder *b, const plank_schema_node *pn, int16_t erep,
+                            int16_t edef, bool as_element, pk_anode **out) {
+    *out = NULL;
+    if (b->sel[pn->index] == 0) return PLANK_OK;
+    if (pn->repetition == PLANK_REPEATED && !as_element) {
+        /* An unannotated repeated field: a required list of required elements. */
+        PK_FORWARD(make_list(b, pn, pn, pn, true, erep, edef, out));
+        (*out)->def = (int16_t)(pn->max_definition_level - 1);
+        (*out)->nullable = false;
+        return PLANK_OK;
+    }
+    if (pn->num_children == 0) {
+        pk_anode *an = new_node(b, PK_AN_LEAF, pn, pn->name, 0);
+        if (!an) return OOM(b);
+        an->entry_rep = erep;
+        an->entry_def = edef;
+        PK_FORWARD(add_leaf(b, an));
+        *out = an;
+        return PLANK_OK;
+    }
+    if (is_list_group(b, pn)) return convert_list(b, pn, erep, edef, out);
+    if (is_map_group(b, pn)) return convert_map(b, pn, erep, edef, out);
+    return convert_struct(b, pn, erep, edef, out);
+}
+
+plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, pk_atree *t,
+                            plank_error *err) {
+    memset(t, 0, sizeof *t);
+    pk_arena_init(&t->arena, &r->alloc);
+    tree_builder b = {r, o, t, NULL, r->num_columns, err};
+    int32_t nn = plank_reader_num_schema_nodes(r);
+    b.sel = pk_arena_alloc(&t->arena, (size_t)(nn + 1) * sizeof(int32_t));
+    t->leaf_columns = pk_arena_alloc(&t->arena, (size_t)(r->num_columns + 1) * sizeof(int32_t));
+    t->leaf_nodes = pk_arena_alloc(&t->arena, (size_t)(r->num_columns + 1) * sizeof(pk_anode *));
+    if (!b.sel || !t->leaf_columns || !t->leaf_nodes) {
+        pk_atree_free(t);
+        return OOM(&b);
+    }
+    /* Children follow their parent in depth-first order: one backward pass
+     * adds every selected leaf to all its ancestors. */
+    for (int32_t i = nn - 1; i >= 0; i--) {
+        const plank_schema_node *n = node_at(&b, i);
+        if (n->num_children == 0 && n->column >= 0 && n->column < r->num_columns &&
+            r->selected[n->column])
+            b.sel[i] += 1;
+        if (n->parent >= 0 && n->parent < nn) b.sel[n->parent] += b.sel[i];
+    }
+    const plank_schema_node *root = node_at(&b, 0);
+    int32_t n = 0;
+    for (int32_t k = 0; k < root->num_children; k++) n += b.sel[root->children[k]] > 0;
+    pk_anode *an = new_node(&b, PK_AN_STRUCT, root, "", n);
+    if (!an) {
+        pk_atree_free(t);
+        return OOM(&b);
+    }
+    an->def = 0;
+    an->nullable = false;
+    int32_t j = 0;
+    plank_status st = PLANK_OK;
+    for (int32_t k = 0; k < root->num_children && st == PLANK_OK; k++) {
+        const plank_schema_node *c = child_of(&b, root, k);
+        if (b.sel[c->index] == 0) continue;
+        st = convert(&b, c, 0, 0, false, &an->children[j++]);
+    }
+    if (st != PLANK_OK) {
+        pk_atree_free(t);
+        return st;
+    }
+    an->leaf = 0;
+    t->root = an;
+    return PLANK_OK;
+}
+
+void pk_atree_free(pk_atree *t) {
+    if (!t) return;
+    pk_arena_reset(&t->arena);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- Export as struct ArrowSchema ----------------------------------------------- */
+
+/* One allocation per exported field: this header, the children pointers and
+ * child structs, then format, name and metadata bytes. */
+typedef struct schema_block {
+    plank_allocator a;
+    size_t size;
+} schema_block;
+
+static void release_schema(struct ArrowSchema *s) {
+    if (!s || !s->release) return;
+    for (int64_t i = 0; i < s->n_children; i++) {
+        struct ArrowSchema *c = s->children[i];
+        if (c && c->release) c->release(c);
+    }
+    if (s->dictionary && s->dictionary->release) s->dictionary->release(s->dictionary);
+    schema_block *blk = s->private_data;
+    plank_allocator a = blk->a;
+    pk_free(&a, blk, blk->size);
+    s->release = NULL;
+    s->private_data = NULL;
+}
+
+static size_t meta_entry(uint8_t *p, const char *k, const char *v) {
+    int32_t kl = (int32_t)strlen(k), vl = (int32_t)strlen(v);
+    if (p) {
+        memcpy(p, &kl, 4);
+        memcpy(p + 4, k, (size_t)kl);
+        memcpy(p + 4 + kl, &vl, 4);
+        memcpy(p + 8 + kl, v, (size_t)vl);
+    }
+    return 8 + (size_t)kl + (size_t)vl;
+}
+
+/* Arrow's metadata encoding: int32 count, then (int32 length, bytes) for each
+ * key and value. Returns the size; writes when p != NULL. */
+static size_t field_metadata(const pk_anode *an, uint8_t *p) {
+    char id[16];
+    int32_t count = 0;
+    size_t size = 4;
+    if (an->pn && an->pn->has_field_id) {
+        snprintf(id, sizeof id, "%d", (int)an->pn->field_id);
+        size += meta_entry(p ? p + size : NULL, "PARQUET:field_id", id);
+        count++;
+    }
+    if (an->kind == PK_AN_LEAF && an->uuid) {
+        size += meta_entry(p ? p + size : NULL, "ARROW:extension:name", "arrow.uuid");
+        size += meta_entry(p ? p + size : NULL, "ARROW:extension:metadata", "");
+        count += 2;
+    }
+    if (count == 0) return 0;
+    if (p) memcpy(p, &count, 4);
+    return size;
+}
+
+static const char *node_format(const pk_anode *an) {
+    switch (an->kind) {
+    case PK_AN_STRUCT: return "+s";
+    case PK_AN_LIST: return "+l";
+    case PK_AN_MAP: return "+m";
+    default: return an->format;
+    }
+}
+
+static plank_status export_node(const pk_anode *an, const plank_allocator *a,
+                                struct ArrowSchema *out, plank_error *err) {
+    memset(out, 0, sizeof *out);
+    const char *fmt = node_format(an);
+    size_t nc = (size_t)an->num_children;
+    size_t fl = strlen(fmt) + 1, nl = strlen(an->name) + 1, ml = field_metadata(an, NULL);
+    size_t head = (sizeof(schema_block) + 15) & ~(size_t)15;
+    size_t kids = nc * (sizeof(struct ArrowSchema *) + sizeof(struct ArrowSchema));
+    size_t size = head + kids + fl + nl + ml;
+    uint8_t *mem = pk_calloc(a, size);
+    if (!mem) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    schema_block *blk = (schema_block *)mem;
+    blk->a = *a;
+    blk->size = size;
+    struct ArrowSchema *child_structs = (struct ArrowSchema *)(mem + head);
+    struct ArrowSchema **child_ptrs = (struct ArrowSchema **)(mem + head + nc * sizeof *child_structs);
+    char *f = (char *)(mem + head + kids);
+    memcpy(f, fmt, fl);
+    memcpy(f + fl, an->name, nl);
+    out->format = f;
+    out->name = f + fl;
+    if (ml) {
+        field_metadata(an, (uint8_t *)(f + fl + nl));
+        out->metadata = f + fl + nl;
+    }
+    out->flags = an->nullable ? ARROW_FLAG_NULLABLE : 0;
+    out->n_children = 0;
+    out->children = nc ? child_ptrs : NULL;
+    out->private_data = blk;
+    out->release = release_schema;
+    for (size_t i = 0; i < nc; i++) {
+        child_ptrs[i] = &child_structs[i];
+        plank_status st = export_node(an->children[i], a, &child_structs[i], err);
+        if (st != PLANK_OK) {
+            release_schema(out);
+            return st;
+        }
+        out->n_children = (int64_t)i + 1;
+    }
+    return PLANK_OK;
+}
+
+plank_status pk_atree_export_schema(const pk_atree *t, const plank_allocator *a,
+                                    struct ArrowSchema *out, plank_error *err) {
+    return export_node(t->root, a, out, err);
+}
+
+plank_status plank_reader_arrow_schema(plank_reader *r, const plank_arrow_options *o,
+                                       struct ArrowSchema *out, plank_error *err) {
+    plank_error_init(err);
+    if (!r || !out) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL argument");
+    memset(out, 0, sizeof *out);
+    plank_arrow_options def;
+    plank_arrow_options_init(&def);
+    pk_atree t;
+    PK_FORWARD(pk_atree_build(r, o ? o : &def, &t, err));
+    plank_status st = pk_atree_export_schema(&t, &r->alloc, out, err);
+    pk_atree_free(&t);
+    return st;
+}

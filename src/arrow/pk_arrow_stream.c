@@ -1,0 +1,405 @@
+/*
+ * pk_arrow_stream.c: the ArrowArrayStream over a reader: reads every selected
+ * leaf column of a row group ahead into pending buffers, cuts each batch at a
+ * record boundary (the (N+1)-th entry with repetition level 0) and assembles
+ * the records into arrays. Batches never span row groups.
+ *
+ * Hostile-input contract: leaf columns that disagree on the number of
+ * records of a row group (with each other or with the row group's num_rows),
+ * or whose first level entry continues a record, fail with
+ * PLANK_ERR_CORRUPT; errors are sticky (every later get_next returns the
+ * same error).
+ */
+#include "pk_arrow.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+typedef struct pk_stream {
+    plank_allocator alloc;
+    plank_reader *r;
+    plank_arrow_options o;
+    pk_atree t;
+    int32_t *rgs;
+    int32_t nrg, next_rg;
+    int32_t cur_rg;              /* -1: between row groups */
+    int64_t rows_left;
+    plank_column_reader **crs;   /* per leaf */
+    pk_leaf_buf *leaves;
+    int64_t *slots;
+    int err_code;                /* sticky errno, 0 when fine */
+    char msg[PLANK_ERROR_MESSAGE_SIZE + 64];
+} pk_stream;
+
+static int to_errno(plank_status st) {
+    switch (st) {
+    case PLANK_OK: return 0;
+    case PLANK_ERR_OUT_OF_MEMORY: return ENOMEM;
+    case PLANK_ERR_INVALID_ARGUMENT: return EINVAL;
+    case PLANK_ERR_UNSUPPORTED: case PLANK_ERR_ENCRYPTED: return ENOSYS;
+    default: return EIO;
+    }
+}
+
+/* ---- Pending leaf buffers ------------------------------------------------------------- */
+
+static void leaf_init(pk_leaf_buf *l, const plank_allocator *a) {
+    memset(l, 0, sizeof *l);
+    pk_buffer_init(&l->def, a);
+    pk_buffer_init(&l->rep, a);
+    pk_buffer_init(&l->vals, a);
+    pk_buffer_init(&l->offs, a);
+}
+
+static void leaf_reset(pk_leaf_buf *l) {
+    pk_buffer_reset(&l->def);
+    pk_buffer_reset(&l->rep);
+    pk_buffer_reset(&l->vals);
+    pk_buffer_reset(&l->offs);
+}
+
+static void leaf_clear(pk_leaf_buf *l) {
+    l->n = l->starts = 0;
+    l->eof = false;
+    l->def.size = l->rep.size = l->vals.size = 0;
+    l->offs.size = 0;
+}
+
+int32_t pk_slot_width(const plank_schema_node *pn) {
+    switch (pn->physical_type) {
+    case PLANK_BOOLEAN: return 1;
+    case PLANK_INT32: case PLANK_FLOAT: return 4;
+    case PLANK_INT64: case PLANK_DOUBLE: return 8;
+    case PLANK_INT96: return 12;
+    case PLANK_FIXED_LEN_BYTE_ARRAY: return pn->type_length;
+    default: return 0;
+    }
+}
+
+static plank_status leaf_append(pk_leaf_buf *l, const plank_schema_node *pn,
+                                const plank_batch *b, plank_error *err) {
+    int64_t k = b->length;
+    if (pn->max_repetition_level > 0) {
+        PK_RETURN_IF(l->n == 0 && b->rep_levels[0] != 0, err, PLANK_ERR_CORRUPT,
+                     "column %d (%s): a record starts with repetition level %d",
+                     (int)pn->column, pn->path, (int)b->rep_levels[0]);
+        PK_FORWARD(pk_buffer_append(&l->rep, b->rep_levels, (size_t)k * 2, err));
+        for (int64_t i = 0; i < k; i++) l->starts += b->rep_levels[i] == 0;
+    } else {
+        l->starts += k;
+    }
+    if (pn->max_definition_level > 0)
+        PK_FORWARD(pk_buffer_append(&l->def, b->def_levels, (size_t)k * 2, err));
+    if (pn->physical_type == PLANK_BYTE_ARRAY) {
+        if (l->offs.size == 0) {
+            int64_t zero = 0;
+            PK_FORWARD(pk_buffer_append(&l->offs, &zero, 8, err));
+        }
+        int64_t base = ((const int64_t *)l->offs.data)[l->n] - b->offsets[0];
+        size_t at = l->offs.size;
+        PK_FORWARD(pk_buffer_resize(&l->offs, at + (size_t)k * 8, err));
+        int64_t *o = (int64_t *)(l->offs.data + at);
+        for (int64_t i = 0; i < k; i++) o[i] = b->offsets[i + 1] + base;
+        size_t bytes = (size_t)(b->offsets[k] - b->offsets[0]);
+        if (bytes) PK_FORWARD(pk_buffer_append(&l->vals, b->data + b->offsets[0], bytes, err));
+    } else if (pn->physical_type == PLANK_BOOLEAN) {
+        size_t at = l->vals.size;
+        PK_FORWARD(pk_buffer_resize(&l->vals, at + (size_t)k, err));
+        const uint8_t *bits = b->values;
+        for (int64_t i = 0; i < k; i++) l->vals.data[at + (size_t)i] = pk_bit_get(bits, i);
+    } else {
+        PK_FORWARD(pk_buffer_append(&l->vals, b->values, (size_t)k * (size_t)pk_slot_width(pn),
+                                    err));
+    }
+    l->n += k;
+    return PLANK_OK;
+}
+
+/* Drops the first s slots (holding `records` records). */
+/* Moves the last `keep` items of `size` bytes each from index `from` to the front. */
+static void shift_front(pk_buffer *b, size_t from, size_t keep, size_t size) {
+    if (keep) memmove(b->data, b->data + from * size, keep * size);
+    b->size = keep * size;
+}
+
+/* Drops the first s slots (holding `records` records). */
+static void leaf_consume(pk_leaf_buf *l, const plank_schema_node *pn, int64_t s,
+                         int64_t records) {
+    size_t rest = (size_t)(l->n - s), from = (size_t)s;
+    if (pn->max_repetition_level > 0) shift_front(&l->rep, from, rest, 2);
+    if (pn->max_definition_level > 0) shift_front(&l->def, from, rest, 2);
+    if (pn->physical_type == PLANK_BYTE_ARRAY) {
+        int64_t *o = (int64_t *)l->offs.data;
+        int64_t cut = o[s];
+        shift_front(&l->vals, (size_t)cut, (size_t)(o[l->n] - cut), 1);
+        for (size_t i = 0; i <= rest; i++) o[i] = o[from + i] - cut;
+        l->offs.size = (rest + 1) * 8;
+    } else {
+        shift_front(&l->vals, from, rest, (size_t)pk_slot_width(pn));
+    }
+    l->n -= s;
+    l->starts -= records;
+}
+
+static int64_t complete_records(const pk_leaf_buf *l, const plank_schema_node *pn) {
+    if (pn->max_repetition_level == 0 || l->eof) return l->starts;
+    return l->starts > 0 ? l->starts - 1 : 0;
+}
+
+/* Reads ahead until `want` whole records are pending or the chunk ends. */
+static plank_status leaf_fill(pk_stream *s, int32_t i, int64_t want, plank_error *err) {
+    pk_leaf_buf *l = &s->leaves[i];
+    const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
+    for (;;) {
+        int64_t have = complete_records(l, pn);
+        if (l->eof || have >= want) return PLANK_OK;
+        int64_t k = want - have;
+        if (pn->max_repetition_level > 0 && k < 1024) k = 1024;
+        plank_batch b;
+        PK_FORWARD(plank_column_reader_read(s->crs[i], k, &b, err));
+        if (b.length == 0) {
+            l->eof = true;
+            continue;
+        }
+        PK_FORWARD(leaf_append(l, pn, &b, err));
+    }
+}
+
+/* Slots of the first `rows` records of leaf i. */
+static plank_status leaf_cut(pk_stream *s, int32_t i, int64_t rows, int64_t *slots,
+                             plank_error *err) {
+    const pk_leaf_buf *l = &s->leaves[i];
+    const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
+    if (pn->max_repetition_level == 0) {
+        *slots = rows;
+        return PLANK_OK;
+    }
+    const int16_t *rep = (const int16_t *)l->rep.data;
+    int64_t c = 0;
+    for (int64_t p = 0; p < l->n; p++) {
+        if (rep[p] != 0) continue;
+        if (c == rows) {
+            *slots = p;
+            return PLANK_OK;
+        }
+        c++;
+    }
+    PK_RETURN_IF(c != rows, err, PLANK_ERR_CORRUPT, "column %d (%s): %lld records, %lld needed",
+                 (int)pn->column, pn->path, (long long)c, (long long)rows);
+    *slots = l->n;
+    return PLANK_OK;
+}
+
+/* Whether a batch of these slots fits int32 offsets. */
+static bool fits_int32(pk_stream *s) {
+    for (int32_t i = 0; i < s->t.num_leaves; i++) {
+        const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
+        if (s->slots[i] > INT32_MAX) return false;
+        if (pn->physical_type == PLANK_BYTE_ARRAY &&
+            ((const int64_t *)s->leaves[i].offs.data)[s->slots[i]] > INT32_MAX)
+            return false;
+    }
+    return true;
+}
+
+/* ---- Row groups ---------------------------------------------------------------------- */
+
+static void close_readers(pk_stream *s) {
+    for (int32_t i = 0; i < s->t.num_leaves; i++) {
+        plank_column_reader_close(s->crs[i]);
+        s->crs[i] = NULL;
+    }
+}
+
+static plank_status open_row_group(pk_stream *s, int32_t g, plank_error *err) {
+    plank_row_group_info info;
+    PK_FORWARD(plank_reader_row_group(s->r, g, &info, err));
+    for (int32_t i = 0; i < s->t.num_leaves; i++) {
+        leaf_clear(&s->leaves[i]);
+        PK_FORWARD(plank_column_reader_open(s->r, g, s->t.leaf_columns[i], &s->crs[i], err));
+    }
+    s->cur_rg = g;
+    s->rows_left = info.num_rows;
+    return PLANK_OK;
+}
+
+/* Every column must end exactly with the row group. */
+static plank_status finish_row_group(pk_stream *s, plank_error *err) {
+    for (int32_t i = 0; i < s->t.num_leaves; i++) {
+        const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
+        pk_leaf_buf *l = &s->leaves[i];
+        bool more = l->n > 0;
+        if (!more && !l->eof) {
+            plank_batch b;
+            PK_FORWARD(plank_column_reader_read(s->crs[i], 1, &b, err));
+            more = b.length > 0;
+        }
+        PK_RETURN_IF(more, err, PLANK_ERR_CORRUPT,
+                     "row group %d: column %d (%s) has more records than the row group's "
+                     "num_rows", (int)s->cur_rg, (int)pn->column, pn->path);
+    }
+    close_readers(s);
+    s->cur_rg = -1;
+    return PLANK_OK;
+}
+
+static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
+                               plank_error *err) {
+    *end = false;
+    for (;;) {
+        if (s->cur_rg < 0) {
+            if (s->next_rg >= s->nrg) {
+                *end = true;
+                return PLANK_OK;
+            }
+            PK_FORWARD(open_row_group(s, s->rgs[s->next_rg++], err));
+        }
+        if (s->rows_left > 0) break;
+        PK_FORWARD(finish_row_group(s, err));
+    }
+    int64_t take = s->rows_left < s->o.batch_rows ? s->rows_left : s->o.batch_rows;
+    for (int32_t i = 0; i < s->t.num_leaves; i++) {
+        PK_FORWARD(leaf_fill(s, i, take, err));
+        const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
+        int64_t have = complete_records(&s->leaves[i], pn);
+        PK_RETURN_IF(have < take, err, PLANK_ERR_CORRUPT,
+                     "row group %d: column %d (%s) ends after %lld of %lld records",
+                     (int)s->cur_rg, (int)pn->column, pn->path,
+                     (long long)have, (long long)take);
+    }
+    for (;;) {
+        for (int32_t i = 0; i < s->t.num_leaves; i++)
+            PK_FORWARD(leaf_cut(s, i, take, &s->slots[i], err));
+        if (fits_int32(s)) break;
+        PK_RETURN_IF(take == 1, err, PLANK_ERR_LIMIT,
+                     "row group %d: one record holds more than INT32_MAX bytes or elements",
+                     (int)s->cur_rg);
+        take /= 2;
+    }
+    pk_batch_view v = {&s->t, s->r, s->leaves, s->slots, s->alloc};
+    PK_FORWARD(pk_assemble(&v, take, out, err));
+    for (int32_t i = 0; i < s->t.num_leaves; i++)
+        leaf_consume(&s->leaves[i], s->t.leaf_nodes[i]->pn, s->slots[i], take);
+    s->rows_left -= take;
+    return PLANK_OK;
+}
+
+/* ---- The stream callbacks --------------------------------------------------------------- */
+
+static int set_error(pk_stream *s, plank_status st, const plank_error *e) {
+    s->err_code = to_errno(st);
+    snprintf(s->msg, sizeof s->msg, "%s: %s", plank_status_string(st),
+             e->message[0] ? e->message : "(no detail)");
+    return s->err_code;
+}
+
+static int stream_get_schema(struct ArrowArrayStream *st, struct ArrowSchema *out) {
+    if (!st || !st->private_data || !out) return EINVAL;
+    pk_stream *s = st->private_data;
+    plank_error e;
+    plank_error_init(&e);
+    plank_status rc = pk_atree_export_schema(&s->t, &s->alloc, out, &e);
+    if (rc != PLANK_OK) {
+        snprintf(s->msg, sizeof s->msg, "%s", e.message);
+        return to_errno(rc);
+    }
+    return 0;
+}
+
+static int stream_get_next(struct ArrowArrayStream *st, struct ArrowArray *out) {
+    if (!st || !st->private_data || !out) return EINVAL;
+    pk_stream *s = st->private_data;
+    memset(out, 0, sizeof *out);
+    if (s->err_code) return s->err_code;
+    plank_error e;
+    plank_error_init(&e);
+    bool end;
+    plank_status rc = next_batch(s, out, &end, &e);
+    if (rc != PLANK_OK) return set_error(s, rc, &e);
+    if (end) out->release = NULL; /* end of stream: a released array */
+    return 0;
+}
+
+static const char *stream_last_error(struct ArrowArrayStream *st) {
+    if (!st || !st->private_data) return NULL;
+    pk_stream *s = st->private_data;
+    return s->msg[0] ? s->msg : NULL;
+}
+
+static void stream_free(pk_stream *s) {
+    plank_allocator a = s->alloc;
+    if (s->crs) {
+        close_readers(s);
+        pk_free(&a, s->crs, (size_t)(s->t.num_leaves + 1) * sizeof *s->crs);
+    }
+    if (s->leaves) {
+        for (int32_t i = 0; i < s->t.num_leaves; i++) leaf_reset(&s->leaves[i]);
+        pk_free(&a, s->leaves, (size_t)(s->t.num_leaves + 1) * sizeof *s->leaves);
+    }
+    if (s->slots) pk_free(&a, s->slots, (size_t)(s->t.num_leaves + 1) * sizeof *s->slots);
+    if (s->rgs) pk_free(&a, s->rgs, (size_t)(s->nrg + 1) * sizeof *s->rgs);
+    pk_atree_free(&s->t);
+    pk_free(&a, s, sizeof *s);
+}
+
+static void stream_release(struct ArrowArrayStream *st) {
+    if (!st || !st->release) return;
+    if (st->private_data) stream_free(st->private_data);
+    st->private_data = NULL;
+    st->release = NULL;
+}
+
+plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_groups,
+                                       int32_t num_row_groups, const plank_arrow_options *o,
+                                       struct ArrowArrayStream *out, plank_error *err) {
+    plank_error_init(err);
+    if (!r || !out || num_row_groups < 0)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
+    memset(out, 0, sizeof *out);
+    plank_arrow_options opt;
+    plank_arrow_options_init(&opt);
+    if (o) opt = *o;
+    if (opt.batch_rows <= 0)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "batch_rows must be positive (%lld)",
+                            (long long)opt.batch_rows);
+    int32_t total = plank_reader_num_row_groups(r);
+    if (row_groups && num_row_groups > 0) {
+        for (int32_t i = 0; i < num_row_groups; i++)
+            if (row_groups[i] < 0 || row_groups[i] >= total)
+                return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                                    "row group %d does not exist (file has %d)",
+                                    (int)row_groups[i], (int)total);
+    } else {
+        num_row_groups = total;
+        row_groups = NULL;
+    }
+    pk_stream *s = pk_calloc(&r->alloc, sizeof *s);
+    if (!s) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    s->alloc = r->alloc;
+    s->r = r;
+    s->o = opt;
+    s->cur_rg = -1;
+    s->nrg = num_row_groups;
+    plank_status st = pk_atree_build(r, &opt, &s->t, err);
+    if (st != PLANK_OK) {
+        pk_free(&s->alloc, s, sizeof *s);
+        return st;
+    }
+    size_t nl = (size_t)s->t.num_leaves + 1;
+    s->rgs = pk_malloc(&s->alloc, (size_t)(s->nrg + 1) * sizeof *s->rgs);
+    s->crs = pk_calloc(&s->alloc, nl * sizeof *s->crs);
+    s->leaves = pk_calloc(&s->alloc, nl * sizeof *s->leaves);
+    s->slots = pk_calloc(&s->alloc, nl * sizeof *s->slots);
+    if (!s->rgs || !s->crs || !s->leaves || !s->slots) {
+        stream_free(s);
+        return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (int32_t i = 0; i < s->nrg; i++) s->rgs[i] = row_groups ? row_groups[i] : i;
+    for (int32_t i = 0; i < s->t.num_leaves; i++) leaf_init(&s->leaves[i], &s->alloc);
+    out->get_schema = stream_get_schema;
+    out->get_next = stream_get_next;
+    out->get_last_error = stream_last_error;
+    out->release = stream_release;
+    out->private_data = s;
+    return PLANK_OK;
+}

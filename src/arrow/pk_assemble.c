@@ -1,0 +1,317 @@
+/*
+ * pk_assemble.c: record assembly (Dremel) from the levels of the leaf
+ * columns into Arrow arrays.
+ *
+ * Each Arrow node is built from the levels of its first leaf (see pk_arrow.h
+ * for the level rules). A node's length is the number of its entry starts in
+ * that leaf; a list's offsets count its elements' starts between its own;
+ * every child recounts in its own leaf and must find exactly the length its
+ * parent announced. Hostile-input contract: whatever the levels say, the
+ * arrays produced are structurally valid (lengths, offsets and buffers agree)
+ * or the batch fails with PLANK_ERR_CORRUPT; values are only read from slots
+ * that exist.
+ *
+ * Every array owns its buffers, allocated with a copy of the reader's
+ * allocator, so arrays may outlive the stream and the reader.
+ */
+#include "pk_arrow.h"
+
+#define MAX_BUFS 3
+
+typedef struct array_block {
+    plank_allocator a;
+    size_t size;
+    void *owned[MAX_BUFS];
+    size_t owned_size[MAX_BUFS];
+    const void *bufs[MAX_BUFS];
+} array_block;
+
+static void release_array(struct ArrowArray *arr) {
+    if (!arr || !arr->release) return;
+    for (int64_t i = 0; i < arr->n_children; i++) {
+        struct ArrowArray *c = arr->children[i];
+        if (c && c->release) c->release(c);
+    }
+    if (arr->dictionary && arr->dictionary->release) arr->dictionary->release(arr->dictionary);
+    array_block *blk = arr->private_data;
+    plank_allocator a = blk->a;
+    for (int i = 0; i < MAX_BUFS; i++)
+        if (blk->owned[i]) pk_free(&a, blk->owned[i], blk->owned_size[i]);
+    pk_free(&a, blk, blk->size);
+    arr->release = NULL;
+    arr->private_data = NULL;
+}
+
+/* Sets up out with its private block (buffers still NULL). */
+static plank_status new_array(const plank_allocator *a, struct ArrowArray *out, int64_t length,
+                              int64_t n_buffers, int64_t n_children, plank_error *err) {
+    memset(out, 0, sizeof *out);
+    size_t head = (sizeof(array_block) + 15) & ~(size_t)15;
+    size_t nc = (size_t)n_children;
+    size_t size = head + nc * (sizeof(struct ArrowArray) + sizeof(struct ArrowArray *));
+    uint8_t *mem = pk_calloc(a, size);
+    if (!mem) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    array_block *blk = (array_block *)mem;
+    blk->a = *a;
+    blk->size = size;
+    struct ArrowArray *kids = (struct ArrowArray *)(mem + head);
+    struct ArrowArray **ptrs = (struct ArrowArray **)(mem + head + nc * sizeof *kids);
+    for (size_t i = 0; i < nc; i++) ptrs[i] = &kids[i];
+    out->length = length;
+    out->n_buffers = n_buffers;
+    out->buffers = blk->bufs;
+    out->n_children = 0; /* raised as children are built, so release sees only built ones */
+    out->children = nc ? ptrs : NULL;
+    out->private_data = blk;
+    out->release = release_array;
+    return PLANK_OK;
+}
+
+/* Allocates buffer i of arr (zeroed, at least 16 bytes so it is never NULL). */
+static void *array_buffer(struct ArrowArray *arr, int i, size_t n, plank_error *err) {
+    array_block *blk = arr->private_data;
+    size_t size = n < 16 ? 16 : n;
+    void *p = pk_calloc(&blk->a, size);
+    if (!p) {
+        pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory (%zu-byte Arrow buffer)", n);
+        return NULL;
+    }
+    blk->owned[i] = p;
+    blk->owned_size[i] = size;
+    blk->bufs[i] = p;
+    return p;
+}
+
+static void drop_buffer(struct ArrowArray *arr, int i) {
+    array_block *blk = arr->private_data;
+    if (blk->owned[i]) pk_free(&blk->a, blk->owned[i], blk->owned_size[i]);
+    blk->owned[i] = NULL;
+    blk->bufs[i] = NULL;
+}
+
+/* The levels of one leaf over the batch. */
+typedef struct leaf_levels {
+    const int16_t *def, *rep; /* NULL: all 0 */
+    int64_t n;
+    const pk_leaf_buf *buf;
+    const plank_schema_node *pn;
+} leaf_levels;
+
+static leaf_levels levels_of(const pk_batch_view *v, int32_t leaf) {
+    leaf_levels l;
+    const pk_leaf_buf *b = &v->leaves[leaf];
+    l.pn = v->t->leaf_nodes[leaf]->pn;
+    l.def = l.pn->max_definition_level > 0 ? (const int16_t *)b->def.data : NULL;
+    l.rep = l.pn->max_repetition_level > 0 ? (const int16_t *)b->rep.data : NULL;
+    l.n = v->slots[leaf];
+    l.buf = b;
+    return l;
+}
+
+#define DEF_AT(l, p) ((l)->def ? (l)->def[p] : 0)
+#define REP_AT(l, p) ((l)->rep ? (l)->rep[p] : 0)
+
+static bool is_entry(const leaf_levels *l, int64_t p, int16_t rep, int16_t def) {
+    return REP_AT(l, p) <= rep && DEF_AT(l, p) >= def;
+}
+
+static int64_t count_entries(const leaf_levels *l, const pk_anode *an) {
+    if (!l->rep && an->entry_def == 0) return l->n;
+    int64_t m = 0;
+    for (int64_t p = 0; p < l->n; p++) m += is_entry(l, p, an->entry_rep, an->entry_def);
+    return m;
+}
+
+/* Validity of the entries of an (buffer 0); NULL buffer when all valid. */
+static plank_status fill_validity(const leaf_levels *l, const pk_anode *an, struct ArrowArray *arr,
+                                  plank_error *err) {
+    int64_t m = arr->length;
+    arr->null_count = 0;
+    if (!l->def || an->def <= 0) return PLANK_OK;
+    uint8_t *bits = array_buffer(arr, 0, (size_t)(m + 7) / 8, err);
+    if (!bits) return PLANK_ERR_OUT_OF_MEMORY;
+    int64_t i = 0, nulls = 0;
+    for (int64_t p = 0; p < l->n; p++) {
+        if (!is_entry(l, p, an->entry_rep, an->entry_def)) continue;
+        if (l->def[p] >= an->def) pk_bit_set(bits, i);
+        else nulls++;
+        i++;
+    }
+    arr->null_count = nulls;
+    if (nulls == 0) drop_buffer(arr, 0);
+    return PLANK_OK;
+}
+
+/* Big-endian two's complement bytes to a little-endian value of w bytes. */
+static plank_status decimal_be(const uint8_t *b, int64_t len, uint8_t *out, int32_t w,
+                               plank_error *err) {
+    uint8_t fill = len > 0 && (b[0] & 0x80) ? 0xff : 0x00;
+    for (int64_t k = 0; k < len - w; k++)
+        PK_RETURN_IF(b[k] != fill, err, PLANK_ERR_CORRUPT,
+                     "decimal value of %lld bytes does not fit %d bytes", (long long)len, (int)w);
+    for (int32_t k = 0; k < w; k++) out[k] = k < len ? b[len - 1 - k] : fill;
+    return PLANK_OK;
+}
+
+static void decimal_int(int64_t v, uint8_t *out, int32_t w) {
+    uint8_t fill = v < 0 ? 0xff : 0x00;
+    uint64_t u = (uint64_t)v;
+    for (int32_t k = 0; k < w; k++) out[k] = k < 8 ? (uint8_t)(u >> (8 * k)) : fill;
+}
+
+/* INT96 (nanoseconds of day, then Julian day, little-endian) to nanoseconds
+ * since the epoch, wrapping like the writers that produce it. */
+static int64_t int96_nanos(const uint8_t *s) {
+    uint64_t nanos = pk_load_u64(s);
+    uint32_t jd = pk_load_u32(s + 8);
+    uint64_t days = (uint64_t)((int64_t)jd - 2440588);
+    return (int64_t)(days * UINT64_C(86400000000000) + nanos);
+}
+
+static plank_status build_leaf(const leaf_levels *l, const pk_anode *an, struct ArrowArray *arr,
+                               plank_error *err) {
+    int64_t m = arr->length;
+    const pk_leaf_buf *b = l->buf;
+    if (an->conv == PK_CONV_NULL) {
+        arr->n_buffers = 0;
+        arr->null_count = m;
+        return PLANK_OK;
+    }
+    PK_FORWARD(fill_validity(l, an, arr, err));
+    bool identity = !l->rep && an->entry_def == 0;
+    const uint8_t *vals = b->vals.data;
+    const int64_t *offs = (const int64_t *)b->offs.data;
+    if (an->conv == PK_CONV_BINARY) {
+        int64_t total = 0;
+        if (identity) {
+            total = offs[l->n] - offs[0];
+        } else {
+            for (int64_t p = 0; p < l->n; p++)
+                if (is_entry(l, p, an->entry_rep, an->entry_def)) total += offs[p + 1] - offs[p];
+        }
+        PK_RETURN_IF(total > INT32_MAX, err, PLANK_ERR_LIMIT,
+                     "%lld bytes of binary data in one batch", (long long)total);
+        int32_t *o = array_buffer(arr, 1, (size_t)(m + 1) * 4, err);
+        uint8_t *d = array_buffer(arr, 2, (size_t)total, err);
+        if (!o || !d) return PLANK_ERR_OUT_OF_MEMORY;
+        if (identity) {
+            if (total) memcpy(d, vals + offs[0], (size_t)total);
+            for (int64_t i = 0; i <= m; i++) o[i] = (int32_t)(offs[i] - offs[0]);
+            return PLANK_OK;
+        }
+        int64_t i = 0, at = 0;
+        o[0] = 0;
+        for (int64_t p = 0; p < l->n; p++) {
+            if (!is_entry(l, p, an->entry_rep, an->entry_def)) continue;
+            int64_t len = offs[p + 1] - offs[p];
+            if (len) memcpy(d + at, vals + offs[p], (size_t)len);
+            at += len;
+            o[++i] = (int32_t)at;
+        }
+        return PLANK_OK;
+    }
+    if (an->conv == PK_CONV_BOOL) {
+        uint8_t *bits = array_buffer(arr, 1, (size_t)(m + 7) / 8, err);
+        if (!bits) return PLANK_ERR_OUT_OF_MEMORY;
+        int64_t i = 0;
+        for (int64_t p = 0; p < l->n; p++) {
+            if (!identity && !is_entry(l, p, an->entry_rep, an->entry_def)) continue;
+            if (vals[p]) pk_bit_set(bits, i);
+            i++;
+        }
+        return PLANK_OK;
+    }
+    int32_t w = an->out_width, sw = pk_slot_width(l->pn);
+    uint8_t *dst = array_buffer(arr, 1, (size_t)m * (size_t)w, err);
+    if (!dst) return PLANK_ERR_OUT_OF_MEMORY;
+    if (identity && an->conv == PK_CONV_COPY) {
+        if (m) memcpy(dst, vals, (size_t)m * (size_t)w);
+        return PLANK_OK;
+    }
+    bool ba = l->pn->physical_type == PLANK_BYTE_ARRAY;
+    int64_t i = 0;
+    for (int64_t p = 0; p < l->n; p++) {
+        if (!identity && !is_entry(l, p, an->entry_rep, an->entry_def)) continue;
+        uint8_t *o = dst + (size_t)i * (size_t)w;
+        const uint8_t *s = ba ? vals : vals + (size_t)p * (size_t)sw;
+        switch (an->conv) {
+        case PK_CONV_COPY: memcpy(o, s, (size_t)w); break;
+        case PK_CONV_I8: *o = (uint8_t)pk_load_u32(s); break;
+        case PK_CONV_I16: { uint16_t h = (uint16_t)pk_load_u32(s); memcpy(o, &h, 2); } break;
+        case PK_CONV_INT96_NS: { int64_t ns = int96_nanos(s); memcpy(o, &ns, 8); } break;
+        case PK_CONV_DEC_I32: decimal_int((int32_t)pk_load_u32(s), o, w); break;
+        case PK_CONV_DEC_I64: decimal_int((int64_t)pk_load_u64(s), o, w); break;
+        case PK_CONV_DEC_BE:
+            if (ba) PK_FORWARD(decimal_be(vals + offs[p], offs[p + 1] - offs[p], o, w, err));
+            else PK_FORWARD(decimal_be(s, sw, o, w, err));
+            break;
+        default: break;
+        }
+        i++;
+    }
+    return PLANK_OK;
+}
+
+static plank_status build_node(const pk_batch_view *v, const pk_anode *an, int64_t expect,
+                               struct ArrowArray *out, plank_error *err);
+
+static plank_status build_children(const pk_batch_view *v, const pk_anode *an, int64_t expect,
+                                   struct ArrowArray *arr, plank_error *err) {
+    for (int32_t k = 0; k < an->num_children; k++) {
+        PK_FORWARD(build_node(v, an->children[k], expect, arr->children[k], err));
+        arr->n_children = k + 1;
+    }
+    return PLANK_OK;
+}
+
+static plank_status build_body(const pk_batch_view *v, const leaf_levels *l, const pk_anode *an,
+                               struct ArrowArray *arr, plank_error *err) {
+    switch (an->kind) {
+    case PK_AN_LEAF:
+        return build_leaf(l, an, arr, err);
+    case PK_AN_STRUCT:
+        PK_FORWARD(fill_validity(l, an, arr, err));
+        return build_children(v, an, arr->length, arr, err);
+    default: { /* LIST, MAP */
+        PK_FORWARD(fill_validity(l, an, arr, err));
+        int64_t m = arr->length;
+        int32_t *o = array_buffer(arr, 1, (size_t)(m + 1) * 4, err);
+        if (!o) return PLANK_ERR_OUT_OF_MEMORY;
+        int64_t i = 0, cnt = 0;
+        for (int64_t p = 0; p < l->n; p++) {
+            if (is_entry(l, p, an->entry_rep, an->entry_def)) o[i++] = (int32_t)cnt;
+            if (is_entry(l, p, an->child_rep, an->child_def)) cnt++;
+            PK_RETURN_IF(cnt > INT32_MAX, err, PLANK_ERR_LIMIT,
+                         "more than INT32_MAX list elements in one batch");
+        }
+        o[m] = (int32_t)cnt;
+        return build_children(v, an, cnt, arr, err);
+    }
+    }
+}
+
+static plank_status build_node(const pk_batch_view *v, const pk_anode *an, int64_t expect,
+                               struct ArrowArray *out, plank_error *err) {
+    leaf_levels l = levels_of(v, an->leaf);
+    int64_t m = count_entries(&l, an);
+    if (m != expect) {
+        memset(out, 0, sizeof *out);
+        return PK_CORRUPT(err, "column %d (%s): %lld values of field %s where its parent has %lld",
+                          (int)l.pn->column, l.pn->path, (long long)m, an->name,
+                          (long long)expect);
+    }
+    int64_t nb = an->kind == PK_AN_STRUCT ? 1 : an->kind == PK_AN_LEAF && an->conv == PK_CONV_BINARY ? 3 : 2;
+    PK_FORWARD(new_array(&v->alloc, out, m, nb, an->num_children, err));
+    plank_status st = build_body(v, &l, an, out, err);
+    if (st != PLANK_OK) out->release(out);
+    return st;
+}
+
+plank_status pk_assemble(const pk_batch_view *v, int64_t rows, struct ArrowArray *out,
+                         plank_error *err) {
+    const pk_anode *root = v->t->root;
+    PK_FORWARD(new_array(&v->alloc, out, rows, 1, root->num_children, err));
+    plank_status st = build_children(v, root, rows, out, err);
+    if (st != PLANK_OK) out->release(out);
+    return st;
+}
