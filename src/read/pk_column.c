@@ -186,7 +186,7 @@ plank_status plank_column_reader_open(plank_reader *r, int32_t g, int32_t c,
             plank_column_reader_close(cr);
             return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY,
                                 "out of memory reading a column chunk of %llu bytes",
-                                (unsigned long long)cr->chunk_len);
+                                (unsigned long long)len); /* cr is freed */
         }
         plank_status st = pk_reader_read_at(r, cr->chunk_start, cr->chunk_owned, cr->chunk_len,
                                             err);
