@@ -263,9 +263,24 @@ typedef struct plank_reader_options {
      * can only be opened for selected columns. */
     const int32_t *columns;
     int32_t num_columns;
-    /* Bounds on what a file may make plank allocate (0 = default). */
-    uint64_t max_footer_size;       /* default 256 MiB */
+    /* Bounds on what a file may make plank allocate (0 = default). A file
+     * that exceeds one fails with PLANK_ERR_LIMIT and a message naming the
+     * bound. Defaults accept every valid file of sane shape. Independently of
+     * these, a page's declared uncompressed size is checked against what its
+     * codec can yield from its stored bytes before anything is allocated
+     * (lying sizes are PLANK_ERR_CORRUPT), and BROTLI/ZSTD output buffers
+     * grow with the data actually produced. */
+    uint64_t max_footer_size;       /* bytes of the footer; default 256 MiB */
     uint64_t max_page_size;         /* uncompressed bytes of one page; default 2 GiB - 1 */
+    uint64_t max_dictionary_size;   /* bytes of one decoded dictionary page (uncompressed
+                                       page plus 8 per value for BYTE_ARRAY offsets);
+                                       default 1 GiB */
+    int32_t max_columns;            /* schema elements (leaf columns and groups) in the
+                                       footer; default 1,000,000 */
+    int32_t max_row_groups;         /* row groups in the footer; default 1,000,000 */
+    uint64_t max_chunk_buffer;      /* bytes of one column chunk read into memory by a
+                                       column reader (sources other than open_memory,
+                                       which is read in place); default 2 GiB */
 } plank_reader_options;
 
 /* Fills the defaults. Always call it before setting fields. */

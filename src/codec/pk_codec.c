@@ -344,6 +344,202 @@ static plank_status pk_brotli(const uint8_t *src, size_t src_len, uint8_t *dst, 
 }
 #endif
 
+/* ---- Decompression into a buffer, checking the declared size first ----------- */
+
+/* First allocation of a growing output: enough for typical ratios, so most
+ * pages never regrow. */
+static size_t pk_grow_start(size_t src_len, size_t dst_len) {
+    size_t guess = src_len > SIZE_MAX / 64 ? SIZE_MAX : src_len * 64;
+    if (guess < ((size_t)1 << 20)) guess = (size_t)1 << 20;
+    return guess < dst_len ? guess : dst_len;
+}
+
+/* Grows buf to the next step towards dst_len; an error when it is already
+ * there (the stream yields more than the header says). */
+static plank_status pk_grow(pk_buffer *buf, size_t dst_len, const char *codec,
+                            plank_error *err) {
+    if (buf->size >= dst_len)
+        return PK_CORRUPT(err, "%s page decompresses to more than the %zu bytes the header says",
+                          codec, dst_len);
+    size_t next = buf->size > dst_len / 4 ? dst_len : buf->size * 4;
+    return pk_buffer_resize(buf, next, err);
+}
+
+#ifdef PLANK_HAVE_BROTLI
+static plank_status pk_brotli_grow(const uint8_t *src, size_t src_len, size_t dst_len,
+                                   pk_buffer *buf, const plank_allocator *alloc,
+                                   plank_error *err) {
+    PK_FORWARD(pk_buffer_resize(buf, pk_grow_start(src_len, dst_len), err));
+    BrotliDecoderState *s =
+        BrotliDecoderCreateInstance(pk_brotli_alloc, pk_brotli_free, (void *)alloc);
+    PK_RETURN_IF(s == NULL, err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a BROTLI decoder");
+    size_t avail_in = src_len, out = 0;
+    const uint8_t *next_in = src;
+    plank_status st = PLANK_OK;
+    for (;;) {
+        size_t avail_out = buf->size - out;
+        uint8_t *next_out = buf->data + out;
+        BrotliDecoderResult r =
+            BrotliDecoderDecompressStream(s, &avail_in, &next_in, &avail_out, &next_out, NULL);
+        out = buf->size - avail_out;
+        if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) {
+            st = pk_grow(buf, dst_len, "BROTLI", err);
+            if (st != PLANK_OK) break;
+            continue;
+        }
+        if (r == BROTLI_DECODER_RESULT_SUCCESS) {
+            if (avail_in != 0)
+                st = PK_CORRUPT(err, "BROTLI page has %zu bytes after the end of the stream",
+                                avail_in);
+            else if (out != dst_len)
+                st = pk_size_mismatch(err, "BROTLI", out, dst_len);
+        } else if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT) {
+            st = PK_CORRUPT(err, "BROTLI page (%zu bytes) is truncated after %zu output bytes",
+                            src_len, out);
+        } else {
+            st = PK_CORRUPT(err, "BROTLI page (%zu bytes) is malformed: %s", src_len,
+                            BrotliDecoderErrorString(BrotliDecoderGetErrorCode(s)));
+        }
+        break;
+    }
+    BrotliDecoderDestroyInstance(s);
+    return st;
+}
+#endif
+
+#ifdef PLANK_HAVE_ZSTD
+/* Adds up the content sizes the frames declare; *known is false when a
+ * frame does not declare one. */
+static plank_status pk_zstd_declared(const uint8_t *src, size_t src_len, uint64_t *total,
+                                     bool *known, plank_error *err) {
+    *total = 0;
+    *known = true;
+    size_t pos = 0;
+    while (pos < src_len) {
+        size_t fsize = ZSTD_findFrameCompressedSize(src + pos, src_len - pos);
+        PK_RETURN_IF(ZSTD_isError(fsize), err, PLANK_ERR_CORRUPT,
+                     "ZSTD page: frame at byte %zu is malformed or truncated", pos);
+        unsigned long long c = ZSTD_getFrameContentSize(src + pos, fsize);
+        PK_RETURN_IF(c == ZSTD_CONTENTSIZE_ERROR, err, PLANK_ERR_CORRUPT,
+                     "ZSTD page: no zstd frame at byte %zu", pos);
+        if (c == ZSTD_CONTENTSIZE_UNKNOWN) *known = false;
+        else if (pk_add_overflow_u64(*total, c, total)) *total = UINT64_MAX;
+        pos += fsize;
+    }
+    return PLANK_OK;
+}
+
+static plank_status pk_zstd_grow(const uint8_t *src, size_t src_len, size_t dst_len,
+                                 pk_buffer *buf, plank_error *err) {
+    PK_FORWARD(pk_buffer_resize(buf, pk_grow_start(src_len, dst_len), err));
+    ZSTD_DStream *ds = ZSTD_createDStream();
+    PK_RETURN_IF(ds == NULL, err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a ZSTD context");
+    ZSTD_inBuffer in = {src, src_len, 0};
+    size_t out = 0;
+    plank_status st = PLANK_OK;
+    for (;;) {
+        size_t in_before = in.pos, out_before = out;
+        ZSTD_outBuffer ob = {buf->data, buf->size, out};
+        size_t r = ZSTD_decompressStream(ds, &ob, &in);
+        out = ob.pos;
+        if (ZSTD_isError(r)) {
+            st = PK_CORRUPT(err, "ZSTD page (%zu bytes): %s", src_len, ZSTD_getErrorName(r));
+            break;
+        }
+        if (in.pos == in.size && r == 0) break; /* every frame complete */
+        if (ob.pos < ob.size) {                  /* wants input */
+            if (in.pos == in.size) {
+                st = PK_CORRUPT(err, "ZSTD page (%zu bytes) is truncated after %zu output bytes",
+                                src_len, out);
+                break;
+            }
+            continue;
+        }
+        /* Output full: grow towards dst_len; at dst_len, go on only while
+         * zstd still makes progress (it may have a checksum left to read). */
+        if (buf->size < dst_len) {
+            st = pk_grow(buf, dst_len, "ZSTD", err);
+            if (st != PLANK_OK) break;
+        } else if (in.pos == in_before && out == out_before) {
+            st = PK_CORRUPT(err, "ZSTD page decompresses to more than the %zu bytes the header "
+                            "says", dst_len);
+            break;
+        }
+    }
+    ZSTD_freeDStream(ds);
+    if (st == PLANK_OK && out != dst_len) st = pk_size_mismatch(err, "ZSTD", out, dst_len);
+    return st;
+}
+#endif
+
+/* The most output src_len bytes can give in a codec whose expansion is
+ * bounded by its format. */
+static uint64_t pk_ratio_bound(size_t src_len, uint64_t ratio) {
+    uint64_t b;
+    if (pk_mul_overflow_u64(src_len, ratio, &b)) return UINT64_MAX;
+    return b + 64;
+}
+
+plank_status pk_decompress_buffer(plank_codec codec, const uint8_t *src, size_t src_len,
+                                  size_t dst_len, pk_buffer *buf, const plank_allocator *alloc,
+                                  plank_error *err) {
+    if (!plank_codec_available(codec)) return pk_codec_unsupported(codec, err);
+    if (src_len == 0 && dst_len == 0) return pk_buffer_resize(buf, 0, err);
+    PK_RETURN_IF(src == NULL && src_len != 0, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "pk_decompress_buffer: NULL source with a non-zero length");
+    const char *name = plank_codec_name(codec);
+    switch (codec) {
+    case PLANK_CODEC_UNCOMPRESSED:
+        if (src_len != dst_len) return pk_size_mismatch(err, name, src_len, dst_len);
+        break;
+#ifdef PLANK_HAVE_SNAPPY
+    case PLANK_CODEC_SNAPPY: {
+        size_t declared = 0;
+        if (snappy_uncompressed_length((const char *)src, src_len, &declared) != SNAPPY_OK)
+            return PK_CORRUPT(err, "SNAPPY page (%zu bytes) has no valid length preamble",
+                              src_len);
+        if (declared != dst_len)
+            return PK_CORRUPT(err, "SNAPPY page declares %zu uncompressed bytes, header says %zu",
+                              declared, dst_len);
+        /* The preamble itself may lie: bound it by snappy's expansion. */
+        if ((uint64_t)dst_len > pk_ratio_bound(src_len, 22))
+            return PK_CORRUPT(err, "SNAPPY page of %zu bytes cannot decompress to the %zu bytes "
+                              "it declares (the format expands at most 22:1)", src_len, dst_len);
+        break;
+    }
+#endif
+#ifdef PLANK_HAVE_ZSTD
+    case PLANK_CODEC_ZSTD: {
+        /* Frame content sizes can lie too (a frame expands up to 32768:1),
+         * so the output always grows with what zstd really produces. */
+        uint64_t total;
+        bool known;
+        PK_FORWARD(pk_zstd_declared(src, src_len, &total, &known, err));
+        if (known && total != dst_len)
+            return PK_CORRUPT(err, "ZSTD frames declare %llu bytes, page header says %zu",
+                              (unsigned long long)total, dst_len);
+        return pk_zstd_grow(src, src_len, dst_len, buf, err);
+    }
+#endif
+#ifdef PLANK_HAVE_BROTLI
+    case PLANK_CODEC_BROTLI: return pk_brotli_grow(src, src_len, dst_len, buf, alloc, err);
+#endif
+    case PLANK_CODEC_GZIP:
+    case PLANK_CODEC_LZ4:
+    case PLANK_CODEC_LZ4_RAW: {
+        uint64_t ratio = codec == PLANK_CODEC_GZIP ? 1032 : 256;
+        if ((uint64_t)dst_len > pk_ratio_bound(src_len, ratio))
+            return PK_CORRUPT(err, "%s page of %zu bytes cannot decompress to the %zu bytes the "
+                              "header says (the format expands at most %llu:1)", name, src_len,
+                              dst_len, (unsigned long long)ratio);
+        break;
+    }
+    default: break;
+    }
+    PK_FORWARD(pk_buffer_resize(buf, dst_len, err));
+    return pk_decompress(codec, src, src_len, buf->data, dst_len, alloc, err);
+}
+
 /* ---- dispatch -------------------------------------------------------------------- */
 
 plank_status pk_decompress(plank_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst,

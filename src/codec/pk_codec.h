@@ -24,4 +24,20 @@
 plank_status pk_decompress(plank_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst,
                            size_t dst_len, const plank_allocator *alloc, plank_error *err);
 
+/* As pk_decompress, into buf (resized to exactly dst_len bytes on success),
+ * for a dst_len that comes from a page header and may lie. Before the
+ * dst_len bytes are allocated, the claim is checked against what the codec
+ * itself says: SNAPPY's length preamble and the content sizes of ZSTD frames
+ * (when present) must equal it; SNAPPY (at most 22:1), GZIP (deflate
+ * expands at most 1032:1) and LZ4 (at most about 255:1) must be able to
+ * reach it from src_len bytes, else PLANK_ERR_CORRUPT. BROTLI and ZSTD,
+ * whose expansion is nearly unbounded, decompress into a buffer that grows
+ * with what the stream really produces (from 64 x src_len, at least 1 MiB,
+ * in x4 steps up to dst_len), so a lying header never makes plank allocate
+ * much more than the page truly holds.
+ * On failure buf's contents are unspecified (it stays valid to reset). */
+plank_status pk_decompress_buffer(plank_codec codec, const uint8_t *src, size_t src_len,
+                                  size_t dst_len, pk_buffer *buf, const plank_allocator *alloc,
+                                  plank_error *err);
+
 #endif /* PK_CODEC_H */

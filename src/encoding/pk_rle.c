@@ -61,6 +61,11 @@ static plank_status rle_next_run(pk_rle_decoder *d, plank_error *err) {
                      (size_t)(q - d->start), nb, avail);
         uint32_t v = 0;
         for (size_t i = 0; i < nb; i++) v |= (uint32_t)q[i] << (8 * i);
+        /* The padding bits must be zero: a wider value is not a value of
+         * this bit width (and would escape callers that trust the width). */
+        PK_RETURN_IF(bw < 32 && (v >> bw) != 0, err, PLANK_ERR_CORRUPT,
+                     "RLE run value %u at byte %zu does not fit in %d bits", (unsigned)v,
+                     (size_t)(q - d->start), bw);
         d->rle_value = v;
         d->rle_left = (int64_t)(h >> 1);
         d->p = q + nb;

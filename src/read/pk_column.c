@@ -173,13 +173,20 @@ plank_status plank_column_reader_open(plank_reader *r, int32_t g, int32_t c,
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], cr->a);
     if (r->mem) {
         cr->chunk = r->mem + start;
+    } else if (cr->chunk_len > r->max_chunk_buffer) {
+        plank_column_reader_close(cr);
+        return pk_error_set(err, PLANK_ERR_LIMIT,
+                            "row group %d, column %d (%s): chunk of %llu bytes is above the "
+                            "limit of %llu bytes buffered per column chunk", (int)g, (int)c,
+                            n->path, (unsigned long long)len,
+                            (unsigned long long)r->max_chunk_buffer);
     } else {
         cr->chunk_owned = pk_malloc(cr->a, cr->chunk_len ? cr->chunk_len : 1);
         if (!cr->chunk_owned) {
             plank_column_reader_close(cr);
             return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY,
                                 "out of memory reading a column chunk of %llu bytes",
-                                (unsigned long long)cr->chunk_len);
+                                (unsigned long long)len); /* cr is freed */
         }
         plank_status st = pk_reader_read_at(r, cr->chunk_start, cr->chunk_owned, cr->chunk_len,
                                             err);
@@ -232,8 +239,7 @@ static plank_status page_body(plank_column_reader *cr, bool compressed, const ui
     PK_RETURN_IF(out_len > cr->r->max_page_size, err, PLANK_ERR_LIMIT,
                  "page declares %zu uncompressed bytes, above the limit of %llu", out_len,
                  (unsigned long long)cr->r->max_page_size);
-    PK_FORWARD(pk_buffer_resize(&cr->page_buf, out_len, err));
-    PK_FORWARD(pk_decompress(cr->cc->codec, p, len, cr->page_buf.data, out_len, cr->a, err));
+    PK_FORWARD(pk_decompress_buffer(cr->cc->codec, p, len, out_len, &cr->page_buf, cr->a, err));
     *out = cr->page_buf.data;
     return PLANK_OK;
 }
@@ -347,6 +353,12 @@ static plank_status load_dictionary(plank_column_reader *cr, const pk_page_heade
                      h->dict_encoding != PLANK_ENC_PLAIN_DICTIONARY,
                  err, PLANK_ERR_UNSUPPORTED, "dictionary page encoding %s is not PLAIN",
                  plank_encoding_name((plank_encoding)h->dict_encoding));
+    uint64_t decoded = (uint64_t)h->uncompressed_page_size;
+    if (cr->type == PLANK_BYTE_ARRAY) decoded += ((uint64_t)h->dict_num_values + 1) * 8;
+    PK_RETURN_IF(decoded > cr->r->max_dictionary_size, err, PLANK_ERR_LIMIT,
+                 "dictionary page of %d values and %d bytes (%llu decoded) is above the limit "
+                 "of %llu bytes", (int)h->dict_num_values, (int)h->uncompressed_page_size,
+                 (unsigned long long)decoded, (unsigned long long)cr->r->max_dictionary_size);
     const uint8_t *body;
     PK_FORWARD(page_body(cr, true, stored, (size_t)h->compressed_page_size,
                          (size_t)h->uncompressed_page_size, &body, err));

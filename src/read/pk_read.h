@@ -17,6 +17,10 @@
 /* Page sizes are i32 in the format; the default accepts every page a valid
  * file can hold (large_string_map.brotli.parquet has a 1 GiB page). */
 #define PK_DEFAULT_MAX_PAGE ((uint64_t)INT32_MAX)
+#define PK_DEFAULT_MAX_DICTIONARY ((uint64_t)1 << 30)
+#define PK_DEFAULT_MAX_COLUMNS 1000000
+#define PK_DEFAULT_MAX_ROW_GROUPS 1000000
+#define PK_DEFAULT_MAX_CHUNK_BUFFER ((uint64_t)2 << 30)
 
 struct plank_reader {
     plank_allocator alloc; /* copy of the caller's (or the default) */
@@ -25,6 +29,8 @@ struct plank_reader {
     const uint8_t *mem;    /* whole file when the source is a memory buffer */
     bool verify_checksums;
     uint64_t max_page_size;
+    uint64_t max_dictionary_size;
+    uint64_t max_chunk_buffer;
     uint64_t file_size;
     uint32_t footer_len;
     pk_file_metadata md;

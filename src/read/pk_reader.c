@@ -357,6 +357,16 @@ static plank_status open_common(plank_reader *r, const plank_reader_options *opt
         return st;
     }
     r->md_loaded = true;
+    /* Before the schema tree and per-chunk state are built from the counts. */
+    int32_t max_cols = opts && opts->max_columns > 0 ? opts->max_columns : PK_DEFAULT_MAX_COLUMNS;
+    int32_t max_rgs = opts && opts->max_row_groups > 0 ? opts->max_row_groups
+                                                       : PK_DEFAULT_MAX_ROW_GROUPS;
+    PK_RETURN_IF(r->md.num_schema > max_cols, err, PLANK_ERR_LIMIT,
+                 "footer has %d schema elements, above the limit of %d columns",
+                 (int)r->md.num_schema, (int)max_cols);
+    PK_RETURN_IF(r->md.num_row_groups > max_rgs, err, PLANK_ERR_LIMIT,
+                 "footer has %d row groups, above the limit of %d", (int)r->md.num_row_groups,
+                 (int)max_rgs);
     PK_FORWARD(build_schema(r, err));
     PK_FORWARD(check_row_groups(r, err));
     if (opts && opts->columns && opts->num_columns > 0) {
@@ -386,6 +396,10 @@ static plank_status reader_new(plank_reader **out, const plank_reader_options *o
     pk_cpu cpu;
     pk_cpu_detect(&cpu);
     r->kernels = pk_kernels_for(cpu.level);
+    r->max_dictionary_size = opts && opts->max_dictionary_size ? opts->max_dictionary_size
+                                                               : PK_DEFAULT_MAX_DICTIONARY;
+    r->max_chunk_buffer = opts && opts->max_chunk_buffer ? opts->max_chunk_buffer
+                                                         : PK_DEFAULT_MAX_CHUNK_BUFFER;
     *out = r;
     return PLANK_OK;
 }

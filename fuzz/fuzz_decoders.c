@@ -1,0 +1,228 @@
+/*
+ * fuzz_decoders.c: every value decoder through pk_decoder_init/get/skip,
+ * plus the RLE/bit-packed hybrid, DELTA_BINARY_PACKED and legacy BIT_PACKED
+ * decoders directly.
+ *
+ * Input layout (little-endian):
+ *   [0]    selector: < 80: encoding (sel / 8 of the table below) x physical
+ *          type (sel % 8) through pk_decoder; 80..87: pk_rle_*; 88, 89:
+ *          pk_delta_* (INT32, INT64); 90: legacy BIT_PACKED levels
+ *   [1]    type_length (FIXED_LEN_BYTE_ARRAY width; bit width for 80..90)
+ *   [2..3] num_values
+ *   [4..5] dictionary bytes (taken from what follows the header)
+ *   [6..7] dictionary value count
+ *   [8]    seed of the get/skip schedule (chunk sizes 1..257 or the rest)
+ *   then the dictionary bytes, then the page's value bytes.
+ *
+ * Checks beyond "no crash": exactly num_values values can be consumed and
+ * one more is an error; byte-array ends are non-decreasing and inside the
+ * data buffer; every failure carries its status and a message.
+ */
+#include "fuzz_common.h"
+#include "encoding/pk_encoding.h"
+
+static const plank_encoding encodings[10] = {
+    PLANK_ENC_PLAIN, PLANK_ENC_PLAIN_DICTIONARY, PLANK_ENC_RLE, PLANK_ENC_BIT_PACKED,
+    PLANK_ENC_DELTA_BINARY_PACKED, PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY, PLANK_ENC_DELTA_BYTE_ARRAY,
+    PLANK_ENC_RLE_DICTIONARY, PLANK_ENC_BYTE_STREAM_SPLIT, (plank_encoding)1 /* unknown */};
+
+#define FZ_FAIL(...) (fprintf(stderr, __VA_ARGS__), fputc('\n', stderr), abort())
+
+static int64_t chunk(uint32_t *seed, int64_t left) {
+    uint32_t r = fz_next(seed);
+    if ((r & 0xff) == 0) return left;
+    return 1 + (int64_t)((r >> 8) % 257);
+}
+
+static void run_decoder(plank_encoding enc, plank_physical_type type, int32_t type_length,
+                        int64_t num_values, const uint8_t *dict_bytes, size_t dict_len,
+                        int64_t dict_count, const uint8_t *page, size_t page_len, uint32_t seed) {
+    plank_error err;
+    plank_error_init(&err);
+    pk_dict dict;
+    bool have_dict = false;
+    if (dict_len > 0 || dict_count > 0) {
+        plank_status st = pk_dict_decode(&dict, type, type_length, dict_bytes, dict_len,
+                                         dict_count, &fz_allocator, &err);
+        fz_check_error(st, &err);
+        have_dict = st == PLANK_OK;
+    }
+    pk_decoder d;
+    plank_status st = pk_decoder_init(&d, enc, type, type_length, page, page_len, num_values,
+                                      have_dict ? &dict : NULL, &fz_allocator, &err);
+    fz_check_error(st, &err);
+    if (st != PLANK_OK) {
+        if (have_dict) pk_dict_release(&dict);
+        return;
+    }
+    pk_buffer data;
+    pk_buffer_init(&data, &fz_allocator);
+    int64_t done = 0;
+    bool failed = false;
+    while (done < num_values && !failed) {
+        int64_t left = num_values - done;
+        int64_t k = chunk(&seed, left);
+        if (k > left) k = left;
+        if (fz_next(&seed) % 4 == 0) {
+            st = pk_decoder_skip(&d, k, &err);
+        } else if (type == PLANK_BYTE_ARRAY) {
+            int64_t *ends = malloc((size_t)k * sizeof *ends);
+            size_t before = data.size;
+            st = pk_decoder_get_binary(&d, k, &data, ends, &err);
+            if (st == PLANK_OK) {
+                int64_t prev = (int64_t)before;
+                for (int64_t i = 0; i < k; i++) {
+                    if (ends[i] < prev || (uint64_t)ends[i] > data.size)
+                        FZ_FAIL("byte array end %lld after %lld (data %zu)", (long long)ends[i],
+                                (long long)prev, data.size);
+                    prev = ends[i];
+                }
+            }
+            free(ends);
+            if (data.size > (1u << 24)) data.size = 0; /* keep memory bounded */
+        } else {
+            uint8_t *out = malloc((size_t)k * (size_t)d.width);
+            st = pk_decoder_get_fixed(&d, k, out, &err);
+            if (st == PLANK_OK && type == PLANK_BOOLEAN)
+                for (int64_t i = 0; i < k; i++)
+                    if (out[i] > 1) FZ_FAIL("boolean decoded as %u", out[i]);
+            free(out);
+        }
+        fz_check_error(st, &err);
+        failed = st != PLANK_OK;
+        if (!failed) done += k;
+    }
+    if (!failed) {
+        /* The page is exhausted: one more value must be refused. */
+        st = pk_decoder_skip(&d, 1, &err);
+        if (st == PLANK_OK) FZ_FAIL("skip past the last of %lld values succeeded",
+                                    (long long)num_values);
+        fz_check_error(st, &err);
+    }
+    pk_buffer_reset(&data);
+    pk_decoder_release(&d);
+    if (have_dict) pk_dict_release(&dict);
+}
+
+static void run_rle(const uint8_t *buf, size_t len, int bit_width, int64_t n, uint32_t seed) {
+    plank_error err;
+    plank_error_init(&err);
+    pk_rle_decoder d;
+    plank_status st = pk_rle_init(&d, buf, len, bit_width, &err);
+    fz_check_error(st, &err);
+    if (st != PLANK_OK) return;
+    uint64_t limit = bit_width >= 32 ? UINT32_MAX : ((uint64_t)1 << bit_width) - 1;
+    for (int64_t done = 0; done < n && st == PLANK_OK;) {
+        int64_t k = chunk(&seed, n - done);
+        if (k > n - done) k = n - done;
+        switch (fz_next(&seed) % 3) {
+        case 0: st = pk_rle_skip(&d, k, &err); break;
+        case 1: {
+            uint32_t *out = malloc((size_t)k * sizeof *out);
+            st = pk_rle_get_u32(&d, out, k, &err);
+            for (int64_t i = 0; st == PLANK_OK && i < k; i++)
+                if (out[i] > limit) FZ_FAIL("RLE value %u above %d bits", out[i], bit_width);
+            free(out);
+            break;
+        }
+        default: {
+            int16_t *out = malloc((size_t)k * sizeof *out);
+            st = pk_rle_get_i16(&d, out, k, &err);
+            free(out);
+            break;
+        }
+        }
+        fz_check_error(st, &err);
+        done += k;
+    }
+}
+
+static void run_delta(const uint8_t *buf, size_t len, bool is64, uint32_t seed) {
+    plank_error err;
+    plank_error_init(&err);
+    pk_delta_decoder d;
+    plank_status st = pk_delta_init(&d, buf, len, is64, &err);
+    fz_check_error(st, &err);
+    if (st != PLANK_OK) return;
+    /* Bounded: a header may claim billions of values. */
+    int64_t budget = 1 << 20;
+    while (st == PLANK_OK && pk_delta_remaining(&d) > 0 && budget > 0) {
+        int64_t left = pk_delta_remaining(&d);
+        int64_t k = chunk(&seed, left);
+        if (k > left) k = left;
+        if (k > budget) k = budget;
+        switch (fz_next(&seed) % 4) {
+        case 0: st = pk_delta_skip(&d, k, &err); break;
+        case 1: {
+            int32_t *out = malloc((size_t)k * sizeof *out);
+            st = pk_delta_get_i32(&d, out, k, &err);
+            free(out);
+            break;
+        }
+        case 2: {
+            int64_t *out = malloc((size_t)k * sizeof *out);
+            st = pk_delta_get_i64(&d, out, k, &err);
+            free(out);
+            break;
+        }
+        default: {
+            uint64_t *out = malloc((size_t)k * sizeof *out);
+            st = pk_delta_get(&d, out, k, &err);
+            free(out);
+            break;
+        }
+        }
+        fz_check_error(st, &err);
+        if (st == PLANK_OK && pk_delta_remaining(&d) != left - k)
+            FZ_FAIL("delta remaining %lld after taking %lld of %lld",
+                    (long long)pk_delta_remaining(&d), (long long)k, (long long)left);
+        budget -= k;
+    }
+    if (st == PLANK_OK && pk_delta_remaining(&d) == 0) {
+        const uint8_t *end = NULL;
+        st = pk_delta_end(&d, &end, &err);
+        fz_check_error(st, &err);
+        if (st == PLANK_OK && (end < buf || end > buf + len))
+            FZ_FAIL("delta end %td bytes from the start of %zu", end - buf, len);
+        if (pk_delta_skip(&d, 1, &err) == PLANK_OK) FZ_FAIL("delta skip past the end succeeded");
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fz_input in = {data, size};
+    unsigned sel = fz_take(&in, 1) % 91;
+    int32_t type_length = (int32_t)fz_take(&in, 1);
+    int64_t num_values = fz_take(&in, 2);
+    size_t dict_len = fz_take(&in, 2);
+    int64_t dict_count = fz_take(&in, 2);
+    uint32_t seed = fz_take(&in, 1) * 0x01010101u + 1;
+    if (dict_len > in.n) dict_len = in.n;
+    /* Exact-size copies so any over-read is caught. */
+    uint8_t *dict_bytes = malloc(dict_len ? dict_len : 1);
+    memcpy(dict_bytes, in.p, dict_len);
+    size_t page_len = in.n - dict_len;
+    uint8_t *page = malloc(page_len ? page_len : 1);
+    memcpy(page, in.p + dict_len, page_len);
+
+    if (sel < 80) {
+        run_decoder(encodings[sel / 8], (plank_physical_type)(sel % 8), type_length, num_values,
+                    dict_bytes, dict_len, dict_count, page, page_len, seed);
+    } else if (sel < 88) {
+        run_rle(page, page_len, type_length % 34, num_values, seed);
+    } else if (sel < 90) {
+        run_delta(page, page_len, sel == 89, seed);
+    } else {
+        int bw = type_length % 18;
+        int16_t *out = malloc((size_t)(num_values ? num_values : 1) * sizeof *out);
+        plank_error err;
+        plank_error_init(&err);
+        plank_status st = pk_bitpacked_legacy_get_i16(page, page_len, bw, out, num_values, &err);
+        fz_check_error(st, &err);
+        for (int64_t i = 0; st == PLANK_OK && i < num_values; i++)
+            if (out[i] < 0 || out[i] >= (1 << bw)) FZ_FAIL("legacy level %d at %d bits", out[i], bw);
+        free(out);
+    }
+    free(page);
+    free(dict_bytes);
+    return 0;
+}

@@ -1,0 +1,99 @@
+/*
+ * fuzz_file.c: a whole file through the public API (plank_reader_open_memory),
+ * every column of every row group read to the end.
+ *
+ * Input: a Parquet file. When the input does not start with "PAR1", its
+ * first two bytes choose the batch sizes and the skip pattern and the rest
+ * is the file; an input that starts with "PAR1" (a plain file, e.g. from
+ * parquet-testing) is read with batches derived from its size. The column
+ * readers of a row group are interleaved, as a row-wise consumer would use
+ * them. Checks: every failure carries its status and a message, a batch
+ * never has more slots than asked, byte-array offsets are non-decreasing,
+ * and the allocator sees every block freed with its own size.
+ */
+#include "fuzz_common.h"
+
+/* A hostile chunk may claim billions of values: stop reading past this. */
+#define MAX_SLOTS_PER_CHUNK ((int64_t)1 << 20)
+
+static void check_batch(const plank_batch *b, int64_t asked) {
+    if (b->length < 0 || b->length > asked || b->null_count < 0 || b->null_count > b->length)
+        abort();
+    if (b->physical_type == PLANK_BYTE_ARRAY && b->length > 0) {
+        if (b->offsets[0] != 0) abort();
+        for (int64_t i = 0; i < b->length; i++)
+            if (b->offsets[i + 1] < b->offsets[i]) abort();
+    }
+}
+
+static void read_row_group(plank_reader *r, int32_t g, uint8_t batch_sel, uint8_t skip_sel) {
+    int32_t ncols = plank_reader_num_columns(r);
+    if (ncols > 64) ncols = 64;
+    plank_column_reader *crs[64] = {0};
+    int64_t slots[64] = {0};
+    bool live[64] = {0};
+    plank_error err;
+    int32_t open = 0;
+    for (int32_t c = 0; c < ncols; c++) {
+        plank_status st = plank_column_reader_open(r, g, c, &crs[c], &err);
+        fz_check_error(st, &err);
+        live[c] = st == PLANK_OK;
+        open += live[c];
+    }
+    uint32_t seed = (uint32_t)batch_sel << 8 | skip_sel;
+    while (open > 0) {
+        for (int32_t c = 0; c < ncols; c++) {
+            if (!live[c]) continue;
+            uint32_t x = fz_next(&seed);
+            int64_t asked = 1 + (int64_t)(x % (1u + ((uint32_t)batch_sel << 4)));
+            plank_status st;
+            int64_t got;
+            if (skip_sel && (x >> 24) % 8 < (unsigned)(skip_sel & 7)) {
+                st = plank_column_reader_skip(crs[c], asked, &got, &err);
+                if (st == PLANK_OK && (got < 0 || got > asked)) abort();
+            } else {
+                plank_batch b;
+                st = plank_column_reader_read(crs[c], asked, &b, &err);
+                if (st == PLANK_OK) check_batch(&b, asked);
+                got = st == PLANK_OK ? b.length : 0;
+            }
+            fz_check_error(st, &err);
+            slots[c] += got;
+            if (st != PLANK_OK || got == 0 || slots[c] > MAX_SLOTS_PER_CHUNK) {
+                live[c] = false;
+                open--;
+            }
+        }
+    }
+    for (int32_t c = 0; c < ncols; c++) plank_column_reader_close(crs[c]);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    uint8_t batch_sel, skip_sel;
+    if (size >= 4 && memcmp(data, "PAR1", 4) == 0) {
+        batch_sel = (uint8_t)(size * 7);
+        skip_sel = 0;
+    } else {
+        fz_input in = {data, size};
+        batch_sel = (uint8_t)fz_take(&in, 1);
+        skip_sel = (uint8_t)fz_take(&in, 1);
+        data = in.p;
+        size = in.n;
+    }
+    uint8_t *file = malloc(size ? size : 1);
+    if (size) memcpy(file, data, size);
+    plank_reader_options opts;
+    plank_reader_options_init(&opts);
+    opts.allocator = &fz_allocator;
+    plank_reader *r = NULL;
+    plank_error err;
+    plank_status st = plank_reader_open_memory(&r, file, size, &opts, &err);
+    fz_check_error(st, &err);
+    if (st == PLANK_OK) {
+        int32_t groups = plank_reader_num_row_groups(r);
+        for (int32_t g = 0; g < groups && g < 64; g++) read_row_group(r, g, batch_sel, skip_sel);
+        plank_reader_close(r);
+    }
+    free(file);
+    return 0;
+}
