@@ -7,6 +7,10 @@
  * JSON (structs as objects, lists as arrays, maps as arrays of
  * {"key":..,"value":..}), also as the text of a CSV or table cell. Leaves
  * are formatted by cli_value with their Parquet types (see cli_arrow.h).
+ *
+ * --columns names leaves or groups; a partly selected group prints with
+ * the selected fields only. Top-level fields print in the order the list
+ * first names them (each once), else in schema order.
  */
 #include <errno.h>
 #include <stdlib.h>
