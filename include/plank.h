@@ -274,7 +274,8 @@ typedef struct plank_reader_options {
     uint64_t max_page_size;         /* uncompressed bytes of one page; default 2 GiB - 1 */
     uint64_t max_dictionary_size;   /* bytes of one decoded dictionary page (uncompressed
                                        page plus 8 per value for BYTE_ARRAY offsets);
-                                       default 1 GiB */
+                                       default 6 GiB, what the largest valid page
+                                       can decode to) */
     int32_t max_columns;            /* schema elements (leaf columns and groups) in the
                                        footer; default 1,000,000 */
     int32_t max_row_groups;         /* row groups in the footer; default 1,000,000 */

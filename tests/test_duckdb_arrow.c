@@ -912,6 +912,12 @@ static void compare_file(duck_conn *dc, const char *dir, const char *name, tally
     snprintf(path, sizeof path, "%s/%s", dir, name);
     /* Rows of 1 GiB are compared by their hash (see the top). */
     bool hashed = strcmp(name, "large_string_map.brotli.parquet") == 0;
+    if (hashed && !getenv("PLANK_TEST_LARGE")) {
+        /* Two 1 GiB strings: minutes and ~8 GB of memory. Opt in. */
+        printf("SKIP %s: two 1 GiB strings; set PLANK_TEST_LARGE=1 to compare it\n", name);
+        t->skip++;
+        return;
+    }
     const char *cols = hashed ? "hash(COLUMNS(*))" : "*";
     sql_buf q = {0};
     sql_add(&q, "CREATE OR REPLACE TEMP TABLE d AS SELECT %s FROM read_parquet(", cols);

@@ -17,7 +17,10 @@
 /* Page sizes are i32 in the format; the default accepts every page a valid
  * file can hold (large_string_map.brotli.parquet has a 1 GiB page). */
 #define PK_DEFAULT_MAX_PAGE ((uint64_t)INT32_MAX)
-#define PK_DEFAULT_MAX_DICTIONARY ((uint64_t)1 << 30)
+/* A valid dictionary page (at most 2 GiB - 1 bytes) decodes to at most
+ * about 6 GiB (8-byte offsets per 4-byte length prefix): the default admits
+ * every valid file; the page-size checks already stop lying headers. */
+#define PK_DEFAULT_MAX_DICTIONARY ((uint64_t)6 << 30)
 #define PK_DEFAULT_MAX_COLUMNS 1000000
 #define PK_DEFAULT_MAX_ROW_GROUPS 1000000
 #define PK_DEFAULT_MAX_CHUNK_BUFFER ((uint64_t)2 << 30)
