@@ -346,6 +346,7 @@ static plank_status pk_brotli(const uint8_t *src, size_t src_len, uint8_t *dst, 
 
 /* ---- Decompression into a buffer, checking the declared size first ----------- */
 
+#if defined(PLANK_HAVE_BROTLI) || defined(PLANK_HAVE_ZSTD)
 /* First allocation of a growing output: enough for typical ratios, so most
  * pages never regrow. */
 static size_t pk_grow_start(size_t src_len, size_t dst_len) {
@@ -364,6 +365,7 @@ static plank_status pk_grow(pk_buffer *buf, size_t dst_len, const char *codec,
     size_t next = buf->size > dst_len / 4 ? dst_len : buf->size * 4;
     return pk_buffer_resize(buf, next, err);
 }
+#endif
 
 #ifdef PLANK_HAVE_BROTLI
 static plank_status pk_brotli_grow(const uint8_t *src, size_t src_len, size_t dst_len,

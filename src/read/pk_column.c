@@ -355,7 +355,9 @@ static plank_status load_dictionary(plank_column_reader *cr, const pk_page_heade
                  plank_encoding_name((plank_encoding)h->dict_encoding));
     uint64_t decoded = (uint64_t)h->uncompressed_page_size;
     if (cr->type == PLANK_BYTE_ARRAY) decoded += ((uint64_t)h->dict_num_values + 1) * 8;
-    PK_RETURN_IF(decoded > cr->r->max_dictionary_size, err, PLANK_ERR_LIMIT,
+    /* As in page_body, an unbuilt codec is the more useful message. */
+    PK_RETURN_IF(decoded > cr->r->max_dictionary_size && plank_codec_available(cr->cc->codec),
+                 err, PLANK_ERR_LIMIT,
                  "dictionary page of %d values and %d bytes (%llu decoded) is above the limit "
                  "of %llu bytes", (int)h->dict_num_values, (int)h->uncompressed_page_size,
                  (unsigned long long)decoded, (unsigned long long)cr->r->max_dictionary_size);
