@@ -9,19 +9,12 @@
 #include "tharness.h"
 
 #include "encoding/pk_encoding.h"
-#include "simd/pk_kernels.h"
+#include "simd_sets.h"
 
 static const pk_kernels *sets[4];
 static int nsets;
 
-static void init_sets(void) {
-    pk_cpu cpu;
-    pk_cpu_detect(&cpu);
-    for (int l = PK_SIMD_SCALAR; l <= (int)cpu.level && l <= PK_SIMD_AVX2; l++)
-        sets[nsets++] = pk_kernels_for((pk_simd_level)l);
-    for (int i = 0; i < nsets; i++)
-        fprintf(stderr, "level: %s\n", pk_simd_level_name(sets[i]->level));
-}
+static void init_sets(void) { nsets = simd_sets(sets); }
 
 static void check(size_t w, size_t n, ref_rng *r) {
     size_t soff = ref_below(r, 8), ooff = ref_below(r, 8);

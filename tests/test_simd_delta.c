@@ -11,7 +11,7 @@
 
 #include "encoding/pk_delta_fast.h"
 #include "encoding/pk_encoding.h"
-#include "simd/pk_kernels.h"
+#include "simd_sets.h"
 
 #define MAX_SETS 4
 static const pk_kernels *sets[MAX_SETS]; /* [0] = NULL: the reference */
@@ -22,12 +22,8 @@ static const char *set_name(const pk_kernels *k) {
 }
 
 static void init_sets(void) {
-    pk_cpu cpu;
-    pk_cpu_detect(&cpu);
-    sets[nsets++] = NULL;
-    for (int l = PK_SIMD_SCALAR; l <= (int)cpu.level && l <= PK_SIMD_AVX2; l++)
-        sets[nsets++] = pk_kernels_for((pk_simd_level)l);
-    for (int i = 0; i < nsets; i++) fprintf(stderr, "level: %s\n", set_name(sets[i]));
+    sets[0] = NULL;
+    nsets = 1 + simd_sets(sets + 1);
 }
 
 static uint64_t sext32(uint64_t v) { return (uint64_t)(int64_t)(int32_t)(uint32_t)v; }

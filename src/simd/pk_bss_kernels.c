@@ -8,16 +8,22 @@
  */
 #include "pk_decode_kernels.h"
 
+/* Value by value: with a constant width the bytes of a value are gathered
+ * from the streams into one register and stored at once. */
+PK_INLINE void bss_decode_body(const uint8_t *src, size_t stride, const size_t width, size_t n,
+                               uint8_t *out) {
+    for (size_t i = 0; i < n; i++)
+        for (size_t b = 0; b < width; b++) out[i * width + b] = src[b * stride + i];
+}
+
 void pk_bss_decode_scalar(const uint8_t *src, size_t stride, size_t width, size_t n,
                           uint8_t *out) {
-    /* Blocks keep the `width` source streams and the output block in L1. */
-    for (size_t i0 = 0; i0 < n; i0 += 256) {
-        size_t m = n - i0 < 256 ? n - i0 : 256;
-        for (size_t b = 0; b < width; b++) {
-            const uint8_t *s = src + b * stride + i0;
-            uint8_t *o = out + i0 * width + b;
-            for (size_t i = 0; i < m; i++) o[i * width] = s[i];
-        }
+    /* Constant widths for the common types let the compiler unroll. */
+    switch (width) {
+    case 2: bss_decode_body(src, stride, 2, n, out); break;
+    case 4: bss_decode_body(src, stride, 4, n, out); break;
+    case 8: bss_decode_body(src, stride, 8, n, out); break;
+    default: bss_decode_body(src, stride, width, n, out); break;
     }
 }
 
