@@ -190,12 +190,14 @@ static plank_status leaf_cut(pk_stream *s, int32_t i, int64_t rows, int64_t *slo
     return PLANK_OK;
 }
 
-/* Whether a batch of these slots fits int32 offsets. */
+/* Whether a batch of these slots fits the int32 offsets of the columns and
+ * lists that keep them (large ones take any size). */
 static bool fits_int32(pk_stream *s) {
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
-        const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
-        if (s->slots[i] > INT32_MAX) return false;
-        if (pn->physical_type == PLANK_BYTE_ARRAY &&
+        const pk_anode *an = s->t.leaf_nodes[i];
+        const plank_schema_node *pn = an->pn;
+        if (an->under_small_list && s->slots[i] > INT32_MAX) return false;
+        if (pn->physical_type == PLANK_BYTE_ARRAY && !an->large &&
             ((const int64_t *)s->leaves[i].offs.data)[s->slots[i]] > INT32_MAX)
             return false;
     }
@@ -380,7 +382,7 @@ plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_group
     s->o = opt;
     s->cur_rg = -1;
     s->nrg = num_row_groups;
-    plank_status st = pk_atree_build(r, &opt, &s->t, err);
+    plank_status st = pk_atree_build(r, &opt, row_groups, num_row_groups, &s->t, err);
     if (st != PLANK_OK) {
         pk_free(&s->alloc, s, sizeof *s);
         return st;

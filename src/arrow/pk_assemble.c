@@ -168,6 +168,16 @@ static int64_t int96_nanos(const uint8_t *s) {
     return (int64_t)(days * UINT64_C(86400000000000) + nanos);
 }
 
+/* Offset i of an int32 (ow 4) or int64 (ow 8) offsets buffer; the callers
+ * checked that int32 offsets fit. */
+static void put_offset(uint8_t *o, size_t ow, int64_t i, int64_t v) {
+    if (ow == 8) {
+        ((int64_t *)(void *)o)[i] = v;
+    } else {
+        ((int32_t *)(void *)o)[i] = (int32_t)v;
+    }
+}
+
 static plank_status build_leaf(const leaf_levels *l, const pk_anode *an, struct ArrowArray *arr,
                                plank_error *err) {
     int64_t m = arr->length;
@@ -189,24 +199,25 @@ static plank_status build_leaf(const leaf_levels *l, const pk_anode *an, struct 
             for (int64_t p = 0; p < l->n; p++)
                 if (is_entry(l, p, an->entry_rep, an->entry_def)) total += offs[p + 1] - offs[p];
         }
-        PK_RETURN_IF(total > INT32_MAX, err, PLANK_ERR_LIMIT,
+        PK_RETURN_IF(!an->large && total > INT32_MAX, err, PLANK_ERR_LIMIT,
                      "%lld bytes of binary data in one batch", (long long)total);
-        int32_t *o = array_buffer(arr, 1, (size_t)(m + 1) * 4, err);
+        size_t ow = an->large ? 8 : 4;
+        uint8_t *o = array_buffer(arr, 1, (size_t)(m + 1) * ow, err);
         uint8_t *d = array_buffer(arr, 2, (size_t)total, err);
         if (!o || !d) return PLANK_ERR_OUT_OF_MEMORY;
         if (identity) {
             if (total) memcpy(d, vals + offs[0], (size_t)total);
-            for (int64_t i = 0; i <= m; i++) o[i] = (int32_t)(offs[i] - offs[0]);
+            for (int64_t i = 0; i <= m; i++) put_offset(o, ow, i, offs[i] - offs[0]);
             return PLANK_OK;
         }
         int64_t i = 0, at = 0;
-        o[0] = 0;
+        put_offset(o, ow, 0, 0);
         for (int64_t p = 0; p < l->n; p++) {
             if (!is_entry(l, p, an->entry_rep, an->entry_def)) continue;
             int64_t len = offs[p + 1] - offs[p];
             if (len) memcpy(d + at, vals + offs[p], (size_t)len);
             at += len;
-            o[++i] = (int32_t)at;
+            put_offset(o, ow, ++i, at);
         }
         return PLANK_OK;
     }
@@ -275,16 +286,17 @@ static plank_status build_body(const pk_batch_view *v, const leaf_levels *l, con
     default: { /* LIST, MAP */
         PK_FORWARD(fill_validity(l, an, arr, err));
         int64_t m = arr->length;
-        int32_t *o = array_buffer(arr, 1, (size_t)(m + 1) * 4, err);
+        size_t ow = an->large ? 8 : 4;
+        uint8_t *o = array_buffer(arr, 1, (size_t)(m + 1) * ow, err);
         if (!o) return PLANK_ERR_OUT_OF_MEMORY;
         int64_t i = 0, cnt = 0;
         for (int64_t p = 0; p < l->n; p++) {
-            if (is_entry(l, p, an->entry_rep, an->entry_def)) o[i++] = (int32_t)cnt;
+            if (is_entry(l, p, an->entry_rep, an->entry_def)) put_offset(o, ow, i++, cnt);
             if (is_entry(l, p, an->child_rep, an->child_def)) cnt++;
-            PK_RETURN_IF(cnt > INT32_MAX, err, PLANK_ERR_LIMIT,
+            PK_RETURN_IF(!an->large && cnt > INT32_MAX, err, PLANK_ERR_LIMIT,
                          "more than INT32_MAX list elements in one batch");
         }
-        o[m] = (int32_t)cnt;
+        put_offset(o, ow, m, cnt);
         return build_children(v, an, cnt, arr, err);
     }
     }
