@@ -1035,6 +1035,110 @@ static void test_large_file(const char *dir) {
     export_free(&x);
 }
 
+/* The leaf fields with a dictionary, depth first. */
+static int count_dict_fields(const struct ArrowSchema *s) {
+    int n = s->dictionary != NULL;
+    if (s->dictionary) {
+        CHECK(!strcmp(s->format, "i"));
+        CHECK(strchr("uzUZ", s->dictionary->format[0]) && s->dictionary->format[1] == 0);
+        CHECK(s->dictionary->dictionary == NULL);
+    }
+    for (int64_t k = 0; k < s->n_children; k++) n += count_dict_fields(s->children[k]);
+    return n;
+}
+
+/* Dictionary arrays: every BYTE_ARRAY string/binary leaf becomes int32
+ * indices over a dictionary of its values; resolved, they equal the plain
+ * export row for row (dictionary pages, and the fallback path of files
+ * without dictionaries: delta encodings), at odd batch sizes that cut pages. */
+static void test_dictionary_arrays(const char *dir) {
+    static const struct {
+        const char *file;
+        int dict_fields;
+    } files[] = {{"alltypes_dictionary.parquet", 2},
+                 {"rle-dict-snappy-checksum.parquet", 1},
+                 {"data_index_bloom_encoding_with_length.parquet", 1},
+                 {"nested_lists.snappy.parquet", 1},
+                 {"delta_byte_array.parquet", 9},
+                 {"delta_length_byte_array.parquet", 1},
+                 {"delta_encoding_optional_column.parquet", 8},
+                 {"plain-dict-uncompressed-checksum.parquet", 1},
+                 {"nested_maps.snappy.parquet", 1},
+                 {"binary.parquet", 1}};
+    static const int64_t batches[] = {65536, 777, 3, 1};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        for (size_t bi = 0; bi < sizeof batches / sizeof *batches; bi++) {
+            plank_arrow_options o;
+            plank_arrow_options_init(&o);
+            o.batch_rows = batches[bi];
+            export_all plain, dict;
+            if (!export_file(dir, files[f].file, &o, &plain)) continue;
+            o.dictionary_arrays = true;
+            if (export_file(dir, files[f].file, &o, &dict)) {
+                CHECK_MSG(count_dict_fields(&dict.schema) == files[f].dict_fields,
+                          "%s: %d dictionary fields", files[f].file,
+                          count_dict_fields(&dict.schema));
+                CHECK(count_dict_fields(&plain.schema) == 0);
+                /* Dictionary pages are passed on, not expanded: the
+                 * dictionary of a dictionary-encoded string column is
+                 * shorter than the batch. */
+                if (f == 1 && bi == 0 && dict.n > 0) {
+                    const struct ArrowArray *a = dict.arrays[0].children[1];
+                    CHECK(a->dictionary != NULL);
+                    if (a->dictionary)
+                        CHECK_MSG(a->dictionary->length * 10 < a->length, "%lld of %lld",
+                                  (long long)a->dictionary->length, (long long)a->length);
+                }
+                CHECK_MSG(same_rows(files[f].file, &dict, &plain) > 0, "%s: no rows",
+                          files[f].file);
+                export_free(&dict);
+            }
+            export_free(&plain);
+        }
+    }
+    /* alltypes_dictionary.parquet: string_col (column 9) holds "0" and "1"
+     * from a two-entry dictionary page; the indices point into it. */
+    plank_arrow_options o;
+    plank_arrow_options_init(&o);
+    o.dictionary_arrays = true;
+    export_all x;
+    if (export_file(dir, "alltypes_dictionary.parquet", &o, &x)) {
+        CHECK_EQ_I64(x.n, 1);
+        const struct ArrowSchema *fs = x.schema.children[9];
+        CHECK(!strcmp(fs->name, "string_col") && !strcmp(fs->format, "i") && fs->dictionary &&
+              !strcmp(fs->dictionary->format, "z"));
+        const struct ArrowArray *a = x.arrays[0].children[9];
+        CHECK_EQ_I64(a->length, 2);
+        CHECK(a->n_buffers == 2 && a->dictionary && a->dictionary->length == 2);
+        if (a->dictionary && a->dictionary->length == 2) {
+            const int32_t *ix = a->buffers[1];
+            const int32_t *off = a->dictionary->buffers[1];
+            const char *data = a->dictionary->buffers[2];
+            for (int r = 0; r < 2; r++) {
+                CHECK(ix[r] >= 0 && ix[r] < 2);
+                CHECK_EQ_I64(off[ix[r] + 1] - off[ix[r]], 1);
+                CHECK(data[off[ix[r]]] == '0' + r);
+            }
+        }
+        export_free(&x);
+    }
+    /* Large offsets and dictionaries together: the dictionary's values get
+     * 64-bit offsets ("U"/"Z") with the same values. */
+    setenv("PLANK_ARROW_LARGE_THRESHOLD", "0", 1);
+    export_all large;
+    if (export_file(dir, "nested_lists.snappy.parquet", &o, &large)) {
+        o.dictionary_arrays = false;
+        unsetenv("PLANK_ARROW_LARGE_THRESHOLD");
+        if (export_file(dir, "nested_lists.snappy.parquet", &o, &x)) {
+            CHECK(has_format(large.schema.children[0], "+L"));
+            CHECK(same_rows("nested_lists.snappy.parquet (large)", &large, &x) > 0);
+            export_free(&x);
+        }
+        export_free(&large);
+    }
+    unsetenv("PLANK_ARROW_LARGE_THRESHOLD");
+}
+
 int main(void) {
     const char *dir = th_testing_dir();
     if (!dir) TEST_SKIP("parquet-testing not found (set PLANK_TESTING_DIR)");
@@ -1051,5 +1155,6 @@ int main(void) {
     test_built_schema();
     test_large_offsets(dir);
     test_large_file(dir);
+    test_dictionary_arrays(dir);
     TEST_END();
 }

@@ -66,6 +66,9 @@ typedef struct pk_anode {
     /* Leaf: some enclosing list keeps int32 offsets, so the leaf's slots in
      * one batch must stay <= INT32_MAX. */
     bool under_small_list;
+    /* BYTE_ARRAY leaf exported as a dictionary array (options.dictionary_arrays):
+     * int32 indices ("i") with `format` as the dictionary's value type. */
+    bool dict;
 } pk_anode;
 
 typedef struct pk_atree {
@@ -104,6 +107,14 @@ typedef struct pk_leaf_buf {
     pk_buffer def, rep; /* int16 per slot (only when the max level > 0) */
     pk_buffer vals;     /* fixed: width per slot; BOOLEAN: 1 byte per slot; BYTE_ARRAY: data */
     pk_buffer offs;     /* BYTE_ARRAY: n + 1 int64 offsets into vals */
+    /* Dictionary leaves (pk_anode.dict): idx holds one int32 per slot as the
+     * column reader's dictionary mode gives it (pk_read.h): -1 null, < base
+     * an entry of `dict`, base + j the j-th pending fallback value, whose
+     * bytes are vals[offs[j] .. offs[j + 1]) (fb_n values, fb_n + 1 offsets). */
+    pk_buffer idx;
+    int64_t fb_n;
+    int64_t base;
+    const pk_dict *dict; /* owned by the leaf's column reader; NULL: none */
 } pk_leaf_buf;
 
 /* Bytes per slot in a pk_leaf_buf: fixed width, 1 for BOOLEAN (one byte per

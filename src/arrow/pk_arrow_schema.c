@@ -182,6 +182,7 @@ static plank_status add_leaf(tree_builder *b, pk_anode *an) {
     t->leaf_nodes[t->num_leaves] = an;
     t->num_leaves++;
     map_leaf(b, an);
+    an->dict = b->o->dictionary_arrays && an->conv == PK_CONV_BINARY;
     return PLANK_OK;
 }
 
@@ -499,7 +500,7 @@ static const char *node_format(const pk_anode *an) {
     case PK_AN_STRUCT: return "+s";
     case PK_AN_LIST: return an->large ? "+L" : "+l";
     case PK_AN_MAP: return "+m";
-    default: return an->format;
+    default: return an->dict ? "i" : an->format;
     }
 }
 
@@ -511,6 +512,7 @@ static plank_status export_node(const pk_anode *an, const plank_allocator *a,
     size_t fl = strlen(fmt) + 1, nl = strlen(an->name) + 1, ml = field_metadata(an, NULL);
     size_t head = (sizeof(schema_block) + 15) & ~(size_t)15;
     size_t kids = nc * (sizeof(struct ArrowSchema *) + sizeof(struct ArrowSchema));
+    if (an->dict) kids += sizeof(struct ArrowSchema);
     size_t size = head + kids + fl + nl + ml;
     uint8_t *mem = pk_calloc(a, size);
     if (!mem) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -541,6 +543,21 @@ static plank_status export_node(const pk_anode *an, const plank_allocator *a,
             return st;
         }
         out->n_children = (int64_t)i + 1;
+    }
+    if (an->dict) {
+        /* The dictionary's values: the leaf's own value type, unnamed. */
+        pk_anode values = *an;
+        values.dict = false;
+        values.name = "";
+        values.pn = NULL;
+        values.nullable = true;
+        struct ArrowSchema *d = &child_structs[nc];
+        plank_status st = export_node(&values, a, d, err);
+        if (st != PLANK_OK) {
+            release_schema(out);
+            return st;
+        }
+        out->dictionary = d;
     }
     return PLANK_OK;
 }
