@@ -6,6 +6,9 @@
  * documentation (int96_from_spark.md), DuckDB's reading of the same files,
  * and a schema-only file built byte by byte below (an independent Thrift
  * compact encoder) for the types the corpus lacks. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+
 #include "arrow_json.h"
 #include "tharness.h"
 
@@ -816,6 +819,326 @@ static void test_flips(const char *dir) {
     CHECK(ok > 0 && failed > 0);
 }
 
+
+/* ---- Logical comparison of two exports ------------------------------------ */
+
+/* Compares value i of (sa, a) with value j of (sb, b) through the Arrow C
+ * Data Interface only: offsets of either width ("+l"/"+L", "u"/"U", ...),
+ * and dictionary-encoded arrays resolved through their dictionary, so an
+ * export with large offsets or dictionaries can be checked against the plain
+ * one. */
+static int fixed_width(const char *f) {
+    if (f[0] == 'w' && f[1] == ':') return atoi(f + 2);
+    if (f[0] == 'd' && f[1] == ':') return strstr(f, ",256") ? 32 : 16;
+    if (f[0] == 't' && f[1] == 's') return 8;
+    if (!strcmp(f, "tdD") || !strcmp(f, "ttm")) return 4;
+    if (!strcmp(f, "ttu") || !strcmp(f, "ttn")) return 8;
+    switch (f[0]) {
+    case 'c': case 'C': return 1;
+    case 's': case 'S': case 'e': return 2;
+    case 'i': case 'I': case 'f': return 4;
+    case 'l': case 'L': case 'g': return 8;
+    default: return -1;
+    }
+}
+
+static int is_valid_at(const struct ArrowArray *a, int64_t i) {
+    const uint8_t *v = a->n_buffers > 0 ? a->buffers[0] : NULL;
+    i += a->offset;
+    return !v || (v[i >> 3] >> (i & 7)) & 1;
+}
+
+static int64_t offset_at(const struct ArrowArray *a, int large, int64_t i) {
+    i += a->offset;
+    return large ? ((const int64_t *)a->buffers[1])[i] : ((const int32_t *)a->buffers[1])[i];
+}
+
+static int same_value(const struct ArrowSchema *sa, const struct ArrowArray *a, int64_t i,
+                      const struct ArrowSchema *sb, const struct ArrowArray *b, int64_t j) {
+    if (!strcmp(sa->format, "n") || !strcmp(sb->format, "n")) return !strcmp(sa->format, sb->format);
+    int va = is_valid_at(a, i), vb = is_valid_at(b, j);
+    if (va != vb) return 0;
+    if (!va) return 1;
+    if (sa->dictionary) {
+        int64_t k = ((const int32_t *)a->buffers[1])[a->offset + i];
+        if (k < 0 || k >= a->dictionary->length) return 0;
+        return same_value(sa->dictionary, a->dictionary, k, sb, b, j);
+    }
+    if (sb->dictionary) return same_value(sb, b, j, sa, a, i);
+    const char *fa = sa->format, *fb = sb->format;
+    if (fa[0] == '+' && fb[0] == '+') {
+        if (fa[1] == 's' && fb[1] == 's') {
+            if (sa->n_children != sb->n_children) return 0;
+            for (int64_t k = 0; k < sa->n_children; k++)
+                if (!same_value(sa->children[k], a->children[k], i + a->offset, sb->children[k],
+                                b->children[k], j + b->offset))
+                    return 0;
+            return 1;
+        }
+        int la = fa[1] == 'L', lb = fb[1] == 'L';
+        if (tolower((unsigned char)fa[1]) != tolower((unsigned char)fb[1])) return 0;
+        int64_t a0 = offset_at(a, la, i), a1 = offset_at(a, la, i + 1);
+        int64_t b0 = offset_at(b, lb, j), b1 = offset_at(b, lb, j + 1);
+        if (a1 - a0 != b1 - b0) return 0;
+        for (int64_t k = 0; k < a1 - a0; k++)
+            if (!same_value(sa->children[0], a->children[0], a0 + k, sb->children[0],
+                            b->children[0], b0 + k))
+                return 0;
+        return 1;
+    }
+    if (strchr("uzUZ", fa[0]) && fa[1] == 0 && strchr("uzUZ", fb[0]) && fb[1] == 0) {
+        if (tolower((unsigned char)fa[0]) != tolower((unsigned char)fb[0])) return 0;
+        int la = fa[0] == 'U' || fa[0] == 'Z', lb = fb[0] == 'U' || fb[0] == 'Z';
+        int64_t a0 = offset_at(a, la, i), a1 = offset_at(a, la, i + 1);
+        int64_t b0 = offset_at(b, lb, j), b1 = offset_at(b, lb, j + 1);
+        return a1 - a0 == b1 - b0 &&
+               memcmp((const uint8_t *)a->buffers[2] + a0, (const uint8_t *)b->buffers[2] + b0,
+                      (size_t)(a1 - a0)) == 0;
+    }
+    if (strcmp(fa, fb)) return 0;
+    if (!strcmp(fa, "b")) {
+        int64_t x = i + a->offset, y = j + b->offset;
+        const uint8_t *ba = a->buffers[1], *bb = b->buffers[1];
+        return ((ba[x >> 3] >> (x & 7)) & 1) == ((bb[y >> 3] >> (y & 7)) & 1);
+    }
+    int w = fixed_width(fa);
+    if (w <= 0) return 0;
+    return memcmp((const uint8_t *)a->buffers[1] + (size_t)(i + a->offset) * (size_t)w,
+                  (const uint8_t *)b->buffers[1] + (size_t)(j + b->offset) * (size_t)w,
+                  (size_t)w) == 0;
+}
+
+/* Reads the whole file with options o: schema and one array per batch. */
+typedef struct export_all {
+    struct ArrowSchema schema;
+    struct ArrowArray arrays[64];
+    int n;
+} export_all;
+
+static int export_file(const char *dir, const char *file, const plank_arrow_options *o,
+                       export_all *x) {
+    memset(x, 0, sizeof *x);
+    plank_reader *r = open_file(dir, file, NULL, 0, NULL);
+    if (!r) return 0;
+    struct ArrowArrayStream st;
+    plank_error e;
+    plank_status rc = plank_reader_arrow_stream(r, NULL, 0, o, &st, &e);
+    CHECK_MSG(rc == PLANK_OK, "%s: %s", file, e.message);
+    if (rc != PLANK_OK) {
+        plank_reader_close(r);
+        return 0;
+    }
+    CHECK(st.get_schema(&st, &x->schema) == 0);
+    x->n = read_all(&st, x->arrays, 64);
+    st.release(&st);
+    plank_reader_close(r);
+    return 1;
+}
+
+static void export_free(export_all *x) {
+    for (int k = 0; k < x->n; k++) x->arrays[k].release(&x->arrays[k]);
+    if (x->schema.release) x->schema.release(&x->schema);
+}
+
+/* Every row of a equals the same row of b (batches may be cut differently). */
+static int64_t same_rows(const char *file, export_all *a, export_all *b) {
+    int64_t rows = 0;
+    int bi = 0;
+    int64_t bj = 0;
+    for (int ai = 0; ai < a->n; ai++) {
+        for (int64_t i = 0; i < a->arrays[ai].length; i++) {
+            while (bi < b->n && bj >= b->arrays[bi].length) {
+                bi++;
+                bj = 0;
+            }
+            if (bi >= b->n) {
+                CHECK_MSG(0, "%s: second export ends at row %lld", file, (long long)rows);
+                return rows;
+            }
+            int ok = same_value(&a->schema, &a->arrays[ai], i, &b->schema, &b->arrays[bi], bj);
+            CHECK_MSG(ok, "%s: row %lld differs", file, (long long)rows);
+            if (!ok) return rows;
+            bj++;
+            rows++;
+        }
+    }
+    CHECK_MSG(bi >= b->n || (bi == b->n - 1 && bj == b->arrays[bi].length), "%s: extra rows",
+              file);
+    return rows;
+}
+
+static int has_format(const struct ArrowSchema *s, const char *f) {
+    if (!strcmp(s->format, f)) return 1;
+    for (int64_t k = 0; k < s->n_children; k++)
+        if (has_format(s->children[k], f)) return 1;
+    return 0;
+}
+
+/* Large offsets: with the threshold forced to 0 every string/binary column
+ * becomes "U"/"Z" and every list "+L", holding the same values as the
+ * default 32-bit export; the default keeps the 32-bit types on these small
+ * files. */
+static void test_large_offsets(const char *dir) {
+    static const char *files[] = {"alltypes_plain.parquet", "nested_lists.snappy.parquet",
+                                  "binary.parquet", "list_columns.parquet",
+                                  "nested_maps.snappy.parquet", "delta_byte_array.parquet",
+                                  "repeated_no_annotation.parquet", "nullable.impala.parquet"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        plank_arrow_options o;
+        plank_arrow_options_init(&o);
+        o.batch_rows = 3;
+        export_all small, large;
+        unsetenv("PLANK_ARROW_LARGE_THRESHOLD");
+        if (!export_file(dir, files[f], &o, &small)) continue;
+        setenv("PLANK_ARROW_LARGE_THRESHOLD", "0", 1);
+        int ok = export_file(dir, files[f], &o, &large);
+        unsetenv("PLANK_ARROW_LARGE_THRESHOLD");
+        if (ok) {
+            CHECK(!has_format(&small.schema, "U") && !has_format(&small.schema, "Z") &&
+                  !has_format(&small.schema, "+L"));
+            CHECK(!has_format(&large.schema, "u") && !has_format(&large.schema, "z") &&
+                  !has_format(&large.schema, "+l"));
+            CHECK_MSG(same_rows(files[f], &small, &large) > 0, "%s: no rows", files[f]);
+            export_free(&large);
+        }
+        export_free(&small);
+    }
+    /* Spot checks of the forced formats. */
+    plank_arrow_options o;
+    plank_arrow_options_init(&o);
+    export_all x;
+    setenv("PLANK_ARROW_LARGE_THRESHOLD", "0", 1);
+    if (export_file(dir, "binary.parquet", &o, &x)) {
+        CHECK(!strcmp(x.schema.children[0]->format, "Z"));
+        export_free(&x);
+    }
+    if (export_file(dir, "list_columns.parquet", &o, &x)) {
+        CHECK(has_format(&x.schema, "+L"));
+        CHECK(has_format(&x.schema, "U"));
+        export_free(&x);
+    }
+    unsetenv("PLANK_ARROW_LARGE_THRESHOLD");
+}
+
+/* large_string_map.brotli.parquet: two 1 GiB strings in one map column
+ * ("+m" keeps int32 offsets, the key strings become "U"). Opt-in: needs
+ * several GB and minutes. */
+static void test_large_file(const char *dir) {
+    if (!getenv("PLANK_TEST_LARGE")) return;
+    plank_arrow_options o;
+    plank_arrow_options_init(&o);
+    export_all x;
+    if (!export_file(dir, "large_string_map.brotli.parquet", &o, &x)) return;
+    CHECK(has_format(&x.schema, "U"));
+    CHECK_EQ_I64(x.n, 1);
+    if (x.n == 1) CHECK_EQ_I64(x.arrays[0].length, 2);
+    export_free(&x);
+}
+
+/* The leaf fields with a dictionary, depth first. */
+static int count_dict_fields(const struct ArrowSchema *s) {
+    int n = s->dictionary != NULL;
+    if (s->dictionary) {
+        CHECK(!strcmp(s->format, "i"));
+        CHECK(strchr("uzUZ", s->dictionary->format[0]) && s->dictionary->format[1] == 0);
+        CHECK(s->dictionary->dictionary == NULL);
+    }
+    for (int64_t k = 0; k < s->n_children; k++) n += count_dict_fields(s->children[k]);
+    return n;
+}
+
+/* Dictionary arrays: every BYTE_ARRAY string/binary leaf becomes int32
+ * indices over a dictionary of its values; resolved, they equal the plain
+ * export row for row (dictionary pages, and the fallback path of files
+ * without dictionaries: delta encodings), at odd batch sizes that cut pages. */
+static void test_dictionary_arrays(const char *dir) {
+    static const struct {
+        const char *file;
+        int dict_fields;
+    } files[] = {{"alltypes_dictionary.parquet", 2},
+                 {"rle-dict-snappy-checksum.parquet", 1},
+                 {"data_index_bloom_encoding_with_length.parquet", 1},
+                 {"nested_lists.snappy.parquet", 1},
+                 {"delta_byte_array.parquet", 9},
+                 {"delta_length_byte_array.parquet", 1},
+                 {"delta_encoding_optional_column.parquet", 8},
+                 {"plain-dict-uncompressed-checksum.parquet", 1},
+                 {"nested_maps.snappy.parquet", 1},
+                 {"binary.parquet", 1}};
+    static const int64_t batches[] = {65536, 777, 3, 1};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        for (size_t bi = 0; bi < sizeof batches / sizeof *batches; bi++) {
+            plank_arrow_options o;
+            plank_arrow_options_init(&o);
+            o.batch_rows = batches[bi];
+            export_all plain, dict;
+            if (!export_file(dir, files[f].file, &o, &plain)) continue;
+            o.dictionary_arrays = true;
+            if (export_file(dir, files[f].file, &o, &dict)) {
+                CHECK_MSG(count_dict_fields(&dict.schema) == files[f].dict_fields,
+                          "%s: %d dictionary fields", files[f].file,
+                          count_dict_fields(&dict.schema));
+                CHECK(count_dict_fields(&plain.schema) == 0);
+                /* Dictionary pages are passed on, not expanded: the
+                 * dictionary of a dictionary-encoded string column is
+                 * shorter than the batch. */
+                if (f == 1 && bi == 0 && dict.n > 0) {
+                    const struct ArrowArray *a = dict.arrays[0].children[1];
+                    CHECK(a->dictionary != NULL);
+                    if (a->dictionary)
+                        CHECK_MSG(a->dictionary->length * 10 < a->length, "%lld of %lld",
+                                  (long long)a->dictionary->length, (long long)a->length);
+                }
+                CHECK_MSG(same_rows(files[f].file, &dict, &plain) > 0, "%s: no rows",
+                          files[f].file);
+                export_free(&dict);
+            }
+            export_free(&plain);
+        }
+    }
+    /* alltypes_dictionary.parquet: string_col (column 9) holds "0" and "1"
+     * from a two-entry dictionary page; the indices point into it. */
+    plank_arrow_options o;
+    plank_arrow_options_init(&o);
+    o.dictionary_arrays = true;
+    export_all x;
+    if (export_file(dir, "alltypes_dictionary.parquet", &o, &x)) {
+        CHECK_EQ_I64(x.n, 1);
+        const struct ArrowSchema *fs = x.schema.children[9];
+        CHECK(!strcmp(fs->name, "string_col") && !strcmp(fs->format, "i") && fs->dictionary &&
+              !strcmp(fs->dictionary->format, "z"));
+        const struct ArrowArray *a = x.arrays[0].children[9];
+        CHECK_EQ_I64(a->length, 2);
+        CHECK(a->n_buffers == 2 && a->dictionary && a->dictionary->length == 2);
+        if (a->dictionary && a->dictionary->length == 2) {
+            const int32_t *ix = a->buffers[1];
+            const int32_t *off = a->dictionary->buffers[1];
+            const char *data = a->dictionary->buffers[2];
+            for (int r = 0; r < 2; r++) {
+                CHECK(ix[r] >= 0 && ix[r] < 2);
+                CHECK_EQ_I64(off[ix[r] + 1] - off[ix[r]], 1);
+                CHECK(data[off[ix[r]]] == '0' + r);
+            }
+        }
+        export_free(&x);
+    }
+    /* Large offsets and dictionaries together: the dictionary's values get
+     * 64-bit offsets ("U"/"Z") with the same values. */
+    setenv("PLANK_ARROW_LARGE_THRESHOLD", "0", 1);
+    export_all large;
+    if (export_file(dir, "nested_lists.snappy.parquet", &o, &large)) {
+        o.dictionary_arrays = false;
+        unsetenv("PLANK_ARROW_LARGE_THRESHOLD");
+        if (export_file(dir, "nested_lists.snappy.parquet", &o, &x)) {
+            CHECK(has_format(large.schema.children[0], "+L"));
+            CHECK(same_rows("nested_lists.snappy.parquet (large)", &large, &x) > 0);
+            export_free(&x);
+        }
+        export_free(&large);
+    }
+    unsetenv("PLANK_ARROW_LARGE_THRESHOLD");
+}
+
 int main(void) {
     const char *dir = th_testing_dir();
     if (!dir) TEST_SKIP("parquet-testing not found (set PLANK_TESTING_DIR)");
@@ -830,5 +1153,8 @@ int main(void) {
     test_ownership(dir);
     test_flips(dir);
     test_built_schema();
+    test_large_offsets(dir);
+    test_large_file(dir);
+    test_dictionary_arrays(dir);
     TEST_END();
 }

@@ -61,6 +61,14 @@ typedef struct pk_anode {
     pk_conv conv;
     int32_t out_width;            /* bytes per Arrow value (fixed width) */
     bool uuid;                    /* arrow.uuid extension metadata */
+    /* 64-bit offsets: a BYTE_ARRAY leaf exported as "U"/"Z", a list as "+L". */
+    bool large;
+    /* Leaf: some enclosing list keeps int32 offsets, so the leaf's slots in
+     * one batch must stay <= INT32_MAX. */
+    bool under_small_list;
+    /* BYTE_ARRAY leaf exported as a dictionary array (options.dictionary_arrays):
+     * int32 indices ("i") with `format` as the dictionary's value type. */
+    bool dict;
 } pk_anode;
 
 typedef struct pk_atree {
@@ -71,9 +79,20 @@ typedef struct pk_atree {
     pk_anode **leaf_nodes;        /* leaf index -> node */
 } pk_atree;
 
-/* Maps the reader's selected columns to the Arrow tree. */
-plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, pk_atree *t,
-                            plank_error *err);
+/* Maps the reader's selected columns to the Arrow tree. The offset width
+ * is decided here, before any data is read, from the column chunks of the
+ * row groups `rgs` (NULL: all): a BYTE_ARRAY leaf whose chunk's
+ * total_uncompressed_size exceeds the threshold in some row group gets
+ * large offsets ("U"/"Z"), and so does every list ("+L") with a leaf below
+ * whose chunk's num_values exceeds it. The threshold is INT32_MAX; tests
+ * lower it with the environment variable PLANK_ARROW_LARGE_THRESHOLD (a
+ * decimal byte/value count, test-only and undocumented in the public API)
+ * to force large types on small files. The decision is a bound from the
+ * metadata, not a guarantee: dictionary or DELTA_BYTE_ARRAY chunks can decode
+ * to more bytes than they hold, so 32-bit columns keep the batch-halving
+ * check of the stream. */
+plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, const int32_t *rgs,
+                            int32_t nrg, pk_atree *t, plank_error *err);
 void pk_atree_free(pk_atree *t);
 /* Exports the tree (or a subtree) as an ArrowSchema owning its strings. */
 plank_status pk_atree_export_schema(const pk_atree *t, const plank_allocator *a,
@@ -88,6 +107,14 @@ typedef struct pk_leaf_buf {
     pk_buffer def, rep; /* int16 per slot (only when the max level > 0) */
     pk_buffer vals;     /* fixed: width per slot; BOOLEAN: 1 byte per slot; BYTE_ARRAY: data */
     pk_buffer offs;     /* BYTE_ARRAY: n + 1 int64 offsets into vals */
+    /* Dictionary leaves (pk_anode.dict): idx holds one int32 per slot as the
+     * column reader's dictionary mode gives it (pk_read.h): -1 null, < base
+     * an entry of `dict`, base + j the j-th pending fallback value, whose
+     * bytes are vals[offs[j] .. offs[j + 1]) (fb_n values, fb_n + 1 offsets). */
+    pk_buffer idx;
+    int64_t fb_n;
+    int64_t base;
+    const pk_dict *dict; /* owned by the leaf's column reader; NULL: none */
 } pk_leaf_buf;
 
 /* Bytes per slot in a pk_leaf_buf: fixed width, 1 for BOOLEAN (one byte per

@@ -22,6 +22,7 @@
 #include "pk_arrow.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 void plank_arrow_options_init(plank_arrow_options *o) {
     if (!o) return;
@@ -181,6 +182,7 @@ static plank_status add_leaf(tree_builder *b, pk_anode *an) {
     t->leaf_nodes[t->num_leaves] = an;
     t->num_leaves++;
     map_leaf(b, an);
+    an->dict = b->o->dictionary_arrays && an->conv == PK_CONV_BINARY;
     return PLANK_OK;
 }
 
@@ -310,8 +312,80 @@ static plank_status convert(tree_builder *b, const plank_schema_node *pn, int16_
     return convert_struct(b, pn, erep, edef, out);
 }
 
-plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, pk_atree *t,
-                            plank_error *err) {
+/* ---- Offset widths ------------------------------------------------------------------ */
+
+/* See pk_atree_build in pk_arrow.h. */
+static int64_t large_threshold(void) {
+    const char *e = getenv("PLANK_ARROW_LARGE_THRESHOLD");
+    if (!e || !*e) return INT32_MAX;
+    char *end = NULL;
+    long long v = strtoll(e, &end, 10);
+    return end && *end == 0 && v >= 0 && v < INT32_MAX ? (int64_t)v : INT32_MAX;
+}
+
+/* Marks the large nodes below an; returns the largest chunk num_values of
+ * its leaves. leaf_bytes/leaf_values: per leaf, the largest over the row
+ * groups. */
+static int64_t mark_large(pk_anode *an, const int64_t *leaf_bytes, const int64_t *leaf_values,
+                          int64_t limit) {
+    if (an->kind == PK_AN_LEAF) {
+        if (an->conv == PK_CONV_BINARY && leaf_bytes[an->leaf] > limit) {
+            an->large = true;
+            an->format[0] = an->format[0] == 'u' ? 'U' : 'Z';
+        }
+        return leaf_values[an->leaf];
+    }
+    int64_t most = 0;
+    for (int32_t k = 0; k < an->num_children; k++) {
+        int64_t v = mark_large(an->children[k], leaf_bytes, leaf_values, limit);
+        if (v > most) most = v;
+    }
+    if (an->kind == PK_AN_LIST) an->large = most > limit; /* Arrow maps: int32 offsets only */
+    return most;
+}
+
+static void mark_small_lists(pk_anode *an, bool small_above) {
+    if (an->kind == PK_AN_LEAF) {
+        an->under_small_list = small_above;
+        return;
+    }
+    if (an->kind == PK_AN_LIST && !an->large) small_above = true;
+    if (an->kind == PK_AN_MAP) small_above = true; /* Arrow maps have int32 offsets only */
+    for (int32_t k = 0; k < an->num_children; k++) mark_small_lists(an->children[k], small_above);
+}
+
+static plank_status decide_offsets(plank_reader *r, const int32_t *rgs, int32_t nrg, pk_atree *t,
+                                   plank_error *err) {
+    size_t n = (size_t)t->num_leaves + 1;
+    int64_t *bytes = pk_arena_alloc(&t->arena, n * sizeof(int64_t));
+    int64_t *values = pk_arena_alloc(&t->arena, n * sizeof(int64_t));
+    if (!bytes || !values) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    memset(bytes, 0, n * sizeof(int64_t));
+    memset(values, 0, n * sizeof(int64_t));
+    if (!rgs) nrg = plank_reader_num_row_groups(r);
+    for (int32_t g = 0; g < nrg; g++) {
+        for (int32_t i = 0; i < t->num_leaves; i++) {
+            /* Metadata that cannot be read (encrypted) leaves the column at
+             * 32 bits: the stream's halving still guards the offsets, and
+             * reading reports the real error. */
+            plank_column_chunk_info cc;
+            plank_error ignored;
+            plank_error_init(&ignored);
+            if (plank_reader_column_chunk(r, rgs ? rgs[g] : g, t->leaf_columns[i], &cc,
+                                          &ignored) != PLANK_OK)
+                continue;
+            if (cc.total_uncompressed_size > bytes[i]) bytes[i] = cc.total_uncompressed_size;
+            if (cc.num_values > values[i]) values[i] = cc.num_values;
+        }
+    }
+    mark_large(t->root, bytes, values, large_threshold());
+    t->root->large = false;
+    mark_small_lists(t->root, false);
+    return PLANK_OK;
+}
+
+plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, const int32_t *rgs,
+                            int32_t nrg, pk_atree *t, plank_error *err) {
     memset(t, 0, sizeof *t);
     pk_arena_init(&t->arena, &r->alloc);
     tree_builder b = {r, o, t, NULL, r->num_columns, err};
@@ -355,7 +429,9 @@ plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, pk_at
     }
     an->leaf = 0;
     t->root = an;
-    return PLANK_OK;
+    st = decide_offsets(r, rgs, nrg, t, err);
+    if (st != PLANK_OK) pk_atree_free(t);
+    return st;
 }
 
 void pk_atree_free(pk_atree *t) {
@@ -422,9 +498,9 @@ static size_t field_metadata(const pk_anode *an, uint8_t *p) {
 static const char *node_format(const pk_anode *an) {
     switch (an->kind) {
     case PK_AN_STRUCT: return "+s";
-    case PK_AN_LIST: return "+l";
+    case PK_AN_LIST: return an->large ? "+L" : "+l";
     case PK_AN_MAP: return "+m";
-    default: return an->format;
+    default: return an->dict ? "i" : an->format;
     }
 }
 
@@ -436,6 +512,7 @@ static plank_status export_node(const pk_anode *an, const plank_allocator *a,
     size_t fl = strlen(fmt) + 1, nl = strlen(an->name) + 1, ml = field_metadata(an, NULL);
     size_t head = (sizeof(schema_block) + 15) & ~(size_t)15;
     size_t kids = nc * (sizeof(struct ArrowSchema *) + sizeof(struct ArrowSchema));
+    if (an->dict) kids += sizeof(struct ArrowSchema);
     size_t size = head + kids + fl + nl + ml;
     uint8_t *mem = pk_calloc(a, size);
     if (!mem) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -467,6 +544,21 @@ static plank_status export_node(const pk_anode *an, const plank_allocator *a,
         }
         out->n_children = (int64_t)i + 1;
     }
+    if (an->dict) {
+        /* The dictionary's values: the leaf's own value type, unnamed. */
+        pk_anode values = *an;
+        values.dict = false;
+        values.name = "";
+        values.pn = NULL;
+        values.nullable = true;
+        struct ArrowSchema *d = &child_structs[nc];
+        plank_status st = export_node(&values, a, d, err);
+        if (st != PLANK_OK) {
+            release_schema(out);
+            return st;
+        }
+        out->dictionary = d;
+    }
     return PLANK_OK;
 }
 
@@ -483,7 +575,7 @@ plank_status plank_reader_arrow_schema(plank_reader *r, const plank_arrow_option
     plank_arrow_options def;
     plank_arrow_options_init(&def);
     pk_atree t;
-    PK_FORWARD(pk_atree_build(r, o ? o : &def, &t, err));
+    PK_FORWARD(pk_atree_build(r, o ? o : &def, NULL, 0, &t, err));
     plank_status st = pk_atree_export_schema(&t, &r->alloc, out, err);
     pk_atree_free(&t);
     return st;

@@ -49,6 +49,7 @@ static void leaf_init(pk_leaf_buf *l, const plank_allocator *a) {
     pk_buffer_init(&l->rep, a);
     pk_buffer_init(&l->vals, a);
     pk_buffer_init(&l->offs, a);
+    pk_buffer_init(&l->idx, a);
 }
 
 static void leaf_reset(pk_leaf_buf *l) {
@@ -56,6 +57,7 @@ static void leaf_reset(pk_leaf_buf *l) {
     pk_buffer_reset(&l->rep);
     pk_buffer_reset(&l->vals);
     pk_buffer_reset(&l->offs);
+    pk_buffer_reset(&l->idx);
 }
 
 static void leaf_clear(pk_leaf_buf *l) {
@@ -63,6 +65,9 @@ static void leaf_clear(pk_leaf_buf *l) {
     l->eof = false;
     l->def.size = l->rep.size = l->vals.size = 0;
     l->offs.size = 0;
+    l->idx.size = 0;
+    l->fb_n = l->base = 0;
+    l->dict = NULL;
 }
 
 int32_t pk_slot_width(const plank_schema_node *pn) {
@@ -74,6 +79,39 @@ int32_t pk_slot_width(const plank_schema_node *pn) {
     case PLANK_FIXED_LEN_BYTE_ARRAY: return pn->type_length;
     default: return 0;
     }
+}
+
+/* Dictionary leaves: appends a batch of the column reader's dictionary mode,
+ * renumbering its fallback values after the pending ones. */
+static plank_status leaf_append_dict(pk_leaf_buf *l, const plank_column_reader *cr,
+                                     const plank_batch *b, plank_error *err) {
+    const pk_dict *d = pk_column_reader_dict(cr);
+    int64_t base = d ? d->count : 0, fb = pk_column_reader_fallback_count(cr);
+    PK_RETURN_IF(l->dict && l->dict != d, err, PLANK_ERR_CORRUPT,
+                 "the dictionary changed within a column chunk");
+    l->dict = d;
+    l->base = base;
+    PK_RETURN_IF(base + l->fb_n + fb > INT32_MAX, err, PLANK_ERR_LIMIT,
+                 "%lld dictionary and %lld pending fallback values do not fit int32 indices",
+                 (long long)base, (long long)(l->fb_n + fb));
+    if (l->offs.size == 0) {
+        int64_t zero = 0;
+        PK_FORWARD(pk_buffer_append(&l->offs, &zero, 8, err));
+    }
+    size_t at = l->idx.size;
+    PK_FORWARD(pk_buffer_append(&l->idx, b->values, (size_t)b->length * 4, err));
+    int32_t *ix = (int32_t *)(void *)(l->idx.data + at);
+    for (int64_t i = 0; i < b->length; i++)
+        if (ix[i] >= base) ix[i] += (int32_t)l->fb_n;
+    int64_t vbase = ((const int64_t *)(void *)l->offs.data)[l->fb_n];
+    size_t oat = l->offs.size;
+    PK_FORWARD(pk_buffer_resize(&l->offs, oat + (size_t)fb * 8, err));
+    int64_t *o = (int64_t *)(void *)(l->offs.data + oat);
+    for (int64_t j = 0; j < fb; j++) o[j] = b->offsets[j + 1] + vbase;
+    if (fb && b->offsets[fb])
+        PK_FORWARD(pk_buffer_append(&l->vals, b->data, (size_t)b->offsets[fb], err));
+    l->fb_n += fb;
+    return PLANK_OK;
 }
 
 static plank_status leaf_append(pk_leaf_buf *l, const plank_schema_node *pn,
@@ -90,7 +128,9 @@ static plank_status leaf_append(pk_leaf_buf *l, const plank_schema_node *pn,
     }
     if (pn->max_definition_level > 0)
         PK_FORWARD(pk_buffer_append(&l->def, b->def_levels, (size_t)k * 2, err));
-    if (pn->physical_type == PLANK_BYTE_ARRAY) {
+    if (b->value_width == 4 && pn->physical_type == PLANK_BYTE_ARRAY) {
+        /* dictionary mode: appended by leaf_append_dict */
+    } else if (pn->physical_type == PLANK_BYTE_ARRAY) {
         if (l->offs.size == 0) {
             int64_t zero = 0;
             PK_FORWARD(pk_buffer_append(&l->offs, &zero, 8, err));
@@ -123,12 +163,28 @@ static void shift_front(pk_buffer *b, size_t from, size_t keep, size_t size) {
 }
 
 /* Drops the first s slots (holding `records` records). */
-static void leaf_consume(pk_leaf_buf *l, const plank_schema_node *pn, int64_t s,
-                         int64_t records) {
+static void leaf_consume(pk_leaf_buf *l, const pk_anode *an, int64_t s, int64_t records) {
+    const plank_schema_node *pn = an->pn;
     size_t rest = (size_t)(l->n - s), from = (size_t)s;
     if (pn->max_repetition_level > 0) shift_front(&l->rep, from, rest, 2);
     if (pn->max_definition_level > 0) shift_front(&l->def, from, rest, 2);
-    if (pn->physical_type == PLANK_BYTE_ARRAY) {
+    if (an->dict) {
+        /* Fallback values are in slot order: those of the consumed slots go. */
+        int32_t *ix = (int32_t *)(void *)l->idx.data;
+        int32_t k = 0;
+        for (int64_t p = 0; p < s; p++) k += ix[p] >= l->base;
+        for (size_t p = from; p < from + rest; p++)
+            if (ix[p] >= l->base) ix[p] -= k;
+        shift_front(&l->idx, from, rest, 4);
+        if (l->offs.size) {
+            int64_t *o = (int64_t *)(void *)l->offs.data;
+            int64_t cut = o[k];
+            shift_front(&l->vals, (size_t)cut, (size_t)(o[l->fb_n] - cut), 1);
+            for (int64_t j = 0; j <= l->fb_n - k; j++) o[j] = o[j + k] - cut;
+            l->fb_n -= k;
+            l->offs.size = (size_t)(l->fb_n + 1) * 8;
+        }
+    } else if (pn->physical_type == PLANK_BYTE_ARRAY) {
         int64_t *o = (int64_t *)l->offs.data;
         int64_t cut = o[s];
         shift_front(&l->vals, (size_t)cut, (size_t)(o[l->n] - cut), 1);
@@ -162,6 +218,7 @@ static plank_status leaf_fill(pk_stream *s, int32_t i, int64_t want, plank_error
             continue;
         }
         PK_FORWARD(leaf_append(l, pn, &b, err));
+        if (s->t.leaf_nodes[i]->dict) PK_FORWARD(leaf_append_dict(l, s->crs[i], &b, err));
     }
 }
 
@@ -190,12 +247,14 @@ static plank_status leaf_cut(pk_stream *s, int32_t i, int64_t rows, int64_t *slo
     return PLANK_OK;
 }
 
-/* Whether a batch of these slots fits int32 offsets. */
+/* Whether a batch of these slots fits the int32 offsets of the columns and
+ * lists that keep them (large ones take any size). */
 static bool fits_int32(pk_stream *s) {
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
-        const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
-        if (s->slots[i] > INT32_MAX) return false;
-        if (pn->physical_type == PLANK_BYTE_ARRAY &&
+        const pk_anode *an = s->t.leaf_nodes[i];
+        const plank_schema_node *pn = an->pn;
+        if (an->under_small_list && s->slots[i] > INT32_MAX) return false;
+        if (pn->physical_type == PLANK_BYTE_ARRAY && !an->large && !an->dict &&
             ((const int64_t *)s->leaves[i].offs.data)[s->slots[i]] > INT32_MAX)
             return false;
     }
@@ -217,6 +276,7 @@ static plank_status open_row_group(pk_stream *s, int32_t g, plank_error *err) {
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
         leaf_clear(&s->leaves[i]);
         PK_FORWARD(plank_column_reader_open(s->r, g, s->t.leaf_columns[i], &s->crs[i], err));
+        if (s->t.leaf_nodes[i]->dict) pk_column_reader_set_dict_mode(s->crs[i], true);
     }
     s->cur_rg = g;
     s->rows_left = info.num_rows;
@@ -279,7 +339,7 @@ static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
     pk_batch_view v = {&s->t, s->r, s->leaves, s->slots, s->alloc};
     PK_FORWARD(pk_assemble(&v, take, out, err));
     for (int32_t i = 0; i < s->t.num_leaves; i++)
-        leaf_consume(&s->leaves[i], s->t.leaf_nodes[i]->pn, s->slots[i], take);
+        leaf_consume(&s->leaves[i], s->t.leaf_nodes[i], s->slots[i], take);
     s->rows_left -= take;
     return PLANK_OK;
 }
@@ -380,7 +440,7 @@ plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_group
     s->o = opt;
     s->cur_rg = -1;
     s->nrg = num_row_groups;
-    plank_status st = pk_atree_build(r, &opt, &s->t, err);
+    plank_status st = pk_atree_build(r, &opt, row_groups, num_row_groups, &s->t, err);
     if (st != PLANK_OK) {
         pk_free(&s->alloc, s, sizeof *s);
         return st;

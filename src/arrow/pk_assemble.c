@@ -48,14 +48,16 @@ static plank_status new_array(const plank_allocator *a, struct ArrowArray *out, 
     memset(out, 0, sizeof *out);
     size_t head = (sizeof(array_block) + 15) & ~(size_t)15;
     size_t nc = (size_t)n_children;
-    size_t size = head + nc * (sizeof(struct ArrowArray) + sizeof(struct ArrowArray *));
+    /* One spare struct after the children: the dictionary's, if any. */
+    size_t size = head + sizeof(struct ArrowArray) +
+                  nc * (sizeof(struct ArrowArray) + sizeof(struct ArrowArray *));
     uint8_t *mem = pk_calloc(a, size);
     if (!mem) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     array_block *blk = (array_block *)mem;
     blk->a = *a;
     blk->size = size;
     struct ArrowArray *kids = (struct ArrowArray *)(mem + head);
-    struct ArrowArray **ptrs = (struct ArrowArray **)(mem + head + nc * sizeof *kids);
+    struct ArrowArray **ptrs = (struct ArrowArray **)(mem + head + (nc + 1) * sizeof *kids);
     for (size_t i = 0; i < nc; i++) ptrs[i] = &kids[i];
     out->length = length;
     out->n_buffers = n_buffers;
@@ -168,10 +170,67 @@ static int64_t int96_nanos(const uint8_t *s) {
     return (int64_t)(days * UINT64_C(86400000000000) + nanos);
 }
 
+/* Offset i of an int32 (ow 4) or int64 (ow 8) offsets buffer; the callers
+ * checked that int32 offsets fit. */
+static void put_offset(uint8_t *o, size_t ow, int64_t i, int64_t v) {
+    if (ow == 8) {
+        ((int64_t *)(void *)o)[i] = v;
+    } else {
+        ((int32_t *)(void *)o)[i] = (int32_t)v;
+    }
+}
+
+/* A dictionary leaf: int32 indices of the entries, and as the dictionary the
+ * chunk's dictionary followed by the pending fallback values, copied once per
+ * batch (an empty dictionary gets one empty value so that the index 0 of
+ * null slots stays in range). Indices were range-checked by the column
+ * reader and renumbered by the stream, so every one is < the length. */
+static plank_status build_dict_leaf(const leaf_levels *l, const pk_anode *an,
+                                    struct ArrowArray *arr, plank_error *err) {
+    const pk_leaf_buf *b = l->buf;
+    PK_FORWARD(fill_validity(l, an, arr, err));
+    int32_t *ix = array_buffer(arr, 1, (size_t)arr->length * 4, err);
+    if (!ix) return PLANK_ERR_OUT_OF_MEMORY;
+    const int32_t *src = (const int32_t *)(const void *)b->idx.data;
+    bool identity = !l->rep && an->entry_def == 0;
+    int64_t i = 0;
+    for (int64_t p = 0; p < l->n; p++) {
+        if (!identity && !is_entry(l, p, an->entry_rep, an->entry_def)) continue;
+        ix[i++] = src[p] < 0 ? 0 : src[p];
+    }
+    const pk_dict *d = b->dict;
+    int64_t dn = d ? d->count : 0, n = dn + b->fb_n;
+    int64_t dbytes = dn ? d->offsets[dn] - d->offsets[0] : 0;
+    int64_t fbytes = b->fb_n ? ((const int64_t *)(const void *)b->offs.data)[b->fb_n] : 0;
+    int64_t total = dbytes + fbytes;
+    PK_RETURN_IF(!an->large && total > INT32_MAX, err, PLANK_ERR_LIMIT,
+                 "dictionary of %lld bytes in one batch", (long long)total);
+    array_block *blk = arr->private_data;
+    struct ArrowArray *dict = (struct ArrowArray *)(void *)((uint8_t *)blk +
+                                                          ((sizeof(array_block) + 15) & ~(size_t)15) +
+                                                          (size_t)an->num_children *
+                                                              sizeof(struct ArrowArray));
+    PK_FORWARD(new_array(&blk->a, dict, n ? n : 1, 3, 0, err));
+    arr->dictionary = dict;
+    size_t ow = an->large ? 8 : 4;
+    uint8_t *o = array_buffer(dict, 1, (size_t)(n + 2) * ow, err);
+    uint8_t *data = array_buffer(dict, 2, (size_t)total, err);
+    if (!o || !data) return PLANK_ERR_OUT_OF_MEMORY;
+    if (dbytes) memcpy(data, d->data + d->offsets[0], (size_t)dbytes);
+    if (fbytes) memcpy(data + dbytes, b->vals.data, (size_t)fbytes);
+    put_offset(o, ow, 0, 0);
+    for (int64_t k = 0; k < dn; k++) put_offset(o, ow, k + 1, d->offsets[k + 1] - d->offsets[0]);
+    const int64_t *fo = (const int64_t *)(const void *)b->offs.data;
+    for (int64_t k = 0; k < b->fb_n; k++) put_offset(o, ow, dn + k + 1, dbytes + fo[k + 1]);
+    if (n == 0) put_offset(o, ow, 1, 0);
+    return PLANK_OK;
+}
+
 static plank_status build_leaf(const leaf_levels *l, const pk_anode *an, struct ArrowArray *arr,
                                plank_error *err) {
     int64_t m = arr->length;
     const pk_leaf_buf *b = l->buf;
+    if (an->dict) return build_dict_leaf(l, an, arr, err);
     if (an->conv == PK_CONV_NULL) {
         arr->n_buffers = 0;
         arr->null_count = m;
@@ -189,24 +248,25 @@ static plank_status build_leaf(const leaf_levels *l, const pk_anode *an, struct 
             for (int64_t p = 0; p < l->n; p++)
                 if (is_entry(l, p, an->entry_rep, an->entry_def)) total += offs[p + 1] - offs[p];
         }
-        PK_RETURN_IF(total > INT32_MAX, err, PLANK_ERR_LIMIT,
+        PK_RETURN_IF(!an->large && total > INT32_MAX, err, PLANK_ERR_LIMIT,
                      "%lld bytes of binary data in one batch", (long long)total);
-        int32_t *o = array_buffer(arr, 1, (size_t)(m + 1) * 4, err);
+        size_t ow = an->large ? 8 : 4;
+        uint8_t *o = array_buffer(arr, 1, (size_t)(m + 1) * ow, err);
         uint8_t *d = array_buffer(arr, 2, (size_t)total, err);
         if (!o || !d) return PLANK_ERR_OUT_OF_MEMORY;
         if (identity) {
             if (total) memcpy(d, vals + offs[0], (size_t)total);
-            for (int64_t i = 0; i <= m; i++) o[i] = (int32_t)(offs[i] - offs[0]);
+            for (int64_t i = 0; i <= m; i++) put_offset(o, ow, i, offs[i] - offs[0]);
             return PLANK_OK;
         }
         int64_t i = 0, at = 0;
-        o[0] = 0;
+        put_offset(o, ow, 0, 0);
         for (int64_t p = 0; p < l->n; p++) {
             if (!is_entry(l, p, an->entry_rep, an->entry_def)) continue;
             int64_t len = offs[p + 1] - offs[p];
             if (len) memcpy(d + at, vals + offs[p], (size_t)len);
             at += len;
-            o[++i] = (int32_t)at;
+            put_offset(o, ow, ++i, at);
         }
         return PLANK_OK;
     }
@@ -275,16 +335,17 @@ static plank_status build_body(const pk_batch_view *v, const leaf_levels *l, con
     default: { /* LIST, MAP */
         PK_FORWARD(fill_validity(l, an, arr, err));
         int64_t m = arr->length;
-        int32_t *o = array_buffer(arr, 1, (size_t)(m + 1) * 4, err);
+        size_t ow = an->large ? 8 : 4;
+        uint8_t *o = array_buffer(arr, 1, (size_t)(m + 1) * ow, err);
         if (!o) return PLANK_ERR_OUT_OF_MEMORY;
         int64_t i = 0, cnt = 0;
         for (int64_t p = 0; p < l->n; p++) {
-            if (is_entry(l, p, an->entry_rep, an->entry_def)) o[i++] = (int32_t)cnt;
+            if (is_entry(l, p, an->entry_rep, an->entry_def)) put_offset(o, ow, i++, cnt);
             if (is_entry(l, p, an->child_rep, an->child_def)) cnt++;
-            PK_RETURN_IF(cnt > INT32_MAX, err, PLANK_ERR_LIMIT,
+            PK_RETURN_IF(!an->large && cnt > INT32_MAX, err, PLANK_ERR_LIMIT,
                          "more than INT32_MAX list elements in one batch");
         }
-        o[m] = (int32_t)cnt;
+        put_offset(o, ow, m, cnt);
         return build_children(v, an, cnt, arr, err);
     }
     }
@@ -300,7 +361,9 @@ static plank_status build_node(const pk_batch_view *v, const pk_anode *an, int64
                           (int)l.pn->column, l.pn->path, (long long)m, an->name,
                           (long long)expect);
     }
-    int64_t nb = an->kind == PK_AN_STRUCT ? 1 : an->kind == PK_AN_LEAF && an->conv == PK_CONV_BINARY ? 3 : 2;
+    int64_t nb = an->kind == PK_AN_STRUCT                                      ? 1
+                 : an->kind == PK_AN_LEAF && an->conv == PK_CONV_BINARY && !an->dict ? 3
+                                                                                    : 2;
     PK_FORWARD(new_array(&v->alloc, out, m, nb, an->num_children, err));
     plank_status st = build_body(v, &l, an, out, err);
     if (st != PLANK_OK) out->release(out);

@@ -68,6 +68,8 @@ struct plank_column_reader {
     /* batch output */
     pk_buffer validity, values, offsets, data, def, rep;
     pk_buffer scratch, ends;
+    bool dict_mode;           /* see pk_column_reader_set_dict_mode */
+    int64_t fb_n;             /* fallback values in the batch (dictionary mode) */
 };
 
 /* ---- Errors with location --------------------------------------------------- */
@@ -525,6 +527,42 @@ static void set_bits(uint8_t *bits, int64_t at, int64_t k) {
     for (k &= 7; k > 0; at++, k--) pk_bit_set(bits, at);
 }
 
+/* Dictionary mode: k slots (nn non-null) of the current page as int32
+ * indices; see pk_read.h. */
+static plank_status read_dict_slots(plank_column_reader *cr, int64_t at, int64_t k, int64_t nn,
+                                    const int16_t *def, plank_error *err) {
+    int32_t *ix = (int32_t *)(void *)cr->values.data + at;
+    int64_t base = cr->has_dict ? cr->dict.count : 0;
+    PK_FORWARD(pk_buffer_reserve(&cr->scratch, (size_t)nn * 4 + 4, err));
+    uint32_t *tmp = (uint32_t *)(void *)cr->scratch.data;
+    bool dict_page = cr->dec.encoding == PLANK_ENC_PLAIN_DICTIONARY ||
+                     cr->dec.encoding == PLANK_ENC_RLE_DICTIONARY;
+    if (dict_page) {
+        PK_RETURN_IF(nn > cr->dec.num_values - cr->dec.pos, err, PLANK_ERR_CORRUPT,
+                     "%lld values requested, the page has %lld left", (long long)nn,
+                     (long long)(cr->dec.num_values - cr->dec.pos));
+        PK_FORWARD(pk_rle_get_u32(&cr->dec.rle, tmp, nn, err));
+        for (int64_t j = 0; j < nn; j++)
+            PK_RETURN_IF(tmp[j] >= (uint64_t)base, err, PLANK_ERR_CORRUPT,
+                         "dictionary index %u out of range (dictionary has %lld values)",
+                         (unsigned)tmp[j], (long long)base);
+        cr->dec.pos += nn;
+    } else {
+        PK_RETURN_IF(base + cr->fb_n + nn > INT32_MAX, err, PLANK_ERR_LIMIT,
+                     "%lld dictionary and %lld fallback values do not fit int32 indices",
+                     (long long)base, (long long)(cr->fb_n + nn));
+        size_t need = ((size_t)(cr->fb_n + nn) + 1) * sizeof(int64_t);
+        if (cr->offsets.size < need) PK_FORWARD(pk_buffer_resize(&cr->offsets, need, err));
+        int64_t *offs = (int64_t *)(void *)cr->offsets.data;
+        PK_FORWARD(pk_decoder_get_binary(&cr->dec, nn, &cr->data, offs + cr->fb_n + 1, err));
+        for (int64_t j = 0; j < nn; j++) tmp[j] = (uint32_t)(base + cr->fb_n + j);
+        cr->fb_n += nn;
+    }
+    for (int64_t i = 0, j = 0; i < k; i++)
+        ix[i] = !def || def[i] == cr->max_def ? (int32_t)tmp[j++] : -1;
+    return PLANK_OK;
+}
+
 /* Reads k slots of the current page into the batch buffers at slot `at`. */
 static plank_status read_slots(plank_column_reader *cr, int64_t at, int64_t k, int64_t *nulls,
                                plank_error *err) {
@@ -540,6 +578,8 @@ static plank_status read_slots(plank_column_reader *cr, int64_t at, int64_t k, i
     else set_bits(validity, at, k);
     *nulls += k - nn;
 
+    if (cr->type == PLANK_BYTE_ARRAY && cr->dict_mode)
+        return read_dict_slots(cr, at, k, nn, def, err);
     if (cr->type == PLANK_BYTE_ARRAY) {
         PK_FORWARD(pk_buffer_reserve(&cr->ends, (size_t)nn * sizeof(int64_t), err));
         int64_t *ends = (int64_t *)cr->ends.data;
@@ -589,7 +629,13 @@ static plank_status prepare_batch(plank_column_reader *cr, int64_t n, plank_erro
     memset(cr->validity.data, 0, (un + 7) / 8 + 1);
     if (cr->max_def > 0) PK_FORWARD(pk_buffer_resize(&cr->def, un * sizeof(int16_t), err));
     if (cr->max_rep > 0) PK_FORWARD(pk_buffer_resize(&cr->rep, un * sizeof(int16_t), err));
-    if (cr->type == PLANK_BYTE_ARRAY) {
+    if (cr->type == PLANK_BYTE_ARRAY && cr->dict_mode) {
+        PK_FORWARD(pk_buffer_resize(&cr->values, un * sizeof(int32_t), err));
+        PK_FORWARD(pk_buffer_resize(&cr->offsets, sizeof(int64_t), err));
+        ((int64_t *)cr->offsets.data)[0] = 0;
+        cr->data.size = 0;
+        cr->fb_n = 0;
+    } else if (cr->type == PLANK_BYTE_ARRAY) {
         PK_FORWARD(pk_buffer_resize(&cr->offsets, (un + 1) * sizeof(int64_t), err));
         ((int64_t *)cr->offsets.data)[0] = 0;
         cr->data.size = 0;
@@ -650,7 +696,12 @@ static plank_status advance(plank_column_reader *cr, int64_t n, plank_batch *out
         out->physical_type = cr->type;
         out->def_levels = cr->max_def > 0 ? (const int16_t *)cr->def.data : NULL;
         out->rep_levels = cr->max_rep > 0 ? (const int16_t *)cr->rep.data : NULL;
-        if (cr->type == PLANK_BYTE_ARRAY) {
+        if (cr->type == PLANK_BYTE_ARRAY && cr->dict_mode) {
+            out->offsets = (const int64_t *)cr->offsets.data;
+            out->data = cr->data.data;
+            out->values = cr->values.data;
+            out->value_width = 4;
+        } else if (cr->type == PLANK_BYTE_ARRAY) {
             out->offsets = (const int64_t *)cr->offsets.data;
             out->data = cr->data.data;
             out->values = cr->data.data;
@@ -677,4 +728,16 @@ plank_status plank_column_reader_skip(plank_column_reader *cr, int64_t n, int64_
     if (skipped) *skipped = 0;
     if (!cr || n < 0) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
     return locate(cr, advance(cr, n, NULL, skipped, err), err);
+}
+
+void pk_column_reader_set_dict_mode(plank_column_reader *cr, bool on) {
+    if (cr && cr->type == PLANK_BYTE_ARRAY) cr->dict_mode = on;
+}
+
+const pk_dict *pk_column_reader_dict(const plank_column_reader *cr) {
+    return cr && cr->has_dict ? &cr->dict : NULL;
+}
+
+int64_t pk_column_reader_fallback_count(const plank_column_reader *cr) {
+    return cr ? cr->fb_n : 0;
 }

@@ -51,4 +51,21 @@ struct plank_reader {
 plank_status pk_reader_read_at(const plank_reader *r, uint64_t offset, void *buf, size_t len,
                                plank_error *err);
 
+/* Dictionary mode of a BYTE_ARRAY column reader (the Arrow export's
+ * dictionary arrays). Off by default; set before the first read. In this mode
+ * a batch's `values` hold one int32 per slot (value_width 4): -1 for a null
+ * slot, i < D for entry i of the chunk's dictionary (pk_column_reader_dict,
+ * D = its count, 0 without one), D + j for the j-th value of the batch
+ * decoded from a non-dictionary (fallback) page, whose bytes are given by
+ * `offsets` (fallback count + 1 entries) and `data`. Dictionary pages are
+ * never gathered: their indices are range-checked against D and passed on.
+ * Fails with PLANK_ERR_LIMIT when D plus a batch's fallback values pass
+ * INT32_MAX. */
+void pk_column_reader_set_dict_mode(plank_column_reader *cr, bool on);
+/* The chunk's decoded dictionary once the first page was read; NULL when the
+ * chunk has none (or nothing was read yet). Owned by the column reader. */
+const pk_dict *pk_column_reader_dict(const plank_column_reader *cr);
+/* Fallback values in the last batch (dictionary mode). */
+int64_t pk_column_reader_fallback_count(const plank_column_reader *cr);
+
 #endif /* PK_READ_H */
