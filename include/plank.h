@@ -521,9 +521,11 @@ struct ArrowArrayStream {
 
 typedef struct plank_arrow_options {
     int64_t batch_rows;     /* top-level records per ArrowArray; default 65536 */
-    bool dictionary_arrays; /* export dictionary-encoded BYTE_ARRAY/FLBA chunks as Arrow
-                               dictionary arrays (default false). Not implemented yet:
-                               values are always exported decoded. */
+    bool dictionary_arrays; /* export BYTE_ARRAY (string/binary) leaves as Arrow dictionary
+                               arrays: int32 indices ("i") with a per-batch dictionary made of
+                               the chunk's dictionary page plus any values of non-dictionary
+                               (fallback) pages; dictionary pages are never expanded
+                               (default false). Other types are exported decoded. */
     bool int96_as_binary;   /* INT96 as fixed_size_binary(12) (raw) instead of timestamp[ns]
                                (default false) */
 } plank_arrow_options;
