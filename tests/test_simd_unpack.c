@@ -110,21 +110,25 @@ static void test_unpack(const pk_kernels **tabs, int ntab) {
             }
         }
     }
-    /* A few large inputs (2^20 + 3 values) for the 32-bit kernels. */
+    /* A few large inputs (2^20 + 3 values) for every output size. */
     size_t big = (1u << 20) + 3;
-    static const int bws[] = {1, 3, 8, 13, 16, 17, 25, 31, 32};
-    for (size_t b = 0; b < sizeof bws / sizeof bws[0]; b++) {
-        int bw = bws[b];
+    static const struct { int size, bw; } large[] = {
+        {4, 1},  {4, 3},  {4, 8},  {4, 13}, {4, 16}, {4, 17}, {4, 25}, {4, 31}, {4, 32},
+        {1, 1},  {1, 3},  {1, 7},  {1, 8},  {8, 5},  {8, 19}, {8, 31}, {8, 32}, {8, 33},
+        {8, 47}, {8, 63}, {8, 64}};
+    for (size_t b = 0; b < sizeof large / sizeof large[0]; b++) {
+        int bw = large[b].bw, size = large[b].size;
         size_t nbytes = (big * (size_t)bw + 7) / 8;
         uint8_t *in = malloc(nbytes);
         for (size_t i = 0; i < nbytes; i++) in[i] = (uint8_t)ref_next(&rng);
-        uint32_t *out = malloc(big * 4);
+        void *out = malloc(big * (size_t)size);
         for (int t = 0; t < ntab; t++) {
-            memset(out, 0, big * 4);
-            tabs[t]->unpack32(in, nbytes, out, big, bw);
+            memset(out, 0, big * (size_t)size);
+            call_unpack(tabs[t], size, in, nbytes, out, big, bw);
             int bad = 0;
-            for (size_t i = 0; i < big; i++) bad |= out[i] != (uint32_t)ref_value(in, i, bw);
-            CHECK_MSG(!bad, "large unpack32 bw %d level %s", bw, pk_simd_level_name(tabs[t]->level));
+            for (size_t i = 0; i < big; i++) bad |= load_elem(out, size, i) != ref_value(in, i, bw);
+            CHECK_MSG(!bad, "large unpack size %d bw %d level %s", size, bw,
+                      pk_simd_level_name(tabs[t]->level));
         }
         free(in);
         free(out);

@@ -26,10 +26,10 @@ static const pk_kernels pk_kernels_scalar = {
 #ifdef PK_KERNELS_X86
 static const pk_kernels pk_kernels_avx2 = {
     .level = PK_SIMD_AVX2,
-    .unpack8 = pk_unpack8_scalar,
+    .unpack8 = pk_unpack8_avx2,
     .unpack16 = pk_unpack16_avx2,
     .unpack32 = pk_unpack32_avx2,
-    .unpack64 = pk_unpack64_scalar,
+    .unpack64 = pk_unpack64_avx2,
     .count_eq16 = pk_count_eq16_avx2,
     .sum01_16 = pk_sum01_16_avx2,
     .levels_in_range = pk_levels_in_range_avx2,

@@ -98,8 +98,10 @@ int64_t pk_def_to_bitmap_scalar(const int16_t *def, size_t n, int16_t max_def, u
                                 int64_t bit_offset);
 
 #ifdef PK_KERNELS_X86
+void pk_unpack8_avx2(const uint8_t *in, size_t avail, uint8_t *out, size_t n, int bw);
 void pk_unpack16_avx2(const uint8_t *in, size_t avail, uint16_t *out, size_t n, int bw);
 void pk_unpack32_avx2(const uint8_t *in, size_t avail, uint32_t *out, size_t n, int bw);
+void pk_unpack64_avx2(const uint8_t *in, size_t avail, uint64_t *out, size_t n, int bw);
 int64_t pk_count_eq16_avx2(const int16_t *lv, size_t n, int16_t value);
 int64_t pk_sum01_16_avx2(const int16_t *lv, size_t n);
 bool pk_levels_in_range_avx2(const int16_t *lv, size_t n, int16_t max);

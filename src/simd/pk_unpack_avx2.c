@@ -1,5 +1,6 @@
 /*
- * pk_unpack_avx2.c: AVX2 bit-unpacking into 32- and 16-bit outputs, 8 values
+ * pk_unpack_avx2.c: AVX2 bit-unpacking into 8-, 16-, 32- and 64-bit outputs
+ * (64-bit: widths up to 32; 33..63 stay scalar, see pk_unpack64_avx2), 8 values
  * (one group, bw bytes) per 256-bit register: one or two 16-byte loads, a
  * vpshufb that puts each value's bytes in its 32-bit lane, a variable right
  * shift and a mask (plus a second shuffle and shift for widths whose values
@@ -122,6 +123,91 @@ PK_AVX2 void pk_unpack16_avx2(const uint8_t *in, size_t avail, uint16_t *out, si
         PK_W16(PK_CASE16)
     default:
         if (n) memset(out, 0, n * 2);
+    }
+}
+
+/* 8-bit outputs: four groups (32 values) per step, narrowed 32 -> 16 -> 8
+ * bits with unsigned saturation (values have at most 8 bits, nothing
+ * saturates). The two packs interleave per 128-bit half, leaving dwords in
+ * the order a0-3 b0-3 c0-3 d0-3 | a4-7 b4-7 c4-7 d4-7; one dword permute puts
+ * them back in value order. */
+PK_AVX2_INLINE void unpack8_body(const uint8_t *in, size_t avail, uint8_t *out, size_t n,
+                                 int bw) {
+    unpack_regs r = unpack_setup(bw);
+    size_t groups = n / 8, g = 0;
+    size_t fast = vector_groups(avail, bw, 4);
+    if (fast > groups) fast = groups;
+    const uint8_t *p = in;
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    for (; g + 4 <= fast; g += 4, p += 4 * bw, out += 32) {
+        __m256i a = unpack_group(p, &r, bw);
+        __m256i b = unpack_group(p + bw, &r, bw);
+        __m256i c = unpack_group(p + 2 * bw, &r, bw);
+        __m256i d = unpack_group(p + 3 * bw, &r, bw);
+        __m256i v = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+        _mm256_storeu_si256((__m256i *)out, _mm256_permutevar8x32_epi32(v, order));
+    }
+    if (g * 8 == n) return;
+    pk_unpack8_scalar(p, avail - g * (size_t)bw, out, n - g * 8, bw);
+}
+
+#define PK_W7(X) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+#define PK_CASE8(W) case W: unpack8_body(in, avail, out, n, W); break;
+
+PK_AVX2 void pk_unpack8_avx2(const uint8_t *in, size_t avail, uint8_t *out, size_t n, int bw) {
+    switch (bw) {
+        PK_W7(PK_CASE8)
+    case 8:
+        if (n) memcpy(out, in, n);
+        break;
+    default:
+        if (n) memset(out, 0, n);
+    }
+}
+
+/* 64-bit outputs of widths 1..31: the 32-bit group widened with vpmovzxdq,
+ * two groups per step; width 32 widens the input words directly. */
+PK_AVX2_INLINE void unpack64_body(const uint8_t *in, size_t avail, uint64_t *out, size_t n,
+                                  int bw) {
+    size_t groups = n / 8, g = 0;
+    const uint8_t *p = in;
+    if (bw == 32) {
+        size_t fast = avail / 32; /* whole groups of 32 bytes inside avail */
+        if (fast > groups) fast = groups;
+        for (; g < fast; g++, p += 32, out += 8) {
+            __m128i lo = _mm_loadu_si128((const __m128i *)p);
+            __m128i hi = _mm_loadu_si128((const __m128i *)(p + 16));
+            _mm256_storeu_si256((__m256i *)out, _mm256_cvtepu32_epi64(lo));
+            _mm256_storeu_si256((__m256i *)(out + 4), _mm256_cvtepu32_epi64(hi));
+        }
+    } else {
+        unpack_regs r = unpack_setup(bw);
+        size_t fast = vector_groups(avail, bw, 1);
+        if (fast > groups) fast = groups;
+        for (; g < fast; g++, p += bw, out += 8) {
+            __m256i a = unpack_group(p, &r, bw);
+            _mm256_storeu_si256((__m256i *)out, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(a)));
+            _mm256_storeu_si256((__m256i *)(out + 4),
+                                _mm256_cvtepu32_epi64(_mm256_extracti128_si256(a, 1)));
+        }
+    }
+    if (g * 8 == n) return;
+    pk_unpack64_scalar(p, avail - g * (size_t)bw, out, n - g * 8, bw);
+}
+
+#define PK_CASE64(W) case W: unpack64_body(in, avail, out, n, W); break;
+
+PK_AVX2 void pk_unpack64_avx2(const uint8_t *in, size_t avail, uint64_t *out, size_t n,
+                              int bw) {
+    switch (bw) {
+        PK_W31(PK_CASE64)
+        PK_CASE64(32)
+    case 64:
+        if (n) memcpy(out, in, n * 8);
+        break;
+    default:
+        /* 0 (zeros) and 33..63: the scalar stamp (see bench/README.md). */
+        pk_unpack64_scalar(in, avail, out, n, bw);
     }
 }
 
