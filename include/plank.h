@@ -566,6 +566,252 @@ PLANK_API plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t 
                                                  const plank_arrow_options *o,
                                                  struct ArrowArrayStream *out, plank_error *err);
 
+
+/* ------------------------------------------------------------------------ */
+/* Page index and bloom filters (read side)                                 */
+/* ------------------------------------------------------------------------ */
+
+/* The OffsetIndex of one column chunk: where each data page is. */
+typedef struct plank_page_location {
+    int64_t offset;               /* absolute file offset of the page header */
+    int32_t compressed_page_size; /* header included */
+    int64_t first_row_index;      /* row index, within the row group, of the page's first row */
+} plank_page_location;
+
+typedef struct plank_offset_index {
+    int32_t num_pages;
+    const plank_page_location *pages;
+    /* Per page, from SizeStatistics; NULL when absent. */
+    const int64_t *unencoded_byte_array_data_bytes;
+} plank_offset_index;
+
+typedef enum plank_boundary_order {
+    PLANK_BOUNDARY_UNORDERED = 0,
+    PLANK_BOUNDARY_ASCENDING = 1,
+    PLANK_BOUNDARY_DESCENDING = 2
+} plank_boundary_order;
+
+/* The ColumnIndex of one column chunk: per-page statistics. min/max are as in
+ * plank_statistics (PLAIN bytes; BYTE_ARRAY without length prefix); for a page
+ * with null_pages[i] set they are empty and meaningless. */
+typedef struct plank_column_index {
+    int32_t num_pages;
+    const bool *null_pages;
+    const uint8_t *const *min_values;
+    const uint32_t *min_lens;
+    const uint8_t *const *max_values;
+    const uint32_t *max_lens;
+    plank_boundary_order boundary_order;
+    const int64_t *null_counts;                 /* NULL when absent */
+    /* num_pages * (max level + 1) counts, page-major; NULL when absent. */
+    int32_t num_repetition_level_histograms;
+    const int64_t *repetition_level_histograms;
+    int32_t num_definition_level_histograms;
+    const int64_t *definition_level_histograms;
+} plank_column_index;
+
+/* Reads and decodes the chunk's ColumnIndex / OffsetIndex. When the chunk has
+ * none, returns PLANK_OK with *out = NULL. The result is independent of the
+ * reader's lifetime and is freed with the matching _free (NULL allowed).
+ * Safe to call from several threads. */
+PLANK_API plank_status plank_reader_column_index(plank_reader *r, int32_t row_group,
+                                                 int32_t column, plank_column_index **out,
+                                                 plank_error *err);
+PLANK_API void plank_column_index_free(plank_column_index *ci);
+PLANK_API plank_status plank_reader_offset_index(plank_reader *r, int32_t row_group,
+                                                 int32_t column, plank_offset_index **out,
+                                                 plank_error *err);
+PLANK_API void plank_offset_index_free(plank_offset_index *oi);
+
+/* A split-block bloom filter (the format's BloomFilter.md: XXH64, seed 0). */
+typedef struct plank_bloom_filter plank_bloom_filter;
+/* Loads the chunk's bloom filter; PLANK_OK with *out = NULL when it has none. */
+PLANK_API plank_status plank_reader_bloom_filter(plank_reader *r, int32_t row_group,
+                                                 int32_t column, plank_bloom_filter **out,
+                                                 plank_error *err);
+/* False when the value is certainly not in the chunk. value is the PLAIN
+ * encoding of one value (INT32: 4 little-endian bytes; BYTE_ARRAY: the bytes
+ * without length prefix; FIXED_LEN_BYTE_ARRAY: type_length bytes). */
+PLANK_API bool plank_bloom_filter_check(const plank_bloom_filter *bf, const void *value,
+                                        size_t len);
+PLANK_API uint32_t plank_bloom_filter_size(const plank_bloom_filter *bf); /* bitset bytes */
+PLANK_API void plank_bloom_filter_free(plank_bloom_filter *bf);
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct plank_writer plank_writer;
+
+/* One node of the schema to write. The schema is an array of nodes in
+ * depth-first order, as Parquet's own SchemaElement list: node 0 is the root
+ * group (its name is written as given, "schema" when NULL), and every group
+ * is followed by its num_children subtrees. Leaves get column indexes in this
+ * order. LIST and MAP groups must have the layout the format's
+ * LogicalTypes.md requires of new files (three-level lists, key_value maps). */
+typedef struct plank_schema_field {
+    const char *name;
+    plank_physical_type physical_type; /* PLANK_PHYSICAL_NONE for groups */
+    int32_t type_length;               /* FIXED_LEN_BYTE_ARRAY width */
+    plank_repetition repetition;       /* ignored for the root */
+    int32_t num_children;              /* groups: > 0 (the root may have 0) */
+    /* The logical type (kind PLANK_LOGICAL_NONE: none). The matching legacy
+     * ConvertedType is written along with it where one exists (UTF8, DECIMAL,
+     * TIMESTAMP_MILLIS, INT_8, ...). INTERVAL and MAP_KEY_VALUE exist only as
+     * ConvertedTypes and are written as such. */
+    plank_logical_type logical;
+    bool has_field_id;
+    int32_t field_id;
+} plank_schema_field;
+
+/* Zeroes f, with physical_type PLANK_PHYSICAL_NONE and repetition REQUIRED. */
+PLANK_API void plank_schema_field_init(plank_schema_field *f);
+
+/* Per-column overrides of the writer options. */
+typedef struct plank_column_options {
+    const char *path;          /* dotted path ("a.b.c") or, if unambiguous, leaf name */
+    int32_t encoding;          /* plank_encoding of data pages when the dictionary is off or
+                                  has fallen back; -1: the writer's default */
+    int8_t dictionary;         /* -1 default, 0 off, 1 on */
+    int8_t statistics;         /* -1 default, 0 off, 1 on */
+    bool bloom_filter;         /* write a bloom filter for this column */
+    double bloom_fpp;          /* false-positive rate; 0: the writer's bloom_fpp */
+    int64_t bloom_ndv;         /* expected distinct values per chunk; 0: the exact number of
+                                  distinct values of each chunk, counted while writing */
+} plank_column_options;
+
+/* Fills the defaults (everything "default", no bloom filter). */
+PLANK_API void plank_column_options_init(plank_column_options *o);
+
+typedef struct plank_writer_options {
+    const plank_allocator *allocator; /* NULL: malloc/realloc/free */
+    plank_codec codec;          /* default SNAPPY when built, else UNCOMPRESSED; LZ4 means
+                                   the deprecated Hadoop-framed codec, only if asked */
+    int32_t codec_level;        /* GZIP 1..12, ZSTD 1..22, BROTLI 0..11; 0: codec default */
+    int32_t page_version;       /* 1 (DataPage, default) or 2 (DataPageV2) */
+    int32_t format_version;     /* 2 (default; RLE_DICTIONARY) or 1 (PLAIN_DICTIONARY) */
+    int64_t page_size;          /* target bytes of encoded values per data page, default 1 MiB */
+    int64_t page_rows;          /* rows per data page at most, default 20000 */
+    int64_t row_group_rows;     /* rows per row group at most (plank_writer_write_rows and
+                                   the Arrow writers), default 1,048,576 */
+    int64_t row_group_bytes;    /* encoded bytes buffered per row group at most, default
+                                   128 MiB: bounds the writer's memory */
+    bool dictionary;            /* dictionary-encode every column but BOOLEAN (default true) */
+    int64_t dictionary_page_size; /* a chunk's dictionary falls back to the column's
+                                   encoding past this many PLAIN bytes, default 1 MiB */
+    bool statistics;            /* chunk Statistics (default true) */
+    bool page_index;            /* ColumnIndex + OffsetIndex (default true) */
+    bool size_statistics;       /* SizeStatistics in chunks and the page index (default true) */
+    bool crc;                   /* page CRC32 (default true) */
+    int32_t max_statistics_size; /* BYTE_ARRAY/FLBA min and max longer than this are
+                                   truncated (and flagged inexact), default 64 */
+    double bloom_fpp;           /* default false-positive rate of bloom filters, 0.01 */
+    bool fsync;                 /* fsync the file and its directory on close (paths only) */
+    const char *created_by;     /* NULL: "plank version X.Y.Z" */
+    const plank_key_value *key_values; /* file key-value metadata, copied at open */
+    int32_t num_key_values;
+    const plank_column_options *columns; /* per-column overrides, copied at open */
+    int32_t num_column_options;
+} plank_writer_options;
+
+/* Fills the defaults. Always call it before setting fields. */
+PLANK_API void plank_writer_options_init(plank_writer_options *o);
+
+/* Where the bytes go. write must take all len bytes or fail; finish (may be
+ * NULL) is called once after the footer when the file is complete; close
+ * (may be NULL) is called exactly once, by plank_writer_close or
+ * plank_writer_abort, after finish or instead of it. */
+typedef struct plank_sink {
+    plank_status (*write)(void *opaque, const void *buf, size_t len);
+    plank_status (*finish)(void *opaque);
+    void (*close)(void *opaque);
+    void *opaque;
+} plank_sink;
+
+/* Opens a writer of a file at `path`. The bytes go to a temporary file in the
+ * same directory, renamed to `path` by a successful plank_writer_close; an
+ * error or plank_writer_abort removes it, so `path` only ever holds complete
+ * files. The schema and options are copied. */
+PLANK_API plank_status plank_writer_open_path(plank_writer **out, const char *path,
+                                              const plank_schema_field *schema,
+                                              int32_t num_fields,
+                                              const plank_writer_options *opts,
+                                              plank_error *err);
+/* As above over a caller's sink (copied; its close is called also when
+ * opening fails). */
+PLANK_API plank_status plank_writer_open_sink(plank_writer **out, const plank_sink *sink,
+                                              const plank_schema_field *schema,
+                                              int32_t num_fields,
+                                              const plank_writer_options *opts,
+                                              plank_error *err);
+
+PLANK_API int32_t plank_writer_num_columns(const plank_writer *w); /* leaf columns */
+/* The schema as the reader would see it (levels, paths, column indexes). */
+PLANK_API int32_t plank_writer_num_schema_nodes(const plank_writer *w);
+PLANK_API const plank_schema_node *plank_writer_schema_node(const plank_writer *w, int32_t i);
+PLANK_API const plank_schema_node *plank_writer_column_node(const plank_writer *w,
+                                                            int32_t column);
+
+/* Appends `batch->length` slots to leaf `column` of the current row group.
+ * The batch has the layout plank_column_reader_read produces, so a batch read
+ * can be written as it is:
+ *  - one slot per level entry (for a flat column one per row);
+ *  - rep_levels: required when the column's max repetition level is > 0;
+ *  - def_levels: required when the column is repeated or has a max
+ *    definition level > 1; for a flat OPTIONAL column either def_levels or
+ *    validity (bit clear = null; NULL = no nulls) may be given;
+ *  - values at the slots whose definition level is the maximum, in Arrow
+ *    layout (BOOLEAN: bitmap; fixed width: slot * value width; BYTE_ARRAY:
+ *    offsets[slot]..offsets[slot+1] into data); other slots are ignored.
+ * physical_type and value_width are ignored (the schema decides). Levels
+ * out of range or a first rep level != 0 are PLANK_ERR_INVALID_ARGUMENT. */
+PLANK_API plank_status plank_writer_write_column(plank_writer *w, int32_t column,
+                                                 const plank_batch *batch, plank_error *err);
+/* Ends the current row group (written to the file now). Every column must
+ * have received the same number of records. A row group with no rows is not
+ * written. */
+PLANK_API plank_status plank_writer_end_row_group(plank_writer *w, plank_error *err);
+/* Writes num_rows whole records: cols[i] holds them for leaf column i (all
+ * columns). Row groups are cut at row_group_rows and row_group_bytes, and a
+ * batch is split across row groups where needed. */
+PLANK_API plank_status plank_writer_write_rows(plank_writer *w, const plank_batch *cols,
+                                               int64_t num_rows, plank_error *err);
+
+/* Finishes the file: flushes the last row group, writes the page indexes,
+ * bloom filters and footer, and (paths) renames the file into place. Frees
+ * the writer in every case; on failure no file is left at the path. */
+PLANK_API plank_status plank_writer_close(plank_writer *w, plank_error *err);
+/* Abandons the file (removes the temporary file) and frees the writer. */
+PLANK_API void plank_writer_abort(plank_writer *w);
+
+/* ---- Writing from Arrow --------------------------------------------------- */
+
+/* Builds the Parquet schema of an Arrow struct schema (the type mapping of
+ * plank_reader_arrow_schema in reverse: lists become three-level LIST groups,
+ * maps MAP groups with key_value, "PARQUET:field_id" metadata field ids;
+ * non-nullable fields REQUIRED). *fields is allocated with `a` (NULL:
+ * malloc) and freed with plank_schema_fields_free; names point into `schema`,
+ * which must outlive the fields. Types without a Parquet equivalent are
+ * PLANK_ERR_UNSUPPORTED naming the field. */
+PLANK_API plank_status plank_schema_from_arrow(const struct ArrowSchema *schema,
+                                               const plank_allocator *a,
+                                               plank_schema_field **fields,
+                                               int32_t *num_fields, plank_error *err);
+PLANK_API void plank_schema_fields_free(const plank_allocator *a, plank_schema_field *fields,
+                                        int32_t num_fields);
+/* Writes one struct array (a record batch) whose schema is `schema`, the
+ * schema the writer was opened with through plank_schema_from_arrow. The
+ * array is not released. Row groups are cut as in plank_writer_write_rows. */
+PLANK_API plank_status plank_writer_write_arrow(plank_writer *w, const struct ArrowSchema *schema,
+                                                const struct ArrowArray *array,
+                                                plank_error *err);
+/* Opens a writer at path for the stream's schema and writes every batch of
+ * the stream, then closes it (the stream is released). */
+PLANK_API plank_status plank_write_arrow_stream(const char *path,
+                                                struct ArrowArrayStream *stream,
+                                                const plank_writer_options *opts,
+                                                plank_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -40,4 +40,17 @@ plank_status pk_decompress_buffer(plank_codec codec, const uint8_t *src, size_t 
                                   size_t dst_len, pk_buffer *buf, const plank_allocator *alloc,
                                   plank_error *err);
 
+/* Upper bound of the compressed size of src_len bytes (for one page). */
+size_t pk_compress_bound(plank_codec codec, size_t src_len);
+/* Appends the compressed form of src[0..src_len) to out. level is the
+ * codec's own (GZIP 1..12, ZSTD 1..22, BROTLI 0..11); 0 picks the codec's
+ * default. LZ4 writes the Hadoop framing (big-endian uncompressed and
+ * compressed sizes before each block) that parquet-mr and Arrow read;
+ * LZ4_RAW a bare block; GZIP a gzip member; UNCOMPRESSED copies. A codec not
+ * built (or LZO) is PLANK_ERR_UNSUPPORTED naming it. */
+plank_status pk_compress(plank_codec codec, int level, const uint8_t *src, size_t src_len,
+                         pk_buffer *out, plank_error *err);
+/* Whether this build can compress the codec. */
+bool pk_compress_available(plank_codec codec);
+
 #endif /* PK_CODEC_H */

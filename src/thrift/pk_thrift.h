@@ -97,4 +97,49 @@ typedef struct pk_page_header {
 plank_status pk_thrift_read_page_header(const uint8_t *buf, size_t len, pk_page_header *out,
                                         size_t *header_len, plank_error *err);
 
+/* ---- Page index and bloom filter headers (read) ---------------------------- */
+
+/* Decodes a ColumnIndex / OffsetIndex from buf[0..len) into arrays allocated
+ * in `arena` (which the caller owns). The per-page lists must agree in
+ * length (num_pages), else PLANK_ERR_CORRUPT. */
+plank_status pk_thrift_read_column_index(const uint8_t *buf, size_t len, pk_arena *arena,
+                                         plank_column_index *out, plank_error *err);
+plank_status pk_thrift_read_offset_index(const uint8_t *buf, size_t len, pk_arena *arena,
+                                         plank_offset_index *out, plank_error *err);
+/* Decodes a BloomFilterHeader; *header_len receives its size. Only the
+ * split-block algorithm, XXH64 and no compression are accepted (anything
+ * else: PLANK_ERR_UNSUPPORTED); num_bytes must be > 0. */
+plank_status pk_thrift_read_bloom_header(const uint8_t *buf, size_t len, uint32_t *num_bytes,
+                                         size_t *header_len, plank_error *err);
+
+/* ---- Encoding (the writer) -------------------------------------------------- */
+
+/* Appends the compact-protocol encoding of md to out. Written from md:
+ * version, schema (every pk_schema_element field that is present: type,
+ * type_length, repetition, name, num_children, converted_type, scale,
+ * precision, field_id, logicalType), num_rows, row_groups (columns with
+ * file_path when set, file_offset = the chunk's first page offset, and
+ * ColumnMetaData: type, encodings, path_in_schema (computed from the schema
+ * tree, never by splitting dotted paths), codec, num_values, sizes, key
+ * values, page offsets, statistics (min_value/max_value, null_count,
+ * distinct_count, exactness flags; the deprecated min/max are not written),
+ * encoding_stats, bloom filter offset/length, size statistics; then the
+ * column index and offset index offsets/lengths on the ColumnChunk), the row
+ * group's total_byte_size, num_rows, sorting_columns, file_offset,
+ * total_compressed_size and ordinal when not -1; key_value_metadata,
+ * created_by, column_orders (TYPE_DEFINED_ORDER for entries 0). Fields the
+ * decoder marks absent (-1, false, NULL) are left out. */
+plank_status pk_thrift_write_file_metadata(const pk_file_metadata *md, pk_buffer *out,
+                                           plank_error *err);
+/* Appends a PageHeader (type, sizes, crc when has_crc, and the v1, v2 or
+ * dictionary header its has_* flag selects). */
+plank_status pk_thrift_write_page_header(const pk_page_header *h, pk_buffer *out,
+                                         plank_error *err);
+plank_status pk_thrift_write_column_index(const plank_column_index *ci, pk_buffer *out,
+                                          plank_error *err);
+plank_status pk_thrift_write_offset_index(const plank_offset_index *oi, pk_buffer *out,
+                                          plank_error *err);
+/* Appends a BloomFilterHeader: num_bytes, SPLIT_BLOCK, XXHASH, UNCOMPRESSED. */
+plank_status pk_thrift_write_bloom_header(uint32_t num_bytes, pk_buffer *out, plank_error *err);
+
 #endif /* PK_THRIFT_H */
