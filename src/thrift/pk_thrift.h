@@ -91,6 +91,15 @@ typedef struct pk_page_header {
     bool dict_is_sorted;
 } pk_page_header;
 
+/* Builds the schema tree of elems[0..num_elems) (element 0 the root): nodes
+ * (num_elems, in element order), the leaf count and leaf -> node map, all in
+ * arena. Inconsistent trees (children counts, missing repetition, bad
+ * physical types or FLBA widths, groups without children) are
+ * PLANK_ERR_CORRUPT naming the element. */
+plank_status pk_schema_tree_build(const pk_schema_element *elems, int32_t num_elems,
+                                  pk_arena *arena, plank_schema_node **nodes,
+                                  int32_t *num_columns, int32_t **leaf_nodes, plank_error *err);
+
 /* Decodes one PageHeader at buf[0..len). *header_len receives the bytes it
  * took. Required fields that are missing are an error. Statistics inside the
  * header are skipped. */
