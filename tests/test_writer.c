@@ -326,6 +326,85 @@ static bool expected_minmax(int c, int64_t r0, int64_t r1, uint8_t *mn, size_t *
     return has;
 }
 
+
+/* The page index against the generator: page row ranges tile the row group,
+ * per-page null counts and min/max are those of the page's rows. */
+static void verify_page_index(plank_reader *r, int32_t g, int c, int64_t row0, int64_t nrows,
+                              const config *cf) {
+    plank_offset_index *oi = NULL;
+    plank_column_index *ci = NULL;
+    plank_error err;
+    CHECK_MSG(plank_reader_offset_index(r, g, c, &oi, &err) == PLANK_OK, "%s", err.message);
+    CHECK_MSG(plank_reader_column_index(r, g, c, &ci, &err) == PLANK_OK, "%s", err.message);
+    CHECK(oi != NULL);
+    if (!oi) return;
+    CHECK(oi->num_pages >= 1);
+    if (cf->page_rows < nrows) CHECK(oi->num_pages >= (nrows + cf->page_rows - 1) / cf->page_rows);
+    CHECK_EQ_I64(oi->pages[0].first_row_index, 0);
+    if (c == C_I96) {
+        CHECK(ci == NULL);
+    } else {
+        CHECK(ci != NULL);
+    }
+    if (ci) CHECK_EQ_I64(ci->num_pages, oi->num_pages);
+    for (int32_t p = 0; p < oi->num_pages; p++) {
+        int64_t a = oi->pages[p].first_row_index;
+        int64_t b = p + 1 < oi->num_pages ? oi->pages[p + 1].first_row_index : nrows;
+        CHECK(b > a && b - a <= cf->page_rows);
+        if (p > 0) CHECK(oi->pages[p].offset > oi->pages[p - 1].offset);
+        if (!ci) continue;
+        uint8_t mn[256], mx[256];
+        size_t mnl = 0, mxl = 0;
+        int64_t nulls;
+        bool has = expected_minmax(c, row0 + a, row0 + b, mn, &mnl, mx, &mxl, &nulls);
+        CHECK(ci->null_counts != NULL);
+        if (ci->null_counts) CHECK_EQ_I64(ci->null_counts[p], nulls);
+        bool all_null = nulls == b - a;
+        CHECK(ci->null_pages[p] == all_null);
+        if (!has || c == C_F) continue; /* float: -0/+0 rewritten; checked via chunk stats */
+        if (c == C_S || c == C_BIN) {
+            CHECK(cmp_val(c, ci->min_values[p], ci->min_lens[p], mn, mnl) <= 0);
+            CHECK(cmp_val(c, ci->max_values[p], ci->max_lens[p], mx, mxl) >= 0);
+        } else {
+            CHECK_MSG(ci->min_lens[p] == mnl && !memcmp(ci->min_values[p], mn, mnl),
+                      "column %s page %d min", NAMES[c], (int)p);
+            CHECK_MSG(ci->max_lens[p] == mxl && !memcmp(ci->max_values[p], mx, mxl),
+                      "column %s page %d max", NAMES[c], (int)p);
+        }
+        if (optional_col(c) && ci->definition_level_histograms) {
+            CHECK_EQ_I64(ci->num_definition_level_histograms, 2 * ci->num_pages);
+            CHECK_EQ_I64(ci->definition_level_histograms[2 * p], nulls);
+            CHECK_EQ_I64(ci->definition_level_histograms[2 * p + 1], b - a - nulls);
+        }
+    }
+    plank_column_index_free(ci);
+    plank_offset_index_free(oi);
+}
+
+static void verify_bloom(plank_reader *r, int32_t g, int64_t row0, int64_t nrows) {
+    plank_bloom_filter *bf = NULL;
+    plank_error err;
+    CHECK_MSG(plank_reader_bloom_filter(r, g, C_S, &bf, &err) == PLANK_OK, "%s", err.message);
+    CHECK(bf != NULL);
+    if (!bf) return;
+    uint8_t v[256];
+    int missing = 0;
+    for (int64_t i = row0; i < row0 + nrows; i++) {
+        if (is_null(C_S, i)) continue;
+        size_t l = gen(C_S, i, v);
+        if (!plank_bloom_filter_check(bf, v, l)) missing++;
+    }
+    CHECK_EQ_I64(missing, 0);
+    int fp = 0;
+    for (int i = 0; i < 1000; i++) {
+        char s[32];
+        int n = snprintf(s, sizeof s, "absent-%d", i);
+        fp += plank_bloom_filter_check(bf, s, (size_t)n);
+    }
+    CHECK_MSG(fp < 50, "%d false positives of 1000", fp);
+    plank_bloom_filter_free(bf);
+}
+
 static void verify_file(const char *path, const config *cf, int64_t nrows) {
     plank_reader *r;
     plank_error err;
@@ -402,6 +481,8 @@ static void verify_file(const char *path, const config *cf, int64_t nrows) {
             CHECK(ci.offset_index_offset > 0);
             if (c == C_S) CHECK(ci.unencoded_byte_array_data_bytes >= 0);
             if (optional_col(c)) CHECK(ci.num_definition_level_histogram == 2);
+            verify_page_index(r, g, c, row, ri.num_rows, cf);
+            if (c == C_S) verify_bloom(r, g, row, ri.num_rows);
             /* values */
             plank_column_reader *cr;
             st = plank_column_reader_open(r, g, c, &cr, &err);
@@ -474,10 +555,393 @@ static void test_matrix(const char *dir) {
     unlink(path);
 }
 
+
+/* ---- Nested: list<int64>, struct<a: string, b: double>, map<string, int32> ---- */
+
+typedef struct leafbuf {
+    int16_t def[20000], rep[20000];
+    int64_t n;
+    uint8_t vals[20000 * 8];
+    int64_t offs[20001];
+    char data[200000];
+    int64_t dlen;
+} leafbuf;
+
+static void put_slot(leafbuf *lb, int16_t d, int16_t r, const void *v, size_t w, bool bytes) {
+    int64_t i = lb->n++;
+    lb->def[i] = d;
+    lb->rep[i] = r;
+    if (bytes) {
+        if (v) {
+            memcpy(lb->data + lb->dlen, v, w);
+            lb->dlen += (int64_t)w;
+        }
+        lb->offs[i + 1] = lb->dlen;
+    } else if (v) {
+        memcpy(lb->vals + (size_t)i * w, v, w);
+    }
+}
+
+static void gen_nested(int64_t r0, int64_t r1, leafbuf *lb) {
+    for (int k = 0; k < 5; k++) {
+        lb[k].n = 0;
+        lb[k].dlen = 0;
+        lb[k].offs[0] = 0;
+    }
+    for (int64_t r = r0; r < r1; r++) {
+        /* l */
+        int kind = (int)(r % 5);
+        if (kind == 0) put_slot(&lb[0], 0, 0, NULL, 8, false);
+        else if (kind == 1) put_slot(&lb[0], 1, 0, NULL, 8, false);
+        else
+            for (int64_t j = 0; j < r % 4 + 1; j++) {
+                int64_t v = r * 10 + j;
+                bool null = (r + j) % 3 == 0;
+                put_slot(&lb[0], null ? 2 : 3, j ? 1 : 0, null ? NULL : &v, 8, false);
+            }
+        /* st */
+        if (r % 4 == 0) {
+            put_slot(&lb[1], 0, 0, NULL, 0, true);
+            put_slot(&lb[2], 0, 0, NULL, 8, false);
+        } else {
+            char s[32];
+            int n = snprintf(s, sizeof s, "s%lld", (long long)r);
+            if (r % 3 == 0) put_slot(&lb[1], 1, 0, NULL, 0, true);
+            else put_slot(&lb[1], 2, 0, s, (size_t)n, true);
+            double d = (double)r * 0.5;
+            put_slot(&lb[2], 1, 0, &d, 8, false);
+        }
+        /* m */
+        if (r % 6 == 0 || r % 6 == 1) {
+            int16_t d = (int16_t)(r % 6);
+            put_slot(&lb[3], d, 0, NULL, 0, true);
+            put_slot(&lb[4], d, 0, NULL, 4, false);
+        } else {
+            for (int j = 0; j < r % 3 + 1; j++) {
+                char k[8];
+                int n = snprintf(k, sizeof k, "k%d", j);
+                put_slot(&lb[3], 2, j ? 1 : 0, k, (size_t)n, true);
+                int32_t v = (int32_t)r + j;
+                put_slot(&lb[4], j == 1 ? 2 : 3, j ? 1 : 0, j == 1 ? NULL : &v, 4, false);
+            }
+        }
+    }
+}
+
+static void schema_nested(plank_schema_field *f) {
+    for (int i = 0; i < 11; i++) plank_schema_field_init(&f[i]);
+    f[0].num_children = 3;
+    f[1] = (plank_schema_field){.name = "l", .physical_type = PLANK_PHYSICAL_NONE,
+                                .repetition = PLANK_OPTIONAL, .num_children = 1};
+    f[1].logical.kind = PLANK_LOGICAL_LIST;
+    f[2] = (plank_schema_field){.name = "list", .physical_type = PLANK_PHYSICAL_NONE,
+                                .repetition = PLANK_REPEATED, .num_children = 1};
+    f[3] = (plank_schema_field){.name = "element", .physical_type = PLANK_INT64,
+                                .repetition = PLANK_OPTIONAL};
+    f[4] = (plank_schema_field){.name = "st", .physical_type = PLANK_PHYSICAL_NONE,
+                                .repetition = PLANK_OPTIONAL, .num_children = 2};
+    f[5] = (plank_schema_field){.name = "a", .physical_type = PLANK_BYTE_ARRAY,
+                                .repetition = PLANK_OPTIONAL};
+    f[5].logical.kind = PLANK_LOGICAL_STRING;
+    f[6] = (plank_schema_field){.name = "b", .physical_type = PLANK_DOUBLE,
+                                .repetition = PLANK_REQUIRED};
+    f[7] = (plank_schema_field){.name = "m", .physical_type = PLANK_PHYSICAL_NONE,
+                                .repetition = PLANK_OPTIONAL, .num_children = 1};
+    f[7].logical.kind = PLANK_LOGICAL_MAP;
+    f[8] = (plank_schema_field){.name = "key_value", .physical_type = PLANK_PHYSICAL_NONE,
+                                .repetition = PLANK_REPEATED, .num_children = 2};
+    f[9] = (plank_schema_field){.name = "key", .physical_type = PLANK_BYTE_ARRAY,
+                                .repetition = PLANK_REQUIRED};
+    f[9].logical.kind = PLANK_LOGICAL_STRING;
+    f[10] = (plank_schema_field){.name = "value", .physical_type = PLANK_INT32,
+                                 .repetition = PLANK_OPTIONAL};
+}
+
+static void test_nested(const char *dir) {
+    static leafbuf lb[5], got;
+    char path[512];
+    snprintf(path, sizeof path, "%s/nested.parquet", dir);
+    const int64_t N = 1000;
+    static const int16_t maxdef[5] = {3, 2, 1, 2, 3};
+    static const int widths[5] = {8, 0, 8, 0, 4};
+    for (int pv = 1; pv <= 2; pv++) {
+        plank_schema_field f[11];
+        schema_nested(f);
+        plank_writer_options o;
+        plank_writer_options_init(&o);
+        o.page_version = pv;
+        o.page_rows = 7;
+        o.row_group_rows = 300;
+        o.dictionary = pv == 1;
+        plank_writer *w;
+        plank_error err;
+        plank_status st = plank_writer_open_path(&w, path, f, 11, &o, &err);
+        CHECK_MSG(st == PLANK_OK, "%s", err.message);
+        if (st != PLANK_OK) return;
+        CHECK_EQ_I64(plank_writer_num_columns(w), 5);
+        CHECK_EQ_I64(plank_writer_column_node(w, 0)->max_definition_level, 3);
+        CHECK_EQ_I64(plank_writer_column_node(w, 4)->max_repetition_level, 1);
+        for (int64_t r = 0; r < N && st == PLANK_OK; r += 250) {
+            gen_nested(r, r + 250, lb);
+            plank_batch b[5];
+            memset(b, 0, sizeof b);
+            for (int k = 0; k < 5; k++) {
+                b[k].length = lb[k].n;
+                b[k].def_levels = lb[k].def;
+                b[k].rep_levels = lb[k].rep;
+                if (widths[k]) b[k].values = lb[k].vals;
+                else {
+                    b[k].offsets = lb[k].offs;
+                    b[k].data = (const uint8_t *)lb[k].data;
+                }
+            }
+            st = plank_writer_write_rows(w, b, 250, &err);
+            CHECK_MSG(st == PLANK_OK, "%s", err.message);
+        }
+        st = plank_writer_close(w, &err);
+        CHECK_MSG(st == PLANK_OK, "close: %s", err.message);
+        /* read back: levels and values identical */
+        plank_reader *r;
+        st = plank_reader_open_path(&r, path, NULL, &err);
+        CHECK_MSG(st == PLANK_OK, "%s", err.message);
+        if (st != PLANK_OK) return;
+        CHECK_EQ_I64(plank_reader_num_rows(r), N);
+        CHECK_EQ_I64(plank_reader_num_row_groups(r), 4);
+        CHECK(plank_reader_schema_node(r, 1)->logical.kind == PLANK_LOGICAL_LIST);
+        CHECK(plank_reader_schema_node(r, 7)->logical.kind == PLANK_LOGICAL_MAP);
+        gen_nested(0, N, lb);
+        for (int k = 0; k < 5; k++) {
+            int64_t at = 0, bad = 0;
+            for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
+                plank_column_reader *cr;
+                CHECK(plank_column_reader_open(r, g, k, &cr, NULL) == PLANK_OK);
+                for (;;) {
+                    plank_batch b;
+                    st = plank_column_reader_read(cr, 333, &b, &err);
+                    CHECK_MSG(st == PLANK_OK, "%s", err.message);
+                    if (st != PLANK_OK || b.length == 0) break;
+                    for (int64_t i = 0; i < b.length; i++, at++) {
+                        if (at >= lb[k].n || b.def_levels[i] != lb[k].def[at] ||
+                            b.rep_levels[i] != lb[k].rep[at]) {
+                            bad++;
+                            continue;
+                        }
+                        if (b.def_levels[i] != maxdef[k]) continue;
+                        if (widths[k]) {
+                            if (memcmp((const uint8_t *)b.values + i * widths[k],
+                                       lb[k].vals + at * widths[k], (size_t)widths[k]))
+                                bad++;
+                        } else {
+                            int64_t l1 = b.offsets[i + 1] - b.offsets[i];
+                            int64_t l2 = lb[k].offs[at + 1] - lb[k].offs[at];
+                            if (l1 != l2 || memcmp(b.data + b.offsets[i], lb[k].data + lb[k].offs[at],
+                                                   (size_t)l1))
+                                bad++;
+                        }
+                    }
+                }
+                plank_column_chunk_info ci;
+                plank_reader_column_chunk(r, g, k, &ci, NULL);
+                if (k == 0) {
+                    CHECK_EQ_I64(ci.num_repetition_level_histogram, 2);
+                    CHECK_EQ_I64(ci.num_definition_level_histogram, 4);
+                }
+                plank_column_reader_close(cr);
+            }
+            CHECK_EQ_I64(at, lb[k].n);
+            CHECK_MSG(bad == 0, "nested leaf %d (page v%d): %lld slots differ", k, pv, (long long)bad);
+        }
+        /* pages start at record boundaries: first_row_index strictly increasing */
+        plank_offset_index *oi;
+        CHECK(plank_reader_offset_index(r, 0, 0, &oi, NULL) == PLANK_OK && oi);
+        if (oi) {
+            CHECK(oi->num_pages >= 300 / 7);
+            for (int32_t p = 1; p < oi->num_pages; p++)
+                CHECK(oi->pages[p].first_row_index == oi->pages[p - 1].first_row_index + 7);
+            plank_offset_index_free(oi);
+        }
+        plank_reader_close(r);
+    }
+    (void)got;
+    unlink(path);
+}
+
+/* ---- Boundary order, failures ------------------------------------------------ */
+
+static void test_boundary_order(const char *dir) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/order.parquet", dir);
+    for (int dir_i = 0; dir_i < 3; dir_i++) {
+        plank_schema_field f[2];
+        plank_schema_field_init(&f[0]);
+        plank_schema_field_init(&f[1]);
+        f[0].num_children = 1;
+        f[1].name = "x";
+        f[1].physical_type = PLANK_INT64;
+        plank_writer_options o;
+        plank_writer_options_init(&o);
+        o.page_rows = 10;
+        plank_writer *w;
+        CHECK(plank_writer_open_path(&w, path, f, 2, &o, NULL) == PLANK_OK);
+        int64_t v[100];
+        for (int i = 0; i < 100; i++)
+            v[i] = dir_i == 0 ? i : dir_i == 1 ? 100 - i : (i * 37) % 100;
+        plank_batch b;
+        memset(&b, 0, sizeof b);
+        b.length = 100;
+        b.values = v;
+        CHECK(plank_writer_write_rows(w, &b, 100, NULL) == PLANK_OK);
+        CHECK(plank_writer_close(w, NULL) == PLANK_OK);
+        plank_reader *r;
+        CHECK(plank_reader_open_path(&r, path, NULL, NULL) == PLANK_OK);
+        plank_column_index *ci = NULL;
+        CHECK(plank_reader_column_index(r, 0, 0, &ci, NULL) == PLANK_OK && ci);
+        if (ci) {
+            CHECK_EQ_I64(ci->num_pages, 10);
+            plank_boundary_order want = dir_i == 0 ? PLANK_BOUNDARY_ASCENDING
+                                        : dir_i == 1 ? PLANK_BOUNDARY_DESCENDING
+                                                     : PLANK_BOUNDARY_UNORDERED;
+            CHECK_EQ_I64(ci->boundary_order, want);
+        }
+        plank_column_index_free(ci);
+        plank_reader_close(r);
+    }
+    unlink(path);
+}
+
+/* A sink that fails at its Nth write. */
+typedef struct fail_sink {
+    int calls, fail_at;
+    size_t bytes;
+    bool finished, closed;
+} fail_sink;
+
+static plank_status fs_write(void *o, const void *buf, size_t len) {
+    fail_sink *s = o;
+    (void)buf;
+    if (++s->calls == s->fail_at) return PLANK_ERR_IO;
+    s->bytes += len;
+    return PLANK_OK;
+}
+static plank_status fs_finish(void *o) { ((fail_sink *)o)->finished = true; return PLANK_OK; }
+static void fs_close(void *o) { ((fail_sink *)o)->closed = true; }
+
+static void test_failures(const char *dir) {
+    /* a sink failing at each of its calls: an error, close called once, no finish */
+    plank_schema_field f[NCOL + 1];
+    schema_flat(f);
+    int total_calls = 0;
+    for (int fail_at = 0;; fail_at++) {
+        fail_sink fs = {0, fail_at, 0, false, false};
+        plank_sink sink = {fs_write, fs_finish, fs_close, &fs};
+        plank_writer_options o;
+        plank_writer_options_init(&o);
+        o.row_group_rows = 100;
+        o.page_rows = 30;
+        plank_writer *w;
+        plank_error err;
+        plank_status st = plank_writer_open_sink(&w, &sink, f, NCOL + 1, &o, &err);
+        for (int64_t r = 0; r < 300 && st == PLANK_OK; r += 150) {
+            plank_batch b[NCOL];
+            colbuf cb[NCOL];
+            for (int c = 0; c < NCOL; c++) make_batch(c, r, r + 150, &cb[c], &b[c]);
+            st = plank_writer_write_rows(w, b, 150, &err);
+            for (int c = 0; c < NCOL; c++) free_batch(&cb[c]);
+        }
+        if (st == PLANK_OK) st = plank_writer_close(w, &err);
+        else if (w) plank_writer_abort(w);
+        CHECK(fs.closed);
+        if (fail_at == 0) {
+            CHECK(st == PLANK_OK && fs.finished);
+            total_calls = fs.calls;
+            continue;
+        }
+        CHECK_MSG(st == PLANK_ERR_IO, "fail at %d: status %d", fail_at, (int)st);
+        CHECK(!fs.finished);
+        if (fail_at >= total_calls) break;
+    }
+    CHECK(total_calls > 10);
+
+    /* abort and failed writes leave nothing at the path */
+    char path[512];
+    snprintf(path, sizeof path, "%s/aborted.parquet", dir);
+    plank_writer *w;
+    CHECK(plank_writer_open_path(&w, path, f, NCOL + 1, NULL, NULL) == PLANK_OK);
+    plank_writer_abort(w);
+    CHECK(access(path, F_OK) != 0);
+    /* invalid input is refused with INVALID_ARGUMENT and the writer stays usable */
+    CHECK(plank_writer_open_path(&w, path, f, NCOL + 1, NULL, NULL) == PLANK_OK);
+    plank_batch b[NCOL];
+    colbuf cb[NCOL];
+    for (int c = 0; c < NCOL; c++) make_batch(c, 0, 10, &cb[c], &b[c]);
+    plank_error err;
+    CHECK(plank_writer_write_rows(w, b, 11, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "records") != NULL);
+    CHECK(plank_writer_write_column(w, 0, &b[0], NULL) == PLANK_OK);
+    CHECK(plank_writer_end_row_group(w, &err) == PLANK_ERR_INVALID_ARGUMENT); /* columns differ */
+    for (int c = 1; c < NCOL; c++) CHECK(plank_writer_write_column(w, c, &b[c], NULL) == PLANK_OK);
+    CHECK(plank_writer_end_row_group(w, &err) == PLANK_OK);
+    for (int c = 0; c < NCOL; c++) free_batch(&cb[c]);
+    CHECK(plank_writer_close(w, &err) == PLANK_OK);
+    CHECK(access(path, F_OK) == 0);
+    unlink(path);
+    /* bad schemas */
+    plank_schema_field bad[2];
+    plank_schema_field_init(&bad[0]);
+    plank_schema_field_init(&bad[1]);
+    bad[0].num_children = 1;
+    bad[1].name = "x";
+    bad[1].physical_type = PLANK_INT32;
+    bad[1].logical.kind = PLANK_LOGICAL_STRING;
+    CHECK(plank_writer_open_path(&w, path, bad, 2, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "does not apply") != NULL);
+    bad[1].logical.kind = PLANK_LOGICAL_NONE;
+    bad[0].num_children = 2;
+    CHECK(plank_writer_open_path(&w, path, bad, 2, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(access(path, F_OK) != 0);
+}
+
+/* Every allocation failing in turn during a small write: a clean error and
+ * no leak. */
+static void test_alloc_failures(const char *dir) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/alloc.parquet", dir);
+    config cf = {PLANK_CODEC_UNCOMPRESSED, 2, true, 0, 50, 100, false, 2};
+    if (plank_codec_available(PLANK_CODEC_ZSTD)) cf.codec = PLANK_CODEC_ZSTD;
+    int64_t total = 0;
+    int failures_seen = 0;
+    for (int64_t n = 1;; n++) {
+        th_alloc ta;
+        plank_allocator a = th_alloc_init(&ta);
+        ta.fail_at = n;
+        plank_error err;
+        plank_status st = write_file(path, &cf, 250, &a, &err);
+        CHECK_MSG(ta.live_blocks == 0 && ta.live_bytes == 0, "fail at %lld: leak %lld blocks",
+                  (long long)n, (long long)ta.live_blocks);
+        if (!ta.failed) {
+            CHECK(st == PLANK_OK);
+            total = n;
+            break;
+        }
+        failures_seen++;
+        CHECK_MSG(st == PLANK_ERR_OUT_OF_MEMORY, "fail at %lld: status %d (%s)", (long long)n,
+                  (int)st, err.message);
+        CHECK(access(path, F_OK) != 0);
+    }
+    fprintf(stderr, "alloc failures: %d injected over %lld allocations\n", failures_seen,
+            (long long)total);
+    if (access(path, F_OK) == 0) verify_file(path, &cf, 250);
+    unlink(path);
+}
+
 int main(void) {
     char dir[] = "/tmp/plank_writer_XXXXXX";
     if (!mkdtemp(dir)) TEST_SKIP("no temporary directory");
     test_matrix(dir);
+    test_nested(dir);
+    test_boundary_order(dir);
+    test_failures(dir);
+    test_alloc_failures(dir);
     rmdir(dir);
     TEST_END();
 }
