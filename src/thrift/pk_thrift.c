@@ -1064,9 +1064,19 @@ static plank_status elem_bytes(pk_dec *d, int type, void *out) {
     return rd_bytes(d, type, &b->data, &b->len);
 }
 
-/* Counts and sizes in the page index are never negative. */
 static plank_status elem_count(pk_dec *d, int type, void *out) {
-    return rd_i64(d, type, 0, out);
+    return rd_i64(d, type, INT64_MIN, out);
+}
+
+/* A count list with a negative entry carries no information (writers put
+ * -1 for "unknown", as in Statistics) and reads as absent. */
+static void drop_if_negative(const int64_t **list, int32_t *n) {
+    for (int32_t i = 0; *list && i < *n; i++) {
+        if ((*list)[i] < 0) {
+            *list = NULL;
+            *n = 0;
+        }
+    }
 }
 
 /* A per-page list must have one entry per page. */
@@ -1165,6 +1175,9 @@ static plank_status rd_column_index(pk_dec *d, void *out) {
                                 ci->num_repetition_level_histograms, ci->num_pages));
     PK_FORWARD(check_histograms(d, &f, "definition_level_histograms",
                                 ci->num_definition_level_histograms, ci->num_pages));
+    drop_if_negative(&ci->null_counts, &num_null_counts);
+    drop_if_negative(&ci->repetition_level_histograms, &ci->num_repetition_level_histograms);
+    drop_if_negative(&ci->definition_level_histograms, &ci->num_definition_level_histograms);
     PK_FORWARD(split_bytes(d, mins, num_mins, &ci->min_values, &ci->min_lens));
     return split_bytes(d, maxs, num_maxs, &ci->max_values, &ci->max_lens);
 }
@@ -1242,6 +1255,7 @@ static plank_status rd_offset_index(pk_dec *d, void *out) {
     if (f.seen & REQ(2))
         PK_FORWARD(check_pages(d, &f, "unencoded_byte_array_data_bytes", num_unencoded,
                                oi->num_pages));
+    drop_if_negative(&oi->unencoded_byte_array_data_bytes, &num_unencoded);
     return PLANK_OK;
 }
 

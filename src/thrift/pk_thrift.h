@@ -103,9 +103,10 @@ plank_status pk_thrift_read_page_header(const uint8_t *buf, size_t len, pk_page_
  * in `arena` (which the caller owns; on failure *out is zeroed and what was
  * allocated stays in the arena). The per-page lists must agree in length
  * (num_pages), histogram lists must hold a whole number of per-page
- * histograms, counts, offsets and sizes must not be negative, else
- * PLANK_ERR_CORRUPT. Absent optional lists are NULL (an empty list reads as
- * absent); a boundary order unknown to this version reads as UNORDERED;
+ * histograms, page offsets, sizes and first rows must not be negative, else
+ * PLANK_ERR_CORRUPT. Absent optional lists are NULL (an empty list, or a
+ * count list with a negative entry, which writers use for "unknown", reads
+ * as absent); a boundary order unknown to this version reads as UNORDERED;
  * nan_counts is skipped. */
 plank_status pk_thrift_read_column_index(const uint8_t *buf, size_t len, pk_arena *arena,
                                          plank_column_index *out, plank_error *err);
