@@ -178,6 +178,11 @@ static bool is_group(const pk_schema_element *e, bool root) {
     return root || e->num_children > 0 || (e->type < 0 && e->num_children >= 0);
 }
 
+static void schema_tree_free(wr_schema *t) {
+    if (t->parent) pk_free(t->alloc, t->parent, t->bytes);
+    memset(t, 0, sizeof *t);
+}
+
 static plank_status schema_tree(const pk_file_metadata *md, const plank_allocator *alloc,
                                 wr_schema *t, plank_error *err) {
     int32_t n = md->num_schema;
@@ -206,10 +211,12 @@ static plank_status schema_tree(const pk_file_metadata *md, const plank_allocato
         }
         stack_left[sp - 1]--;
         if (next >= n) {
-            pk_free(alloc, block, t->bytes);
-            return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
-                                "schema: element %d claims more children than the %d elements",
-                                (int)stack_elem[sp - 1], (int)n);
+            plank_status st = pk_error_set(
+                err, PLANK_ERR_INVALID_ARGUMENT,
+                "schema: element %d claims more children than the %d elements",
+                (int)stack_elem[sp - 1], (int)n);
+            schema_tree_free(t);
+            return st;
         }
         int32_t i = next++;
         const pk_schema_element *e = &md->schema[i];
@@ -222,16 +229,11 @@ static plank_status schema_tree(const pk_file_metadata *md, const plank_allocato
         }
     }
     if (next != n) {
-        pk_free(alloc, block, t->bytes);
+        schema_tree_free(t);
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
                             "schema: %d elements but the tree uses %d", (int)n, (int)next);
     }
     return PLANK_OK;
-}
-
-static void schema_tree_free(wr_schema *t) {
-    if (t->parent) pk_free(t->alloc, t->parent, t->bytes);
-    memset(t, 0, sizeof *t);
 }
 
 static void wr_path_in_schema(pk_tw *w, const pk_file_metadata *md, wr_schema *t,
