@@ -262,9 +262,93 @@ static void test_corpus_file(const char *dir, const char *name) {
         int fp = count_absent_positives(f + cc.bloom_filter_offset + hl, nbytes);
         CHECK_MSG(fp < 50, "%s: %d of 1000 absent strings pass", name, fp);
     }
+
+    /* The public API loads the same bitset. */
+    plank_bloom_filter *bf = NULL;
+    plank_status st = plank_reader_bloom_filter(r, 0, 0, &bf, &e);
+    CHECK_MSG(st == PLANK_OK && bf != NULL, "%s: status %d: %s", name, (int)st, e.message);
+    CHECK_EQ_I64(plank_bloom_filter_size(bf), nbytes);
+    int differ = 0;
+    for (int i = 0; bf && nbytes && i < 10000; i++) {
+        char v[24];
+        int len = snprintf(v, sizeof v, "v%d", i * 31);
+        differ += plank_bloom_filter_check(bf, v, (size_t)len) !=
+                  pk_bloom_check(f + cc.bloom_filter_offset + hl, nbytes,
+                                 pk_bloom_hash(v, (size_t)len));
+    }
+    CHECK_EQ_I64(differ, 0);
+    static const char *const present[] = {"Hello", "This is", "a", "test"};
+    CHECK_EQ_I64(plank_bloom_filter_check(bf, present[0], 5), true);
+    for (int i = 0; readable && i < 4; i++)
+        CHECK_MSG(plank_bloom_filter_check(bf, present[i], strlen(present[i])), "%s", present[i]);
+    CHECK(!plank_bloom_filter_check(bf, "certainly-not-in-it", 19) ||
+          !plank_bloom_filter_check(bf, "nor-this-one", 12));
+    plank_bloom_filter_free(bf);
+    /* Bad chunk coordinates. */
+    bf = (plank_bloom_filter *)&e;
+    CHECK_EQ_I64(plank_reader_bloom_filter(r, 1, 0, &bf, &e), PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(bf == NULL);
+    CHECK_EQ_I64(plank_reader_bloom_filter(r, 0, -1, &bf, NULL), PLANK_ERR_INVALID_ARGUMENT);
     plank_column_reader_close(cr);
     plank_reader_close(r);
     free(f);
+}
+
+/* A copy of the file with its bloom filter header changed: status expected. */
+static void expect_mutant(const uint8_t *f, size_t n, size_t at, uint8_t byte,
+                          plank_status want, const char *what) {
+    uint8_t *m = malloc(n);
+    memcpy(m, f, n);
+    m[at] = byte;
+    plank_reader *r = NULL;
+    plank_error e;
+    plank_error_init(&e);
+    CHECK(plank_reader_open_memory(&r, m, n, NULL, &e) == PLANK_OK);
+    plank_bloom_filter *bf = NULL;
+    plank_status st = r ? plank_reader_bloom_filter(r, 0, 0, &bf, &e) : PLANK_ERR_IO;
+    CHECK_MSG(st == want, "%s: status %d, want %d: %s", what, (int)st, (int)want, e.message);
+    CHECK(bf == NULL || st == PLANK_OK);
+    if (st != PLANK_OK) CHECK(strstr(e.message, "bloom filter") != NULL);
+    plank_bloom_filter_free(bf);
+    plank_reader_close(r);
+    free(m);
+}
+
+/* The public API on damaged headers (parquet-mr's at byte 192: numBytes
+ * 15 80 10 = 1024, then the algorithm, hash and compression unions, each
+ * 1c 1c 00 00) and on a file without bloom filters. */
+static void test_public_api_errors(const char *dir) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/data/data_index_bloom_encoding_stats.parquet", dir);
+    size_t n = 0;
+    uint8_t *f = th_read_file(path, &n);
+    if (!f) return;
+    static const uint8_t want[] = {0x15, 0x80, 0x10, 0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x1c};
+    CHECK(n > 300 && memcmp(f + 192, want, sizeof want) == 0);
+    if (n > 300 && memcmp(f + 192, want, sizeof want) == 0) {
+        expect_mutant(f, n, 194, 0x08, PLANK_OK, "numBytes 512");
+        expect_mutant(f, n, 193, 0xa0, PLANK_ERR_CORRUPT, "numBytes 1040, not whole blocks");
+        expect_mutant(f, n, 194, 0x20, PLANK_ERR_CORRUPT, "numBytes 2048, past the file");
+        expect_mutant(f, n, 193, 0x00, PLANK_ERR_CORRUPT, "numBytes 1024 + 0 (bad varint)");
+        expect_mutant(f, n, 193, 0x01, PLANK_ERR_CORRUPT, "numBytes negative");
+        expect_mutant(f, n, 196, 0x2c, PLANK_ERR_UNSUPPORTED, "algorithm member 2");
+        expect_mutant(f, n, 200, 0x2c, PLANK_ERR_UNSUPPORTED, "hash member 2");
+        expect_mutant(f, n, 195, 0x00, PLANK_ERR_CORRUPT, "no algorithm");
+        expect_mutant(f, n, 192, 0x25, PLANK_ERR_CORRUPT, "no numBytes");
+    }
+    free(f);
+
+    snprintf(path, sizeof path, "%s/data/alltypes_plain.parquet", dir);
+    plank_reader *r = NULL;
+    if (plank_reader_open_path(&r, path, NULL, NULL) != PLANK_OK) return;
+    plank_bloom_filter *bf = (plank_bloom_filter *)&r;
+    CHECK_EQ_I64(plank_reader_bloom_filter(r, 0, 0, &bf, NULL), PLANK_OK);
+    CHECK(bf == NULL);
+    /* No filter: nothing is ruled out. */
+    CHECK(plank_bloom_filter_check(NULL, "x", 1));
+    CHECK_EQ_I64(plank_bloom_filter_size(NULL), 0);
+    plank_bloom_filter_free(NULL);
+    plank_reader_close(r);
 }
 
 int main(void) {
@@ -276,6 +360,7 @@ int main(void) {
         test_xxhash_bin(dir);
         test_corpus_file(dir, "data_index_bloom_encoding_stats.parquet");
         test_corpus_file(dir, "data_index_bloom_encoding_with_length.parquet");
+        test_public_api_errors(dir);
     } else {
         fprintf(stderr, "note: parquet-testing not found, corpus bloom filters not checked\n");
     }
