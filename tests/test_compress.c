@@ -2,7 +2,7 @@
  * test_compress.c: pk_compress round trips through pk_decompress and
  * pk_decompress_buffer for every codec, size (0, 1, 100, 64 KiB, 1 MiB) and
  * data kind (noise, text, zeros) at the default level and both ends of each
- * codec's level range; the bound holds; output is appended after what the
+ * codec's level range (the highest only up to 64 KiB); the bound holds; output is appended after what the
  * buffer held; the LZ4 Hadoop framing is checked block by block; levels out
  * of range and codecs not built are rejected. Also passes in a build with
  * every codec off (only UNCOMPRESSED works there).
@@ -136,7 +136,10 @@ static void test_round_trips(void) {
                     continue;
                 }
                 round_trip(c, lo, d, n, kind_names[kind]);
-                round_trip(c, hi, d, n, kind_names[kind]);
+                /* The slowest levels (brotli 11, zstd 22) take seconds per
+                 * MiB: up to 64 KiB only. */
+                if (n < ((size_t)1 << 20))
+                    round_trip(c, hi, d, n, kind_names[kind]);
                 /* LZ4: the first HC level, where the compressor changes. */
                 if (c == PLANK_CODEC_LZ4 || c == PLANK_CODEC_LZ4_RAW)
                     round_trip(c, 3, d, n, kind_names[kind]);
