@@ -29,8 +29,8 @@ static bool optional_col(int c) {
 static bool is_null(int c, int64_t row) { return optional_col(c) && mix((uint64_t)(row * 31 + c)) % 7 == 0; }
 
 static const char *WORDS[] = {"", "a", "alpha", "beta", "gamma", "delta", "\xc3\xa9t\xc3\xa9",
-                              "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
-                              "zzzzzzzzzzzzzzzz", "M", "~~~"};
+                              "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
+                              "M", "~~~"};
 
 /* The PLAIN bytes of value (c, row) into out; returns the length. */
 static size_t gen(int c, int64_t row, uint8_t *out) {
