@@ -191,10 +191,13 @@ PK_INLINE size_t run_end(const void *v, size_t i, size_t n, uint64_t x, int kind
 /* The hybrid runs of v[0..n) (see pk_encoder.h for how runs are chosen). */
 PK_INLINE plank_status hybrid_body(const void *v, size_t n, int bw, int kind, pk_buffer *out,
                                    plank_error *err) {
+    /* Levels are never negative (decoders reject i16 values above INT16_MAX). */
+    const int limit = kind == K_I16 && bw > 15 ? 15 : bw;
     uint64_t any = 0;
     for (size_t i = 0; i < n; i++) any |= ld(v, i, kind);
-    PK_RETURN_IF(bw < 64 && (any >> bw) != 0, err, PLANK_ERR_INVALID_ARGUMENT,
-                 "a value does not fit in the RLE/bit-packed bit width %d", bw);
+    PK_RETURN_IF((any >> limit) != 0, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "a value does not fit in the RLE/bit-packed bit width %d%s", bw,
+                 kind == K_I16 ? " or is negative" : "");
     size_t start = 0; /* first value not written yet (pending bit-packed values) */
     size_t g = 0;     /* next group of 8 to look at; (g - start) % 8 == 0 */
     while (g + 8 <= n) {

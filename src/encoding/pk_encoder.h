@@ -48,7 +48,7 @@ plank_status pk_values_check(const pk_values *v, plank_error *err);
  * on (as parquet-mr and Arrow do); a final tail of 1..7 equal values that
  * follows an RLE run (or is the whole input) is an RLE run too. Bit-packed runs hold at most 63 groups
  * (one header byte). A value that does not fit in bit_width bits (for i16,
- * a negative one unless bit_width is 16) is PLANK_ERR_INVALID_ARGUMENT.
+ * bit_width 0..16, also any negative value) is PLANK_ERR_INVALID_ARGUMENT.
  * On any error `out` is left as it was. */
 plank_status pk_rle_encode_u32(const uint32_t *v, size_t n, int bit_width, pk_buffer *out,
                                plank_error *err);
