@@ -188,34 +188,48 @@ PK_INLINE size_t run_end(const void *v, size_t i, size_t n, uint64_t x, int kind
     return i;
 }
 
-/* The hybrid runs of v[0..n) (see pk_encoder.h for how runs are chosen). */
-PK_INLINE plank_status hybrid_body(const void *v, size_t n, int bw, int kind, pk_buffer *out,
-                                   plank_error *err) {
-    /* Levels are never negative (decoders reject i16 values above INT16_MAX). */
-    const int limit = kind == K_I16 && bw > 15 ? 15 : bw;
-    uint64_t any = 0;
-    for (size_t i = 0; i < n; i++) any |= ld(v, i, kind);
+/* Fails unless every value OR-ed into `any` fits in bw bits (and, for i16
+ * levels, is not negative: decoders reject levels above INT16_MAX). */
+static plank_status check_fits(uint64_t any, int bw, int kind, plank_error *err) {
+    int limit = kind == K_I16 && bw > 15 ? 15 : bw;
     PK_RETURN_IF((any >> limit) != 0, err, PLANK_ERR_INVALID_ARGUMENT,
                  "a value does not fit in the RLE/bit-packed bit width %d%s", bw,
                  kind == K_I16 ? " or is negative" : "");
+    return PLANK_OK;
+}
+
+/* The hybrid runs of v[0..n) (see pk_encoder.h for how runs are chosen).
+ * The values are validated as they are scanned: `any` ORs every value seen,
+ * and is checked before anything seen is written. */
+PK_INLINE plank_status hybrid_body(const void *v, size_t n, int bw, int kind, pk_buffer *out,
+                                   plank_error *err) {
+    uint64_t any = 0;
     size_t start = 0; /* first value not written yet (pending bit-packed values) */
     size_t g = 0;     /* next group of 8 to look at; (g - start) % 8 == 0 */
     while (g + 8 <= n) {
         uint64_t x = ld(v, g, kind), d = 0;
-        for (size_t k = 1; k < 8; k++) d |= ld(v, g + k, kind) ^ x;
+        for (size_t k = 0; k < 8; k++) {
+            uint64_t y = ld(v, g + k, kind);
+            d |= y ^ x;
+            any |= y;
+        }
         if (d) {
             g += 8;
             if (g - start == PACKED_FLUSH_VALUES) {
+                PK_FORWARD(check_fits(any, bw, kind, err));
                 PK_FORWARD(flush_packed(elem(v, start, kind), g - start, bw, kind, out, err));
                 start = g;
             }
             continue;
         }
         size_t e = run_end(v, g + 8, n, x, kind);
+        PK_FORWARD(check_fits(any, bw, kind, err));
         PK_FORWARD(flush_packed(elem(v, start, kind), g - start, bw, kind, out, err));
         PK_FORWARD(put_rle_run(e - g, x, bw, out, err));
         start = g = e;
     }
+    for (size_t i = g; i < n; i++) any |= ld(v, i, kind);
+    PK_FORWARD(check_fits(any, bw, kind, err));
     if (start == g && g < n && run_end(v, g, n, ld(v, g, kind), kind) == n)
         return put_rle_run(n - g, ld(v, g, kind), bw, out, err);
     return flush_packed(elem(v, start, kind), n - start, bw, kind, out, err);
@@ -248,7 +262,7 @@ static plank_status hybrid_run(hybrid_fn fn, const void *v, size_t n, int bw, in
     size_t at = out->size;
     static const uint8_t zero[4] = {0};
     plank_status st = prefixed ? pk_buffer_append(out, zero, 4, err) : PLANK_OK;
-    if (st == PLANK_OK) st = fn(v, n, bw, out, err);
+    if (st == PLANK_OK && n > 0) st = fn(v, n, bw, out, err); /* v may be NULL if n is 0 */
     if (st == PLANK_OK && prefixed) {
         size_t len = out->size - at - 4;
         if (len > UINT32_MAX)
