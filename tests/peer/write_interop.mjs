@@ -279,7 +279,9 @@ function hypValue(d, v) {
 }
 
 async function readHyparquet(file) {
-    const buf = await hyp.asyncBufferFromFile(file);
+    // The whole file in memory: hyparquet's file reader issues one read per page.
+    const bytes = readFileSync(file);
+    const buf = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
     const cols = NAMES.filter((n) => !HYP_SKIP[n]);
     const rows = await hyp.parquetReadObjects({ file: buf, compressors, columns: cols, utf8: false, parsers: HYP_PARSERS });
     const out = {};
@@ -332,6 +334,13 @@ async function checkMetadata(con, file, cfg) {
 
 // ---- the matrix --------------------------------------------------------------------------
 
+// The canonical JSON of every expected value, per column (computed once).
+const expectedText = new Map();
+function expectedColumn(expected, n) {
+    if (!expectedText.has(n)) expectedText.set(n, expected.map((row) => JSON.stringify(canonExpected(COLUMNS[n], row[n]))));
+    return expectedText.get(n);
+}
+
 function compare(expected, got) {
     const res = { ok: 0, fail: [], skip: [] };
     for (const n of NAMES) {
@@ -340,8 +349,9 @@ function compare(expected, got) {
         if (g.typeError) { res.fail.push(`${n}: ${g.typeError}`); continue; }
         if (g.values.length !== expected.length) { res.fail.push(`${n}: ${g.values.length} rows, expected ${expected.length}`); continue; }
         let bad = 0, first = null;
+        const want = expectedColumn(expected, n);
         for (let i = 0; i < expected.length; i++) {
-            const e = JSON.stringify(canonExpected(COLUMNS[n], expected[i][n]));
+            const e = want[i];
             const a = JSON.stringify(g.values[i]);
             if (e !== a) { bad++; first ??= `row ${i}: got ${a}, expected ${e}`; }
         }
@@ -371,12 +381,14 @@ for (const cfg of configs) {
     const line = [cfg.name];
     for (const [peer, read] of PEERS) {
         let res;
+        const t0 = performance.now();
         try {
             res = compare(expected, await read(file, cfg));
         } catch (e) {
             res = { ok: 0, fail: [`cannot read: ${e.message}`], skip: [] };
         }
-        const t = (totals[peer] ??= { ok: 0, fail: 0, skip: 0 });
+        const t = (totals[peer] ??= { ok: 0, fail: 0, skip: 0, ms: 0 });
+        t.ms += performance.now() - t0;
         t.ok += res.ok;
         t.fail += res.fail.length;
         t.skip += res.skip.length;
@@ -406,6 +418,6 @@ const fmt = (l) => l.map((c, i) => c.padEnd(widths[i])).join('  ');
 console.log('\ncolumns per file: OK = read back exactly, SKIP = not representable by the peer');
 console.log(fmt(head));
 for (const l of table) console.log(fmt(l));
-for (const [peer, t] of Object.entries(totals)) console.log(`${peer}: ${t.ok} OK, ${t.fail} FAIL, ${t.skip} SKIP (file x column pairs)`);
+for (const [peer, t] of Object.entries(totals)) console.log(`${peer}: ${t.ok} OK, ${t.fail} FAIL, ${t.skip} SKIP (file x column pairs), ${(t.ms / 1000).toFixed(1)} s`);
 console.log(failures ? `\n${failures} failures` : '\nall files read back exactly');
 process.exit(failures ? 1 : 0);
