@@ -41,6 +41,11 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
                          &c->lv, &c->comp, &c->page_minmax, &c->page_entries, &c->p_def_hist,
                          &c->p_rep_hist};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], alloc);
+    /* Staging buffers always have memory, so an all-null page hands the
+     * encoders and statistics valid (empty) arrays rather than NULL. */
+    PK_FORWARD(pk_buffer_reserve(&c->vals, 64, err));
+    PK_FORWARD(pk_buffer_reserve(&c->idx, 64, err));
+    PK_FORWARD(pk_buffer_reserve(&c->enc, 64, err));
     pk_minmax_init(&c->c_mm, alloc);
     pk_minmax_init(&c->p_mm, alloc);
     if (c->type == PLANK_BOOLEAN) c->o.dictionary = false;
