@@ -46,6 +46,7 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
     PK_FORWARD(pk_buffer_reserve(&c->vals, 64, err));
     PK_FORWARD(pk_buffer_reserve(&c->idx, 64, err));
     PK_FORWARD(pk_buffer_reserve(&c->enc, 64, err));
+    PK_FORWARD(pk_buffer_reserve(&c->page_minmax, 64, err));
     pk_minmax_init(&c->c_mm, alloc);
     pk_minmax_init(&c->p_mm, alloc);
     if (c->type == PLANK_BOOLEAN) c->o.dictionary = false;
