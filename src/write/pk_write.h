@@ -1,0 +1,196 @@
+/*
+ * pk_write.h: internals of the writer (pk_writer.c: files, schema, row
+ * groups, footer; pk_colwrite.c: one column chunk, its pages, page index
+ * and bloom filter; pk_wstats.c: min/max in each type's sort order).
+ *
+ * How data flows: plank_writer_write_column hands slots [begin, end) of a
+ * caller's batch to the column writer, which stages the levels (int16) and
+ * the non-null values densely (pk_values layout) for the current page. A
+ * page is cut before a slot that starts a record once the staged PLAIN size
+ * reaches page_size or the page holds page_rows records, so every page (v1
+ * and v2) starts at a record boundary. Cutting a page computes its
+ * statistics from the dense values, dictionary-encodes them (or encodes them
+ * with the fallback encoding), encodes the levels, compresses, and appends
+ * header + payload to the chunk's page buffer. The dictionary page is
+ * written in front of the pages when the row group is flushed. Memory is
+ * therefore bounded by one row group's encoded pages plus one page.
+ *
+ * Depends on: common, thrift, codec, encoding, simd.
+ */
+#ifndef PK_WRITE_H
+#define PK_WRITE_H
+
+#include "../codec/pk_codec.h"
+#include "../common/pk_common.h"
+#include "../encoding/pk_bloom.h"
+#include "../encoding/pk_encoder.h"
+#include "../encoding/pk_encoding.h"
+#include "../simd/pk_kernels.h"
+#include "../thrift/pk_thrift.h"
+
+/* ---- Statistics (pk_wstats.c) ------------------------------------------------ */
+
+typedef enum pk_sort_kind {
+    PK_SORT_NONE = 0,   /* undefined order (INT96, INTERVAL, UNKNOWN): no min/max */
+    PK_SORT_BOOL,
+    PK_SORT_I32,
+    PK_SORT_U32,
+    PK_SORT_I64,
+    PK_SORT_U64,
+    PK_SORT_FLOAT,
+    PK_SORT_DOUBLE,
+    PK_SORT_FLOAT16,    /* FLBA(2) FLOAT16 */
+    PK_SORT_BYTES,      /* unsigned lexicographic (BYTE_ARRAY, FLBA) */
+    PK_SORT_DECIMAL_BE  /* signed big-endian two's complement (DECIMAL on BYTE_ARRAY/FLBA) */
+} pk_sort_kind;
+
+/* The sort order of a leaf as the format's ColumnOrder TYPE_DEFINED_ORDER
+ * defines it. */
+pk_sort_kind pk_sort_kind_of(const plank_schema_node *leaf);
+
+/* Running min/max of one page or chunk, as PLAIN bytes (BYTE_ARRAY without
+ * length prefix), untruncated. */
+typedef struct pk_minmax {
+    bool has;              /* at least one value that orders (not NaN) */
+    pk_buffer min, max;
+} pk_minmax;
+
+void pk_minmax_init(pk_minmax *m, const plank_allocator *a);
+void pk_minmax_release(pk_minmax *m);
+void pk_minmax_clear(pk_minmax *m);
+/* Folds the values of v into m. */
+plank_status pk_minmax_update(pk_minmax *m, pk_sort_kind kind, const pk_values *v,
+                              plank_error *err);
+/* Folds another min/max (e.g. a page's into the chunk's). */
+plank_status pk_minmax_merge(pk_minmax *m, pk_sort_kind kind, const pk_minmax *o,
+                             plank_error *err);
+/* Compares two PLAIN values of the kind: <0, 0, >0. */
+int pk_value_compare(pk_sort_kind kind, const uint8_t *a, size_t alen, const uint8_t *b,
+                     size_t blen);
+/* The min/max to store: floats with a zero min as -0 and a zero max as +0;
+ * byte strings longer than max_size truncated (min to a prefix, max to a
+ * prefix incremented past every longer string; UTF-8 strings cut at
+ * character boundaries and incremented by code point). Results are copied
+ * into arena. *exact tells whether each stored value is the true one. */
+plank_status pk_minmax_finish(const pk_minmax *m, pk_sort_kind kind, bool is_utf8,
+                              int32_t max_size, pk_arena *arena, const uint8_t **min,
+                              uint32_t *min_len, bool *min_exact, const uint8_t **max,
+                              uint32_t *max_len, bool *max_exact, plank_error *err);
+
+/* ---- Column writer (pk_colwrite.c) ------------------------------------------- */
+
+/* Options resolved for one column. */
+typedef struct pk_col_opts {
+    plank_codec codec;
+    int32_t codec_level;
+    int32_t page_version;
+    int32_t format_version;
+    int64_t page_size;
+    int64_t page_rows;
+    bool dictionary;
+    int64_t dictionary_page_size;
+    plank_encoding encoding;  /* data pages without (or after) the dictionary */
+    bool statistics;
+    bool page_index;
+    bool size_statistics;
+    bool crc;
+    int32_t max_statistics_size;
+    bool bloom;
+    double bloom_fpp;
+    int64_t bloom_ndv;
+} pk_col_opts;
+
+/* One page's entry of the page index. */
+typedef struct pk_page_entry {
+    int64_t offset;            /* relative to the chunk's first data page */
+    int32_t size;              /* header + payload */
+    int64_t first_row;
+    int64_t null_count;
+    bool null_page;
+    int64_t unencoded_bytes;   /* BYTE_ARRAY bytes of the page's values */
+    size_t minmax_at;          /* min then max (untruncated) in the chunk's page_minmax */
+    uint32_t min_len, max_len;
+} pk_page_entry;
+
+typedef struct pk_colw {
+    const plank_allocator *alloc;
+    const pk_kernels *kernels;
+    const plank_schema_node *node;
+    int32_t column;
+    plank_physical_type type;
+    int32_t width;              /* staged bytes per value (BOOLEAN 1, BYTE_ARRAY 0) */
+    int16_t max_def, max_rep;
+    pk_sort_kind sort;
+    bool is_utf8;
+    pk_col_opts o;
+
+    /* ---- the page being staged ---- */
+    pk_buffer def, rep;         /* int16 levels */
+    pk_buffer vals;             /* fixed: n * width; BYTE_ARRAY: bytes */
+    pk_buffer offs;             /* BYTE_ARRAY: int64 offsets, n + 1 */
+    int64_t p_slots, p_values, p_rows;
+    bool page_full;             /* cut before the next record start */
+    bool in_record;             /* the last slot appended may continue */
+
+    /* ---- the chunk (row group) ---- */
+    pk_dict_builder dict;
+    bool dict_on;               /* pages are dictionary encoded (not fallen back) */
+    bool dict_used;             /* some page of the chunk used the dictionary */
+    pk_buffer pages;            /* data pages: headers + payloads */
+    pk_buffer idx;              /* scratch: dictionary indices */
+    pk_buffer enc, lv, comp;    /* scratch: values, levels, compressed */
+    int64_t c_values, c_rows, c_nulls, c_uncompressed;
+    int32_t c_pages_dict, c_pages_data; /* encoding stats counts */
+    bool enc_seen[10];          /* encodings used in data pages */
+    int32_t enc_pages[10];
+    pk_minmax c_mm;
+    pk_minmax p_mm;
+    pk_buffer page_minmax;      /* per page: min bytes, max bytes */
+    pk_buffer page_entries;     /* pk_page_entry */
+    int64_t c_unencoded;
+    int64_t *def_hist, *rep_hist; /* max level + 1 each (NULL when the level is 0) */
+    pk_buffer p_def_hist, p_rep_hist; /* per page histograms, page-major */
+    /* distinct value hashes for the bloom filter (open addressing, 0 = empty
+     * and hash 0 stored as a flag) */
+    uint64_t *bloom_set;
+    size_t bloom_cap, bloom_count;
+    bool bloom_has_zero;
+} pk_colw;
+
+plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_col_opts *o,
+                          const plank_allocator *alloc, const pk_kernels *k, plank_error *err);
+void pk_colw_release(pk_colw *c);
+/* Appends slots [begin, end) of b. Levels were validated by the caller. */
+plank_status pk_colw_append(pk_colw *c, const plank_batch *b, int64_t begin, int64_t end,
+                            plank_error *err);
+/* Staged bytes plus encoded pages: what the row group holds in memory. */
+size_t pk_colw_buffered(const pk_colw *c);
+
+/* Where a flushed chunk went, for the footer. */
+typedef struct pk_chunk_out {
+    int64_t start;              /* offset of the first page (dictionary or data) */
+    int64_t dict_offset;        /* -1 without dictionary page */
+    int64_t data_offset;
+    int64_t compressed, uncompressed;
+} pk_chunk_out;
+
+/* The writer's output: bytes written so far and where they go. */
+typedef struct pk_out {
+    plank_status (*write)(void *opaque, const void *buf, size_t len);
+    void *opaque;
+    int64_t pos;
+} pk_out;
+
+plank_status pk_out_write(pk_out *o, const void *buf, size_t len, plank_error *err);
+
+/* Cuts the last page, writes dictionary page + data pages to out, then the
+ * bloom filter (right after the chunk), and fills cc (column metadata,
+ * statistics, size statistics; allocations in arena). The page index is
+ * serialized into ci/oi buffers with offsets absolute; cc's
+ * column_index_offset/offset_index_offset are set relative to the start of
+ * ci/oi (the writer adds where it writes them). Resets the chunk state. */
+plank_status pk_colw_flush(pk_colw *c, pk_out *out, pk_arena *arena,
+                           plank_column_chunk_info *cc, pk_buffer *ci, pk_buffer *oi,
+                           plank_error *err);
+
+#endif /* PK_WRITE_H */

@@ -1,0 +1,947 @@
+/* test_writer.c: the writer against a known answer. Every file is generated
+ * from a deterministic function of (column, row), written under many option
+ * combinations (codecs, page versions, dictionary on/off, every encoding that
+ * applies, tiny pages, several row groups, write_rows and write_column),
+ * then read back with plank's reader and compared value by value with the
+ * generator; statistics are compared with min/max computed here. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <unistd.h>
+
+#include "plank.h"
+#include "tharness.h"
+
+enum { C_B, C_I32, C_I64, C_F, C_D, C_S, C_BIN, C_FL, C_U32, C_U64, C_DEC, C_I96, C_TS, C_DATE,
+       NCOL };
+
+static uint64_t mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static bool optional_col(int c) {
+    return !(c == C_I32 || c == C_D || c == C_U32 || c == C_DATE);
+}
+static bool is_null(int c, int64_t row) { return optional_col(c) && mix((uint64_t)(row * 31 + c)) % 7 == 0; }
+
+static const char *WORDS[] = {"", "a", "alpha", "beta", "gamma", "delta", "\xc3\xa9t\xc3\xa9",
+                              "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
+                              "zzzzzzzzzzzzzzzz", "M", "~~~"};
+
+/* The PLAIN bytes of value (c, row) into out; returns the length. */
+static size_t gen(int c, int64_t row, uint8_t *out) {
+    uint64_t h = mix((uint64_t)row * 1000003u + (uint64_t)c);
+    switch (c) {
+    case C_B: out[0] = (uint8_t)(h & 1); return 1;
+    case C_I32: {
+        int32_t v = (int32_t)(row % 5 == 0 ? (h % 2 ? INT32_MAX : INT32_MIN) : (int32_t)(h % 1000) - 500);
+        memcpy(out, &v, 4);
+        return 4;
+    }
+    case C_I64: {
+        int64_t v = row % 11 == 0 ? (int64_t)h : (int64_t)(h % 100000) - 50000;
+        memcpy(out, &v, 8);
+        return 8;
+    }
+    case C_F: {
+        float v = row % 13 == 0 ? NAN : row % 17 == 0 ? -0.0f : (float)((double)(h % 20000) / 7.0 - 1000);
+        memcpy(out, &v, 4);
+        return 4;
+    }
+    case C_D: {
+        double v = row % 19 == 0 ? INFINITY : (double)(int64_t)(h % 2000000) / 3.0 - 300000;
+        memcpy(out, &v, 8);
+        return 8;
+    }
+    case C_S: {
+        const char *w = WORDS[h % 10];
+        size_t n = strlen(w);
+        memcpy(out, w, n);
+        return n;
+    }
+    case C_BIN: {
+        size_t n = h % 97 == 0 ? 200 : h % 9;
+        for (size_t i = 0; i < n; i++) out[i] = (uint8_t)(mix(h + i) >> 8) | (i == 0 && n == 200 ? 0xff : 0);
+        return n;
+    }
+    case C_FL:
+        for (int i = 0; i < 5; i++) out[i] = (uint8_t)(h >> (8 * i)) & 0x0f;
+        return 5;
+    case C_U32: {
+        uint32_t v = row % 7 == 0 ? 0xFFFFFFF0u + (uint32_t)(h % 15) : (uint32_t)(h % 5000);
+        memcpy(out, &v, 4);
+        return 4;
+    }
+    case C_U64: {
+        uint64_t v = row % 3 == 0 ? h : h % 77;
+        memcpy(out, &v, 8);
+        return 8;
+    }
+    case C_DEC: { /* 9-byte big-endian two's complement, DECIMAL(20,2) */
+        int64_t v = (int64_t)(h % 2000000001) - 1000000000;
+        out[0] = v < 0 ? 0xff : 0x00;
+        for (int i = 0; i < 8; i++) out[1 + i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
+        return 9;
+    }
+    case C_I96:
+        for (int i = 0; i < 12; i++) out[i] = (uint8_t)(h >> (i * 5));
+        return 12;
+    case C_TS: {
+        int64_t v = 1700000000000000 + (int64_t)(h % 1000000000);
+        memcpy(out, &v, 8);
+        return 8;
+    }
+    case C_DATE: {
+        int32_t v = 19000 + (int32_t)(row % 400);
+        memcpy(out, &v, 4);
+        return 4;
+    }
+    }
+    return 0;
+}
+
+static void schema_flat(plank_schema_field *f) {
+    for (int i = 0; i <= NCOL; i++) plank_schema_field_init(&f[i]);
+    f[0].num_children = NCOL;
+    static const char *names[NCOL] = {"b", "i32", "i64", "f", "d", "s", "bin", "fl",
+                                      "u32", "u64", "dec", "i96", "ts", "date"};
+    static const plank_physical_type types[NCOL] = {
+        PLANK_BOOLEAN, PLANK_INT32, PLANK_INT64, PLANK_FLOAT, PLANK_DOUBLE, PLANK_BYTE_ARRAY,
+        PLANK_BYTE_ARRAY, PLANK_FIXED_LEN_BYTE_ARRAY, PLANK_INT32, PLANK_INT64,
+        PLANK_FIXED_LEN_BYTE_ARRAY, PLANK_INT96, PLANK_INT64, PLANK_INT32};
+    for (int c = 0; c < NCOL; c++) {
+        plank_schema_field *x = &f[c + 1];
+        x->name = names[c];
+        x->physical_type = types[c];
+        x->repetition = optional_col(c) ? PLANK_OPTIONAL : PLANK_REQUIRED;
+        x->has_field_id = true;
+        x->field_id = 100 + c;
+    }
+    f[1 + C_S].logical.kind = PLANK_LOGICAL_STRING;
+    f[1 + C_FL].type_length = 5;
+    f[1 + C_U32].logical.kind = PLANK_LOGICAL_INTEGER;
+    f[1 + C_U32].logical.bit_width = 32;
+    f[1 + C_U64].logical.kind = PLANK_LOGICAL_INTEGER;
+    f[1 + C_U64].logical.bit_width = 64;
+    f[1 + C_DEC].type_length = 9;
+    f[1 + C_DEC].logical.kind = PLANK_LOGICAL_DECIMAL;
+    f[1 + C_DEC].logical.precision = 20;
+    f[1 + C_DEC].logical.scale = 2;
+    f[1 + C_TS].logical.kind = PLANK_LOGICAL_TIMESTAMP;
+    f[1 + C_TS].logical.unit = PLANK_UNIT_MICROS;
+    f[1 + C_TS].logical.is_adjusted_to_utc = true;
+    f[1 + C_DATE].logical.kind = PLANK_LOGICAL_DATE;
+}
+
+/* Column batches of rows [r0, r1) in the reader's layout. */
+typedef struct colbuf {
+    uint8_t *validity, *values, *data;
+    int64_t *offsets;
+} colbuf;
+
+static void make_batch(int c, int64_t r0, int64_t r1, colbuf *cb, plank_batch *b) {
+    int64_t n = r1 - r0;
+    memset(b, 0, sizeof *b);
+    memset(cb, 0, sizeof *cb);
+    b->length = n;
+    cb->validity = calloc((size_t)n / 8 + 1, 1);
+    bool any_null = false;
+    for (int64_t i = 0; i < n; i++) {
+        if (is_null(c, r0 + i)) any_null = true;
+        else cb->validity[i / 8] |= (uint8_t)(1u << (i % 8));
+    }
+    b->validity = any_null ? cb->validity : NULL;
+    uint8_t tmp[256];
+    if (c == C_S || c == C_BIN) {
+        cb->offsets = calloc((size_t)n + 1, 8);
+        cb->data = malloc((size_t)n * 200 + 1);
+        int64_t at = 0;
+        for (int64_t i = 0; i < n; i++) {
+            if (!is_null(c, r0 + i)) {
+                size_t len = gen(c, r0 + i, tmp);
+                memcpy(cb->data + at, tmp, len);
+                at += (int64_t)len;
+            }
+            cb->offsets[i + 1] = at;
+        }
+        b->offsets = cb->offsets;
+        b->data = cb->data;
+    } else if (c == C_B) {
+        cb->values = calloc((size_t)n / 8 + 1, 1);
+        for (int64_t i = 0; i < n; i++) {
+            gen(c, r0 + i, tmp);
+            if (tmp[0]) cb->values[i / 8] |= (uint8_t)(1u << (i % 8));
+        }
+        b->values = cb->values;
+    } else {
+        size_t w = gen(c, 0, tmp);
+        cb->values = calloc((size_t)n + 1, w);
+        for (int64_t i = 0; i < n; i++)
+            if (!is_null(c, r0 + i)) gen(c, r0 + i, cb->values + (size_t)i * w);
+            else memset(cb->values + (size_t)i * w, 0xAB, w); /* garbage in null slots */
+        b->values = cb->values;
+    }
+}
+
+static void free_batch(colbuf *cb) {
+    free(cb->validity);
+    free(cb->values);
+    free(cb->data);
+    free(cb->offsets);
+}
+
+typedef struct config {
+    plank_codec codec;
+    int page_version;
+    bool dictionary;
+    int enc_set;          /* 0 default, 1 DELTA/BSS/RLE, 2 DELTA_BYTE_ARRAY/BSS */
+    int64_t page_rows;
+    int64_t rg_rows;
+    bool by_column;       /* write_column + end_row_group instead of write_rows */
+    int32_t format_version;
+} config;
+
+static int enc_for(int set, int c) {
+    if (set == 1) {
+        switch (c) {
+        case C_B: return PLANK_ENC_RLE;
+        case C_I32: case C_I64: case C_U32: case C_U64: case C_TS: case C_DATE:
+            return PLANK_ENC_DELTA_BINARY_PACKED;
+        case C_F: case C_D: case C_FL: case C_DEC: return PLANK_ENC_BYTE_STREAM_SPLIT;
+        case C_S: case C_BIN: return PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY;
+        default: return -1;
+        }
+    }
+    if (set == 2) {
+        switch (c) {
+        case C_S: case C_BIN: case C_FL: case C_DEC: return PLANK_ENC_DELTA_BYTE_ARRAY;
+        case C_I32: case C_I64: case C_F: case C_D: return PLANK_ENC_BYTE_STREAM_SPLIT;
+        default: return -1;
+        }
+    }
+    return -1;
+}
+
+static const char *NAMES[NCOL] = {"b", "i32", "i64", "f", "d", "s", "bin", "fl",
+                                  "u32", "u64", "dec", "i96", "ts", "date"};
+
+static plank_status write_file(const char *path, const config *cf, int64_t nrows,
+                               plank_allocator *alloc, plank_error *err) {
+    plank_schema_field f[NCOL + 1];
+    schema_flat(f);
+    plank_writer_options o;
+    plank_writer_options_init(&o);
+    o.allocator = alloc;
+    o.codec = cf->codec;
+    o.page_version = cf->page_version;
+    o.dictionary = cf->dictionary;
+    o.page_rows = cf->page_rows;
+    o.row_group_rows = cf->rg_rows;
+    o.format_version = cf->format_version ? cf->format_version : 2;
+    o.max_statistics_size = 16;
+    plank_column_options co[NCOL];
+    int nco = 0;
+    for (int c = 0; c < NCOL; c++) {
+        int e = enc_for(cf->enc_set, c);
+        if (e < 0 && !(c == C_S)) continue;
+        plank_column_options_init(&co[nco]);
+        co[nco].path = NAMES[c];
+        co[nco].encoding = e;
+        if (c == C_S) co[nco].bloom_filter = true;
+        nco++;
+    }
+    o.columns = co;
+    o.num_column_options = nco;
+    plank_key_value kv = {"origin", "test_writer"};
+    o.key_values = &kv;
+    o.num_key_values = 1;
+    plank_writer *w;
+    plank_status st = plank_writer_open_path(&w, path, f, NCOL + 1, &o, err);
+    if (st != PLANK_OK) return st;
+    int64_t step = 777;
+    for (int64_t r = 0; r < nrows && st == PLANK_OK; r += step) {
+        int64_t r1 = r + step < nrows ? r + step : nrows;
+        plank_batch b[NCOL];
+        colbuf cb[NCOL];
+        for (int c = 0; c < NCOL; c++) make_batch(c, r, r1, &cb[c], &b[c]);
+        if (cf->by_column) {
+            for (int c = 0; c < NCOL && st == PLANK_OK; c++) {
+                /* two uneven pieces per column */
+                plank_batch part = b[c];
+                st = plank_writer_write_column(w, c, &part, err);
+            }
+            if (st == PLANK_OK && (r1 / step) % 2 == 0) st = plank_writer_end_row_group(w, err);
+        } else {
+            st = plank_writer_write_rows(w, b, r1 - r, err);
+        }
+        for (int c = 0; c < NCOL; c++) free_batch(&cb[c]);
+    }
+    if (st != PLANK_OK) {
+        plank_writer_abort(w);
+        return st;
+    }
+    return plank_writer_close(w, err);
+}
+
+/* Independent min/max over rows [r0, r1) of column c, by a simple typed
+ * comparison. Returns false when no value orders. */
+static int cmp_val(int c, const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
+    switch (c) {
+    case C_B: return (int)a[0] - (int)b[0];
+    case C_I32: case C_DATE: { int32_t x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return (x > y) - (x < y); }
+    case C_I64: case C_TS: { int64_t x, y; memcpy(&x, a, 8); memcpy(&y, b, 8); return (x > y) - (x < y); }
+    case C_U32: { uint32_t x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return (x > y) - (x < y); }
+    case C_U64: { uint64_t x, y; memcpy(&x, a, 8); memcpy(&y, b, 8); return (x > y) - (x < y); }
+    case C_F: { float x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return (x > y) - (x < y); }
+    case C_D: { double x, y; memcpy(&x, a, 8); memcpy(&y, b, 8); return (x > y) - (x < y); }
+    case C_DEC: {
+        if ((a[0] ^ b[0]) & 0x80) return (a[0] & 0x80) ? -1 : 1;
+        return memcmp(a, b, 9);
+    }
+    default: {
+        size_t n = al < bl ? al : bl;
+        int r = memcmp(a, b, n);
+        return r ? r : (al > bl) - (al < bl);
+    }
+    }
+}
+
+static bool expected_minmax(int c, int64_t r0, int64_t r1, uint8_t *mn, size_t *mnl, uint8_t *mx,
+                            size_t *mxl, int64_t *nulls) {
+    bool has = false;
+    *nulls = 0;
+    uint8_t v[256];
+    for (int64_t r = r0; r < r1; r++) {
+        if (is_null(c, r)) { (*nulls)++; continue; }
+        size_t l = gen(c, r, v);
+        if (c == C_F) { float x; memcpy(&x, v, 4); if (x != x) continue; }
+        if (!has || cmp_val(c, v, l, mn, *mnl) < 0) { memcpy(mn, v, l); *mnl = l; }
+        if (!has || cmp_val(c, v, l, mx, *mxl) > 0) { memcpy(mx, v, l); *mxl = l; }
+        has = true;
+    }
+    return has;
+}
+
+
+/* The page index against the generator: page row ranges tile the row group,
+ * per-page null counts and min/max are those of the page's rows. */
+static void verify_page_index(plank_reader *r, int32_t g, int c, int64_t row0, int64_t nrows,
+                              const config *cf) {
+    plank_offset_index *oi = NULL;
+    plank_column_index *ci = NULL;
+    plank_error err;
+    CHECK_MSG(plank_reader_offset_index(r, g, c, &oi, &err) == PLANK_OK, "%s", err.message);
+    CHECK_MSG(plank_reader_column_index(r, g, c, &ci, &err) == PLANK_OK, "%s", err.message);
+    CHECK(oi != NULL);
+    if (!oi) return;
+    CHECK(oi->num_pages >= 1);
+    if (cf->page_rows < nrows) CHECK(oi->num_pages >= (nrows + cf->page_rows - 1) / cf->page_rows);
+    CHECK_EQ_I64(oi->pages[0].first_row_index, 0);
+    if (c == C_I96) {
+        CHECK(ci == NULL);
+    } else {
+        CHECK(ci != NULL);
+    }
+    if (ci) CHECK_EQ_I64(ci->num_pages, oi->num_pages);
+    for (int32_t p = 0; p < oi->num_pages; p++) {
+        int64_t a = oi->pages[p].first_row_index;
+        int64_t b = p + 1 < oi->num_pages ? oi->pages[p + 1].first_row_index : nrows;
+        CHECK(b > a && b - a <= cf->page_rows);
+        if (p > 0) CHECK(oi->pages[p].offset > oi->pages[p - 1].offset);
+        if (!ci) continue;
+        uint8_t mn[256], mx[256];
+        size_t mnl = 0, mxl = 0;
+        int64_t nulls;
+        bool has = expected_minmax(c, row0 + a, row0 + b, mn, &mnl, mx, &mxl, &nulls);
+        CHECK(ci->null_counts != NULL);
+        if (ci->null_counts) CHECK_EQ_I64(ci->null_counts[p], nulls);
+        bool all_null = nulls == b - a;
+        CHECK(ci->null_pages[p] == all_null);
+        if (!has || c == C_F) continue; /* float: -0/+0 rewritten; checked via chunk stats */
+        if (c == C_S || c == C_BIN) {
+            CHECK(cmp_val(c, ci->min_values[p], ci->min_lens[p], mn, mnl) <= 0);
+            CHECK(cmp_val(c, ci->max_values[p], ci->max_lens[p], mx, mxl) >= 0);
+        } else {
+            CHECK_MSG(ci->min_lens[p] == mnl && !memcmp(ci->min_values[p], mn, mnl),
+                      "column %s page %d min", NAMES[c], (int)p);
+            CHECK_MSG(ci->max_lens[p] == mxl && !memcmp(ci->max_values[p], mx, mxl),
+                      "column %s page %d max", NAMES[c], (int)p);
+        }
+        if (optional_col(c) && ci->definition_level_histograms) {
+            CHECK_EQ_I64(ci->num_definition_level_histograms, 2 * ci->num_pages);
+            CHECK_EQ_I64(ci->definition_level_histograms[2 * p], nulls);
+            CHECK_EQ_I64(ci->definition_level_histograms[2 * p + 1], b - a - nulls);
+        }
+    }
+    plank_column_index_free(ci);
+    plank_offset_index_free(oi);
+}
+
+static void verify_bloom(plank_reader *r, int32_t g, int64_t row0, int64_t nrows) {
+    plank_bloom_filter *bf = NULL;
+    plank_error err;
+    CHECK_MSG(plank_reader_bloom_filter(r, g, C_S, &bf, &err) == PLANK_OK, "%s", err.message);
+    CHECK(bf != NULL);
+    if (!bf) return;
+    uint8_t v[256];
+    int missing = 0;
+    for (int64_t i = row0; i < row0 + nrows; i++) {
+        if (is_null(C_S, i)) continue;
+        size_t l = gen(C_S, i, v);
+        if (!plank_bloom_filter_check(bf, v, l)) missing++;
+    }
+    CHECK_EQ_I64(missing, 0);
+    int fp = 0;
+    for (int i = 0; i < 1000; i++) {
+        char s[32];
+        int n = snprintf(s, sizeof s, "absent-%d", i);
+        fp += plank_bloom_filter_check(bf, s, (size_t)n);
+    }
+    CHECK_MSG(fp < 50, "%d false positives of 1000", fp);
+    plank_bloom_filter_free(bf);
+}
+
+static void verify_file(const char *path, const config *cf, int64_t nrows) {
+    plank_reader *r;
+    plank_error err;
+    plank_status st = plank_reader_open_path(&r, path, NULL, &err);
+    CHECK_MSG(st == PLANK_OK, "open: %s", err.message);
+    if (st != PLANK_OK) return;
+    CHECK_EQ_I64(plank_reader_num_rows(r), nrows);
+    CHECK_EQ_I64(plank_reader_num_columns(r), NCOL);
+    CHECK(strncmp(plank_reader_created_by(r), "plank version", 13) == 0);
+    CHECK_EQ_I64(plank_reader_num_key_values(r), 1);
+    const plank_schema_node *dn = plank_reader_column_node(r, C_DEC);
+    CHECK(dn->logical.kind == PLANK_LOGICAL_DECIMAL && dn->logical.precision == 20 &&
+          dn->logical.scale == 2 && dn->type_length == 9 && dn->has_field_id &&
+          dn->field_id == 100 + C_DEC);
+    CHECK(plank_reader_column_node(r, C_U64)->logical.kind == PLANK_LOGICAL_INTEGER &&
+          !plank_reader_column_node(r, C_U64)->logical.is_signed);
+    CHECK(plank_reader_column_node(r, C_S)->repetition == PLANK_OPTIONAL);
+    CHECK(plank_reader_column_node(r, C_I32)->repetition == PLANK_REQUIRED);
+    int32_t nrg = plank_reader_num_row_groups(r);
+    if (!cf->by_column && cf->rg_rows < nrows)
+        CHECK_EQ_I64(nrg, (nrows + cf->rg_rows - 1) / cf->rg_rows);
+    for (int c = 0; c < NCOL; c++) {
+        int64_t row = 0;
+        int bad = 0;
+        for (int32_t g = 0; g < nrg; g++) {
+            plank_row_group_info ri;
+            plank_reader_row_group(r, g, &ri, NULL);
+            plank_column_chunk_info ci;
+            CHECK(plank_reader_column_chunk(r, g, c, &ci, NULL) == PLANK_OK);
+            CHECK(ci.codec == cf->codec);
+            CHECK_EQ_I64(ci.num_values, ri.num_rows);
+            int want = enc_for(cf->enc_set, c);
+            bool has_enc = false;
+            for (int32_t e = 0; e < ci.num_encodings; e++) {
+                if (!cf->dictionary && want >= 0 && (int)ci.encodings[e] == want) has_enc = true;
+                if (cf->dictionary && c != C_B &&
+                    (ci.encodings[e] == PLANK_ENC_RLE_DICTIONARY ||
+                     ci.encodings[e] == PLANK_ENC_PLAIN_DICTIONARY))
+                    has_enc = true;
+            }
+            if ((cf->dictionary && c != C_B) || (!cf->dictionary && want >= 0))
+                CHECK_MSG(has_enc, "column %s: expected encoding missing", NAMES[c]);
+            /* statistics */
+            uint8_t mn[256], mx[256];
+            size_t mnl = 0, mxl = 0;
+            int64_t nulls;
+            bool has = expected_minmax(c, row, row + ri.num_rows, mn, &mnl, mx, &mxl, &nulls);
+            CHECK(ci.has_statistics && ci.statistics.has_null_count);
+            CHECK_EQ_I64(ci.statistics.null_count, nulls);
+            if (c == C_I96) {
+                CHECK(!ci.statistics.has_min);
+            } else if (!has) {
+                CHECK(!ci.statistics.has_min);
+            } else if (c == C_BIN || c == C_S) {
+                /* truncated to 16 bytes: a lower and an upper bound */
+                CHECK(ci.statistics.has_min && ci.statistics.has_max);
+                CHECK(ci.statistics.min_len <= 16 && ci.statistics.max_len <= 16);
+                CHECK(cmp_val(c, ci.statistics.min, ci.statistics.min_len, mn, mnl) <= 0);
+                CHECK(cmp_val(c, ci.statistics.max, ci.statistics.max_len, mx, mxl) >= 0);
+                if (mnl <= 16) CHECK(ci.statistics.min_len == mnl && !memcmp(ci.statistics.min, mn, mnl));
+                if (mxl <= 16) CHECK(ci.statistics.max_len == mxl && !memcmp(ci.statistics.max, mx, mxl));
+                CHECK(ci.statistics.has_is_min_exact && ci.statistics.is_min_exact == (mnl <= 16));
+            } else {
+                CHECK_MSG(ci.statistics.min_len == mnl && !memcmp(ci.statistics.min, mn, mnl),
+                          "column %s row group %d: min differs", NAMES[c], (int)g);
+                bool zero_max = false;
+                if (c == C_F) { float x; memcpy(&x, mx, 4); zero_max = x == 0; }
+                if (!zero_max)
+                    CHECK_MSG(ci.statistics.max_len == mxl && !memcmp(ci.statistics.max, mx, mxl),
+                              "column %s row group %d: max differs", NAMES[c], (int)g);
+            }
+            if (c == C_S) CHECK(ci.bloom_filter_offset > 0 && ci.bloom_filter_length > 0);
+            CHECK(ci.column_index_offset > 0 || c == C_I96);
+            CHECK(ci.offset_index_offset > 0);
+            if (c == C_S) CHECK(ci.unencoded_byte_array_data_bytes >= 0);
+            if (optional_col(c)) CHECK(ci.num_definition_level_histogram == 2);
+            verify_page_index(r, g, c, row, ri.num_rows, cf);
+            if (c == C_S) verify_bloom(r, g, row, ri.num_rows);
+            /* values */
+            plank_column_reader *cr;
+            st = plank_column_reader_open(r, g, c, &cr, &err);
+            CHECK_MSG(st == PLANK_OK, "%s", err.message);
+            if (st != PLANK_OK) continue;
+            int64_t start = row;
+            for (;;) {
+                plank_batch b;
+                st = plank_column_reader_read(cr, 1000, &b, &err);
+                CHECK_MSG(st == PLANK_OK, "read %s: %s", NAMES[c], err.message);
+                if (st != PLANK_OK || b.length == 0) break;
+                for (int64_t i = 0; i < b.length; i++, row++) {
+                    bool null = b.validity && !((b.validity[i / 8] >> (i % 8)) & 1);
+                    if (null != is_null(c, row)) { bad++; continue; }
+                    if (null) continue;
+                    uint8_t v[256];
+                    size_t l = gen(c, row, v);
+                    const uint8_t *got;
+                    size_t gl;
+                    uint8_t bit;
+                    if (c == C_B) {
+                        bit = (((const uint8_t *)b.values)[i / 8] >> (i % 8)) & 1;
+                        got = &bit;
+                        gl = 1;
+                    } else if (b.offsets) {
+                        got = b.data + b.offsets[i];
+                        gl = (size_t)(b.offsets[i + 1] - b.offsets[i]);
+                    } else {
+                        got = (const uint8_t *)b.values + (size_t)i * (size_t)b.value_width;
+                        gl = (size_t)b.value_width;
+                    }
+                    if (gl != l || memcmp(got, v, l)) bad++;
+                }
+            }
+            CHECK_EQ_I64(row - start, ri.num_rows);
+            plank_column_reader_close(cr);
+        }
+        CHECK_MSG(bad == 0, "column %s: %d values differ", NAMES[c], bad);
+        CHECK_EQ_I64(row, nrows);
+    }
+    plank_reader_close(r);
+}
+
+static void test_matrix(const char *dir) {
+    static const plank_codec codecs[] = {PLANK_CODEC_UNCOMPRESSED, PLANK_CODEC_SNAPPY,
+                                         PLANK_CODEC_GZIP, PLANK_CODEC_ZSTD, PLANK_CODEC_LZ4_RAW,
+                                         PLANK_CODEC_LZ4, PLANK_CODEC_BROTLI};
+    char path[512];
+    snprintf(path, sizeof path, "%s/matrix.parquet", dir);
+    int n = 0;
+    for (size_t ci = 0; ci < sizeof codecs / sizeof codecs[0]; ci++) {
+        if (!plank_codec_available(codecs[ci])) continue;
+        for (int pv = 1; pv <= 2; pv++)
+            for (int set = 0; set < 3; set++) {
+                config cf = {codecs[ci], pv, set == 0, set, 20000, 1 << 20, false, 2};
+                if (set == 0 && ci % 2) cf.page_rows = 7;       /* tiny pages */
+                if (set == 1) cf.rg_rows = 1000;                 /* several row groups */
+                if (set == 2 && pv == 2) cf.by_column = true;
+                if (set == 0 && pv == 2 && ci == 0) cf.format_version = 1;
+                int64_t nrows = set == 1 ? 2500 : 3001;
+                plank_error err;
+                plank_status st = write_file(path, &cf, nrows, NULL, &err);
+                CHECK_MSG(st == PLANK_OK, "write codec %d pv %d set %d: %s", (int)cf.codec, pv,
+                          set, err.message);
+                if (st == PLANK_OK) verify_file(path, &cf, nrows);
+                n++;
+            }
+    }
+    fprintf(stderr, "matrix: %d files written and verified\n", n);
+    unlink(path);
+}
+
+
+/* ---- Nested: list<int64>, struct<a: string, b: double>, map<string, int32> ---- */
+
+typedef struct leafbuf {
+    int16_t def[20000], rep[20000];
+    int64_t n;
+    uint8_t vals[20000 * 8];
+    int64_t offs[20001];
+    char data[200000];
+    int64_t dlen;
+} leafbuf;
+
+static void put_slot(leafbuf *lb, int16_t d, int16_t r, const void *v, size_t w, bool bytes) {
+    int64_t i = lb->n++;
+    lb->def[i] = d;
+    lb->rep[i] = r;
+    if (bytes) {
+        if (v) {
+            memcpy(lb->data + lb->dlen, v, w);
+            lb->dlen += (int64_t)w;
+        }
+        lb->offs[i + 1] = lb->dlen;
+    } else if (v) {
+        memcpy(lb->vals + (size_t)i * w, v, w);
+    }
+}
+
+static void gen_nested(int64_t r0, int64_t r1, leafbuf *lb) {
+    for (int k = 0; k < 5; k++) {
+        lb[k].n = 0;
+        lb[k].dlen = 0;
+        lb[k].offs[0] = 0;
+    }
+    for (int64_t r = r0; r < r1; r++) {
+        /* l */
+        int kind = (int)(r % 5);
+        if (kind == 0) put_slot(&lb[0], 0, 0, NULL, 8, false);
+        else if (kind == 1) put_slot(&lb[0], 1, 0, NULL, 8, false);
+        else
+            for (int64_t j = 0; j < r % 4 + 1; j++) {
+                int64_t v = r * 10 + j;
+                bool null = (r + j) % 3 == 0;
+                put_slot(&lb[0], null ? 2 : 3, j ? 1 : 0, null ? NULL : &v, 8, false);
+            }
+        /* st */
+        if (r % 4 == 0) {
+            put_slot(&lb[1], 0, 0, NULL, 0, true);
+            put_slot(&lb[2], 0, 0, NULL, 8, false);
+        } else {
+            char s[32];
+            int n = snprintf(s, sizeof s, "s%lld", (long long)r);
+            if (r % 3 == 0) put_slot(&lb[1], 1, 0, NULL, 0, true);
+            else put_slot(&lb[1], 2, 0, s, (size_t)n, true);
+            double d = (double)r * 0.5;
+            put_slot(&lb[2], 1, 0, &d, 8, false);
+        }
+        /* m */
+        if (r % 6 == 0 || r % 6 == 1) {
+            int16_t d = (int16_t)(r % 6);
+            put_slot(&lb[3], d, 0, NULL, 0, true);
+            put_slot(&lb[4], d, 0, NULL, 4, false);
+        } else {
+            for (int j = 0; j < r % 3 + 1; j++) {
+                char k[8];
+                int n = snprintf(k, sizeof k, "k%d", j);
+                put_slot(&lb[3], 2, j ? 1 : 0, k, (size_t)n, true);
+                int32_t v = (int32_t)r + j;
+                put_slot(&lb[4], j == 1 ? 2 : 3, j ? 1 : 0, j == 1 ? NULL : &v, 4, false);
+            }
+        }
+    }
+}
+
+static void schema_nested(plank_schema_field *f) {
+    for (int i = 0; i < 11; i++) plank_schema_field_init(&f[i]);
+    f[0].num_children = 3;
+    f[1] = (plank_schema_field){.name = "l", .physical_type = PLANK_PHYSICAL_NONE,
+                                .repetition = PLANK_OPTIONAL, .num_children = 1};
+    f[1].logical.kind = PLANK_LOGICAL_LIST;
+    f[2] = (plank_schema_field){.name = "list", .physical_type = PLANK_PHYSICAL_NONE,
+                                .repetition = PLANK_REPEATED, .num_children = 1};
+    f[3] = (plank_schema_field){.name = "element", .physical_type = PLANK_INT64,
+                                .repetition = PLANK_OPTIONAL};
+    f[4] = (plank_schema_field){.name = "st", .physical_type = PLANK_PHYSICAL_NONE,
+                                .repetition = PLANK_OPTIONAL, .num_children = 2};
+    f[5] = (plank_schema_field){.name = "a", .physical_type = PLANK_BYTE_ARRAY,
+                                .repetition = PLANK_OPTIONAL};
+    f[5].logical.kind = PLANK_LOGICAL_STRING;
+    f[6] = (plank_schema_field){.name = "b", .physical_type = PLANK_DOUBLE,
+                                .repetition = PLANK_REQUIRED};
+    f[7] = (plank_schema_field){.name = "m", .physical_type = PLANK_PHYSICAL_NONE,
+                                .repetition = PLANK_OPTIONAL, .num_children = 1};
+    f[7].logical.kind = PLANK_LOGICAL_MAP;
+    f[8] = (plank_schema_field){.name = "key_value", .physical_type = PLANK_PHYSICAL_NONE,
+                                .repetition = PLANK_REPEATED, .num_children = 2};
+    f[9] = (plank_schema_field){.name = "key", .physical_type = PLANK_BYTE_ARRAY,
+                                .repetition = PLANK_REQUIRED};
+    f[9].logical.kind = PLANK_LOGICAL_STRING;
+    f[10] = (plank_schema_field){.name = "value", .physical_type = PLANK_INT32,
+                                 .repetition = PLANK_OPTIONAL};
+}
+
+static void test_nested(const char *dir) {
+    static leafbuf lb[5], got;
+    char path[512];
+    snprintf(path, sizeof path, "%s/nested.parquet", dir);
+    const int64_t N = 1000;
+    static const int16_t maxdef[5] = {3, 2, 1, 2, 3};
+    static const int widths[5] = {8, 0, 8, 0, 4};
+    for (int pv = 1; pv <= 2; pv++) {
+        plank_schema_field f[11];
+        schema_nested(f);
+        plank_writer_options o;
+        plank_writer_options_init(&o);
+        o.page_version = pv;
+        o.page_rows = 7;
+        o.row_group_rows = 300;
+        o.dictionary = pv == 1;
+        plank_writer *w;
+        plank_error err;
+        plank_status st = plank_writer_open_path(&w, path, f, 11, &o, &err);
+        CHECK_MSG(st == PLANK_OK, "%s", err.message);
+        if (st != PLANK_OK) return;
+        CHECK_EQ_I64(plank_writer_num_columns(w), 5);
+        CHECK_EQ_I64(plank_writer_column_node(w, 0)->max_definition_level, 3);
+        CHECK_EQ_I64(plank_writer_column_node(w, 4)->max_repetition_level, 1);
+        for (int64_t r = 0; r < N && st == PLANK_OK; r += 250) {
+            gen_nested(r, r + 250, lb);
+            plank_batch b[5];
+            memset(b, 0, sizeof b);
+            for (int k = 0; k < 5; k++) {
+                b[k].length = lb[k].n;
+                b[k].def_levels = lb[k].def;
+                b[k].rep_levels = lb[k].rep;
+                if (widths[k]) b[k].values = lb[k].vals;
+                else {
+                    b[k].offsets = lb[k].offs;
+                    b[k].data = (const uint8_t *)lb[k].data;
+                }
+            }
+            st = plank_writer_write_rows(w, b, 250, &err);
+            CHECK_MSG(st == PLANK_OK, "%s", err.message);
+        }
+        st = plank_writer_close(w, &err);
+        CHECK_MSG(st == PLANK_OK, "close: %s", err.message);
+        /* read back: levels and values identical */
+        plank_reader *r;
+        st = plank_reader_open_path(&r, path, NULL, &err);
+        CHECK_MSG(st == PLANK_OK, "%s", err.message);
+        if (st != PLANK_OK) return;
+        CHECK_EQ_I64(plank_reader_num_rows(r), N);
+        CHECK_EQ_I64(plank_reader_num_row_groups(r), 4);
+        CHECK(plank_reader_schema_node(r, 1)->logical.kind == PLANK_LOGICAL_LIST);
+        CHECK(plank_reader_schema_node(r, 7)->logical.kind == PLANK_LOGICAL_MAP);
+        gen_nested(0, N, lb);
+        for (int k = 0; k < 5; k++) {
+            int64_t at = 0, bad = 0;
+            for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
+                plank_column_reader *cr;
+                CHECK(plank_column_reader_open(r, g, k, &cr, NULL) == PLANK_OK);
+                for (;;) {
+                    plank_batch b;
+                    st = plank_column_reader_read(cr, 333, &b, &err);
+                    CHECK_MSG(st == PLANK_OK, "%s", err.message);
+                    if (st != PLANK_OK || b.length == 0) break;
+                    for (int64_t i = 0; i < b.length; i++, at++) {
+                        if (at >= lb[k].n || b.def_levels[i] != lb[k].def[at] ||
+                            b.rep_levels[i] != lb[k].rep[at]) {
+                            bad++;
+                            continue;
+                        }
+                        if (b.def_levels[i] != maxdef[k]) continue;
+                        if (widths[k]) {
+                            if (memcmp((const uint8_t *)b.values + i * widths[k],
+                                       lb[k].vals + at * widths[k], (size_t)widths[k]))
+                                bad++;
+                        } else {
+                            int64_t l1 = b.offsets[i + 1] - b.offsets[i];
+                            int64_t l2 = lb[k].offs[at + 1] - lb[k].offs[at];
+                            if (l1 != l2 || memcmp(b.data + b.offsets[i], lb[k].data + lb[k].offs[at],
+                                                   (size_t)l1))
+                                bad++;
+                        }
+                    }
+                }
+                plank_column_chunk_info ci;
+                plank_reader_column_chunk(r, g, k, &ci, NULL);
+                if (k == 0) {
+                    CHECK_EQ_I64(ci.num_repetition_level_histogram, 2);
+                    CHECK_EQ_I64(ci.num_definition_level_histogram, 4);
+                }
+                plank_column_reader_close(cr);
+            }
+            CHECK_EQ_I64(at, lb[k].n);
+            CHECK_MSG(bad == 0, "nested leaf %d (page v%d): %lld slots differ", k, pv, (long long)bad);
+        }
+        /* pages start at record boundaries: first_row_index strictly increasing */
+        plank_offset_index *oi;
+        CHECK(plank_reader_offset_index(r, 0, 0, &oi, NULL) == PLANK_OK && oi);
+        if (oi) {
+            CHECK(oi->num_pages >= 300 / 7);
+            for (int32_t p = 1; p < oi->num_pages; p++)
+                CHECK(oi->pages[p].first_row_index == oi->pages[p - 1].first_row_index + 7);
+            plank_offset_index_free(oi);
+        }
+        plank_reader_close(r);
+    }
+    (void)got;
+    unlink(path);
+}
+
+/* ---- Boundary order, failures ------------------------------------------------ */
+
+static void test_boundary_order(const char *dir) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/order.parquet", dir);
+    for (int dir_i = 0; dir_i < 3; dir_i++) {
+        plank_schema_field f[2];
+        plank_schema_field_init(&f[0]);
+        plank_schema_field_init(&f[1]);
+        f[0].num_children = 1;
+        f[1].name = "x";
+        f[1].physical_type = PLANK_INT64;
+        plank_writer_options o;
+        plank_writer_options_init(&o);
+        o.page_rows = 10;
+        plank_writer *w;
+        CHECK(plank_writer_open_path(&w, path, f, 2, &o, NULL) == PLANK_OK);
+        int64_t v[100];
+        for (int i = 0; i < 100; i++)
+            v[i] = dir_i == 0 ? i : dir_i == 1 ? 100 - i : (i * 37) % 100;
+        plank_batch b;
+        memset(&b, 0, sizeof b);
+        b.length = 100;
+        b.values = v;
+        CHECK(plank_writer_write_rows(w, &b, 100, NULL) == PLANK_OK);
+        CHECK(plank_writer_close(w, NULL) == PLANK_OK);
+        plank_reader *r;
+        CHECK(plank_reader_open_path(&r, path, NULL, NULL) == PLANK_OK);
+        plank_column_index *ci = NULL;
+        CHECK(plank_reader_column_index(r, 0, 0, &ci, NULL) == PLANK_OK && ci);
+        if (ci) {
+            CHECK_EQ_I64(ci->num_pages, 10);
+            plank_boundary_order want = dir_i == 0 ? PLANK_BOUNDARY_ASCENDING
+                                        : dir_i == 1 ? PLANK_BOUNDARY_DESCENDING
+                                                     : PLANK_BOUNDARY_UNORDERED;
+            CHECK_EQ_I64(ci->boundary_order, want);
+        }
+        plank_column_index_free(ci);
+        plank_reader_close(r);
+    }
+    unlink(path);
+}
+
+/* A sink that fails at its Nth write. */
+typedef struct fail_sink {
+    int calls, fail_at;
+    size_t bytes;
+    bool finished, closed;
+} fail_sink;
+
+static plank_status fs_write(void *o, const void *buf, size_t len) {
+    fail_sink *s = o;
+    (void)buf;
+    if (++s->calls == s->fail_at) return PLANK_ERR_IO;
+    s->bytes += len;
+    return PLANK_OK;
+}
+static plank_status fs_finish(void *o) { ((fail_sink *)o)->finished = true; return PLANK_OK; }
+static void fs_close(void *o) { ((fail_sink *)o)->closed = true; }
+
+static void test_failures(const char *dir) {
+    /* a sink failing at each of its calls: an error, close called once, no finish */
+    plank_schema_field f[NCOL + 1];
+    schema_flat(f);
+    int total_calls = 0;
+    for (int fail_at = 0;; fail_at++) {
+        fail_sink fs = {0, fail_at, 0, false, false};
+        plank_sink sink = {fs_write, fs_finish, fs_close, &fs};
+        plank_writer_options o;
+        plank_writer_options_init(&o);
+        o.row_group_rows = 100;
+        o.page_rows = 30;
+        plank_writer *w;
+        plank_error err;
+        plank_status st = plank_writer_open_sink(&w, &sink, f, NCOL + 1, &o, &err);
+        for (int64_t r = 0; r < 300 && st == PLANK_OK; r += 150) {
+            plank_batch b[NCOL];
+            colbuf cb[NCOL];
+            for (int c = 0; c < NCOL; c++) make_batch(c, r, r + 150, &cb[c], &b[c]);
+            st = plank_writer_write_rows(w, b, 150, &err);
+            for (int c = 0; c < NCOL; c++) free_batch(&cb[c]);
+        }
+        if (st == PLANK_OK) st = plank_writer_close(w, &err);
+        else if (w) plank_writer_abort(w);
+        CHECK(fs.closed);
+        if (fail_at == 0) {
+            CHECK(st == PLANK_OK && fs.finished);
+            total_calls = fs.calls;
+            continue;
+        }
+        CHECK_MSG(st == PLANK_ERR_IO, "fail at %d: status %d", fail_at, (int)st);
+        CHECK(!fs.finished);
+        if (fail_at >= total_calls) break;
+    }
+    CHECK(total_calls > 10);
+
+    /* abort and failed writes leave nothing at the path */
+    char path[512];
+    snprintf(path, sizeof path, "%s/aborted.parquet", dir);
+    plank_writer *w;
+    CHECK(plank_writer_open_path(&w, path, f, NCOL + 1, NULL, NULL) == PLANK_OK);
+    plank_writer_abort(w);
+    CHECK(access(path, F_OK) != 0);
+    /* invalid input is refused with INVALID_ARGUMENT and the writer stays usable */
+    CHECK(plank_writer_open_path(&w, path, f, NCOL + 1, NULL, NULL) == PLANK_OK);
+    plank_batch b[NCOL];
+    colbuf cb[NCOL];
+    for (int c = 0; c < NCOL; c++) make_batch(c, 0, 10, &cb[c], &b[c]);
+    plank_error err;
+    CHECK(plank_writer_write_rows(w, b, 11, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "records") != NULL);
+    CHECK(plank_writer_write_column(w, 0, &b[0], NULL) == PLANK_OK);
+    CHECK(plank_writer_end_row_group(w, &err) == PLANK_ERR_INVALID_ARGUMENT); /* columns differ */
+    for (int c = 1; c < NCOL; c++) CHECK(plank_writer_write_column(w, c, &b[c], NULL) == PLANK_OK);
+    CHECK(plank_writer_end_row_group(w, &err) == PLANK_OK);
+    for (int c = 0; c < NCOL; c++) free_batch(&cb[c]);
+    CHECK(plank_writer_close(w, &err) == PLANK_OK);
+    CHECK(access(path, F_OK) == 0);
+    unlink(path);
+    /* bad schemas */
+    plank_schema_field bad[2];
+    plank_schema_field_init(&bad[0]);
+    plank_schema_field_init(&bad[1]);
+    bad[0].num_children = 1;
+    bad[1].name = "x";
+    bad[1].physical_type = PLANK_INT32;
+    bad[1].logical.kind = PLANK_LOGICAL_STRING;
+    CHECK(plank_writer_open_path(&w, path, bad, 2, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "does not apply") != NULL);
+    bad[1].logical.kind = PLANK_LOGICAL_NONE;
+    bad[0].num_children = 2;
+    CHECK(plank_writer_open_path(&w, path, bad, 2, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(access(path, F_OK) != 0);
+}
+
+/* Every allocation failing in turn during a small write: a clean error and
+ * no leak. */
+static void test_alloc_failures(const char *dir) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/alloc.parquet", dir);
+    config cf = {PLANK_CODEC_UNCOMPRESSED, 2, true, 0, 50, 100, false, 2};
+    if (plank_codec_available(PLANK_CODEC_ZSTD)) cf.codec = PLANK_CODEC_ZSTD;
+    int64_t total = 0;
+    int failures_seen = 0;
+    for (int64_t n = 1;; n++) {
+        th_alloc ta;
+        plank_allocator a = th_alloc_init(&ta);
+        ta.fail_at = n;
+        plank_error err;
+        plank_status st = write_file(path, &cf, 250, &a, &err);
+        CHECK_MSG(ta.live_blocks == 0 && ta.live_bytes == 0, "fail at %lld: leak %lld blocks",
+                  (long long)n, (long long)ta.live_blocks);
+        if (!ta.failed) {
+            CHECK(st == PLANK_OK);
+            total = n;
+            break;
+        }
+        failures_seen++;
+        CHECK_MSG(st == PLANK_ERR_OUT_OF_MEMORY, "fail at %lld: status %d (%s)", (long long)n,
+                  (int)st, err.message);
+        CHECK(access(path, F_OK) != 0);
+    }
+    fprintf(stderr, "alloc failures: %d injected over %lld allocations\n", failures_seen,
+            (long long)total);
+    if (access(path, F_OK) == 0) verify_file(path, &cf, 250);
+    unlink(path);
+}
+
+int main(void) {
+    char dir[] = "/tmp/plank_writer_XXXXXX";
+    if (!mkdtemp(dir)) TEST_SKIP("no temporary directory");
+    test_matrix(dir);
+    test_nested(dir);
+    test_boundary_order(dir);
+    test_failures(dir);
+    test_alloc_failures(dir);
+    rmdir(dir);
+    TEST_END();
+}
