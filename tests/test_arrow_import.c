@@ -5,6 +5,9 @@
  * and maps with nulls and empty lists, sliced arrays (offsets at every
  * level), value conversions, dictionary arrays, hostile arrays, and
  * allocator balance with failing allocations. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+
 #include "arrow/pk_arrow_import.h"
 #include "arrow_build.h"
 #include "tharness.h"
@@ -653,6 +656,172 @@ static void test_alloc(void) {
     CHECK(ok);
 }
 
+/* ---- The corpus: shredding the export gives back the file's levels ------------------------- */
+
+/* Reads one leaf column of the file slot by slot across row groups. */
+typedef struct leafcur {
+    plank_reader *r;
+    int32_t column, rg;
+    plank_column_reader *cr;
+    plank_batch b;
+    int64_t pos;
+} leafcur;
+
+static bool cur_next(leafcur *c, int64_t *i) {
+    while (!c->cr || c->pos >= c->b.length) {
+        if (c->cr && c->pos >= c->b.length) {
+            if (plank_column_reader_read(c->cr, 4096, &c->b, NULL) != PLANK_OK) return false;
+            c->pos = 0;
+            if (c->b.length > 0) break;
+            plank_column_reader_close(c->cr);
+            c->cr = NULL;
+            c->rg++;
+        }
+        if (c->rg >= plank_reader_num_row_groups(c->r)) return false;
+        if (plank_column_reader_open(c->r, c->rg, c->column, &c->cr, NULL) != PLANK_OK) return false;
+        c->b.length = 0;
+    }
+    *i = c->pos++;
+    return true;
+}
+
+/* Compares column l of the shredded batch with the file's next slots. */
+static bool same_slots(const char *file, const pk_inode *leaf, const plank_batch *sb, leafcur *c,
+                       bool values) {
+    for (int64_t k = 0; k < sb->length; k++) {
+        int64_t i;
+        if (!cur_next(c, &i)) {
+            fprintf(stderr, "%s column %d: the file has fewer slots\n", file, (int)c->column);
+            return false;
+        }
+        const plank_batch *fb = &c->b;
+        int d = sb->def_levels ? sb->def_levels[k] : 0, r = sb->rep_levels ? sb->rep_levels[k] : 0;
+        int fd = fb->def_levels ? fb->def_levels[i] : 0, fr = fb->rep_levels ? fb->rep_levels[i] : 0;
+        if (!fb->def_levels && fb->validity && !pk_bit_get(fb->validity, i)) fd = 0;
+        else if (!fb->def_levels && leaf->def > 0) fd = leaf->def;
+        if (d != fd || r != fr) {
+            fprintf(stderr, "%s column %d slot %lld: levels %d.%d, file %d.%d\n", file,
+                    (int)c->column, (long long)k, r, d, fr, fd);
+            return false;
+        }
+        if (!values || d != leaf->def) continue;
+        bool same;
+        if (leaf->physical_type == PLANK_BYTE_ARRAY) {
+            int64_t n = sb->offsets[k + 1] - sb->offsets[k];
+            same = n == fb->offsets[i + 1] - fb->offsets[i] &&
+                   !memcmp(sb->data + sb->offsets[k], fb->data + fb->offsets[i], (size_t)n);
+        } else if (leaf->physical_type == PLANK_BOOLEAN) {
+            same = pk_bit_get(sb->values, k) == pk_bit_get(fb->values, i);
+        } else {
+            size_t w = (size_t)sb->value_width;
+            same = !memcmp((const uint8_t *)sb->values + k * (int64_t)w,
+                           (const uint8_t *)fb->values + i * (int64_t)w, w);
+        }
+        if (!same) {
+            fprintf(stderr, "%s column %d slot %lld: value differs\n", file, (int)c->column,
+                    (long long)k);
+            return false;
+        }
+    }
+    return true;
+}
+
+static int g_levels_same, g_levels_other_shape, g_levels_skipped;
+
+static void corpus_file(const char *dir, const char *name) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/data/%s", dir, name);
+    plank_reader *r = NULL;
+    if (plank_reader_open_path(&r, path, NULL, NULL) != PLANK_OK) return;
+    struct ArrowArrayStream s;
+    struct ArrowSchema sc;
+    if (plank_reader_arrow_stream(r, NULL, 0, NULL, &s, NULL) != PLANK_OK) {
+        fprintf(stderr, "%s: export fails\n", name);
+        g_levels_skipped++;
+        plank_reader_close(r);
+        return;
+    }
+    if (s.get_schema(&s, &sc) != 0) {
+        fprintf(stderr, "%s: export fails\n", name);
+        g_levels_skipped++;
+        s.release(&s);
+        plank_reader_close(r);
+        return;
+    }
+    pk_itree t;
+    plank_error e;
+    plank_status st = pk_itree_build(&sc, NULL, &t, &e);
+    CHECK_MSG(st == PLANK_OK, "%s: %s", name, e.message);
+    int32_t nc = plank_reader_num_columns(r);
+    bool canonical = st == PLANK_OK && t.num_leaves == nc;
+    for (int32_t l = 0; canonical && l < nc; l++) {
+        const plank_schema_node *cn = plank_reader_column_node(r, l);
+        canonical = cn->max_definition_level == t.leaves[l]->def &&
+                    cn->max_repetition_level == t.leaves[l]->max_rep;
+    }
+    leafcur *cur = calloc((size_t)nc + 1, sizeof *cur);
+    for (int32_t l = 0; l < nc; l++) {
+        cur[l].r = r;
+        cur[l].column = l;
+    }
+    bool ok = true, exported = true;
+    while (st == PLANK_OK && ok) {
+        struct ArrowArray a;
+        if (s.get_next(&s, &a) != 0) {
+            exported = false;
+            break;
+        }
+        if (!a.release) break;
+        pk_shredded out;
+        st = pk_arrow_shred(&t, &a, NULL, &out, &e);
+        CHECK_MSG(st == PLANK_OK, "%s: shred: %s", name, e.message);
+        for (int32_t l = 0; st == PLANK_OK && canonical && ok && l < nc; l++) {
+            const plank_schema_node *cn = plank_reader_column_node(r, l);
+            bool values = cn->physical_type == t.leaves[l]->physical_type &&
+                          cn->type_length == t.leaves[l]->type_length;
+            ok = same_slots(name, t.leaves[l], &out.cols[l], &cur[l], values);
+        }
+        if (st == PLANK_OK) pk_shredded_free(&out);
+        a.release(&a);
+    }
+    CHECK_MSG(ok, "%s: the shredded export differs from the file", name);
+    if (!exported) g_levels_skipped++;
+    else if (canonical) g_levels_same += ok;
+    else g_levels_other_shape++;
+    if (!exported || !canonical)
+        fprintf(stderr, "%s: %s\n", name, !exported ? "export fails" : "another level shape");
+    for (int32_t l = 0; l < nc; l++) plank_column_reader_close(cur[l].cr);
+    free(cur);
+    if (st == PLANK_OK || t.root) pk_itree_free(&t);
+    sc.release(&sc);
+    s.release(&s);
+    plank_reader_close(r);
+}
+
+static void test_corpus(void) {
+    const char *dir = th_testing_dir();
+    if (!dir) {
+        fprintf(stderr, "parquet-testing not found: corpus part skipped\n");
+        return;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/data", dir);
+    DIR *d = opendir(path);
+    CHECK(d != NULL);
+    if (!d) return;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t l = strlen(de->d_name);
+        if (l > 8 && !strcmp(de->d_name + l - 8, ".parquet")) corpus_file(dir, de->d_name);
+    }
+    closedir(d);
+    fprintf(stderr,
+            "corpus: %d files shred to the file's own levels and values, %d with another "
+            "level shape (legacy lists), %d not exported\n",
+            g_levels_same, g_levels_other_shape, g_levels_skipped);
+    CHECK(g_levels_same > 0);
+}
+
 int main(void) {
     test_schema_mapping();
     test_list_int64();
@@ -664,5 +833,6 @@ int main(void) {
     test_dictionary();
     test_hostile();
     test_alloc();
+    test_corpus();
     TEST_END();
 }
