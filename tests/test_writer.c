@@ -29,8 +29,8 @@ static bool optional_col(int c) {
 static bool is_null(int c, int64_t row) { return optional_col(c) && mix((uint64_t)(row * 31 + c)) % 7 == 0; }
 
 static const char *WORDS[] = {"", "a", "alpha", "beta", "gamma", "delta", "\xc3\xa9t\xc3\xa9",
-                              "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
-                              "zzzzzzzzzzzzzzzz", "M", "~~~"};
+                              "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
+                              "M", "~~~"};
 
 /* The PLAIN bytes of value (c, row) into out; returns the length. */
 static size_t gen(int c, int64_t row, uint8_t *out) {
@@ -721,8 +721,9 @@ static void test_nested(const char *dir) {
                     CHECK_MSG(st == PLANK_OK, "%s", err.message);
                     if (st != PLANK_OK || b.length == 0) break;
                     for (int64_t i = 0; i < b.length; i++, at++) {
+                        int16_t rl = b.rep_levels ? b.rep_levels[i] : 0;
                         if (at >= lb[k].n || b.def_levels[i] != lb[k].def[at] ||
-                            b.rep_levels[i] != lb[k].rep[at]) {
+                            rl != lb[k].rep[at]) {
                             bad++;
                             continue;
                         }
