@@ -4,6 +4,7 @@
  * and shredding of pk_arrow_import.c.
  */
 #include "pk_arrow_import.h"
+#include "../write/pk_write.h"
 
 #include <errno.h>
 
@@ -53,9 +54,8 @@ static plank_status write_arrow(plank_writer *w, const struct ArrowSchema *schem
 plank_status plank_writer_write_arrow(plank_writer *w, const struct ArrowSchema *schema,
                                       const struct ArrowArray *array, plank_error *err) {
     plank_error_init(err);
-    /* The writer's allocator is not reachable through the public API; the
-     * scratch buffers of one call come from the default allocator. */
-    return write_arrow(w, schema, array, NULL, err);
+    /* scratch buffers of the call come from the writer's allocator */
+    return write_arrow(w, schema, array, pk_writer_allocator(w), err);
 }
 
 /* A stream callback's errno as a status, with its message. */

@@ -193,4 +193,8 @@ plank_status pk_colw_flush(pk_colw *c, pk_out *out, pk_arena *arena,
                            plank_column_chunk_info *cc, pk_buffer *ci, pk_buffer *oi,
                            plank_error *err);
 
+/* The writer's allocator (for modules that write through it, e.g. the Arrow
+ * import's scratch buffers). */
+const plank_allocator *pk_writer_allocator(const plank_writer *w);
+
 #endif /* PK_WRITE_H */

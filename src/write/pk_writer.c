@@ -502,6 +502,8 @@ plank_status plank_writer_open_path(plank_writer **out, const char *path,
     return PLANK_OK;
 }
 
+const plank_allocator *pk_writer_allocator(const plank_writer *w) { return &w->alloc; }
+
 int32_t plank_writer_num_columns(const plank_writer *w) { return w->num_columns; }
 int32_t plank_writer_num_schema_nodes(const plank_writer *w) { return w->num_nodes; }
 const plank_schema_node *plank_writer_schema_node(const plank_writer *w, int32_t i) {
