@@ -721,8 +721,9 @@ static void test_nested(const char *dir) {
                     CHECK_MSG(st == PLANK_OK, "%s", err.message);
                     if (st != PLANK_OK || b.length == 0) break;
                     for (int64_t i = 0; i < b.length; i++, at++) {
+                        int16_t rl = b.rep_levels ? b.rep_levels[i] : 0;
                         if (at >= lb[k].n || b.def_levels[i] != lb[k].def[at] ||
-                            b.rep_levels[i] != lb[k].rep[at]) {
+                            rl != lb[k].rep[at]) {
                             bad++;
                             continue;
                         }

@@ -40,11 +40,15 @@ plank_status pk_decompress_buffer(plank_codec codec, const uint8_t *src, size_t 
                                   size_t dst_len, pk_buffer *buf, const plank_allocator *alloc,
                                   plank_error *err);
 
-/* Upper bound of the compressed size of src_len bytes (for one page). */
+/* Upper bound of the compressed size of src_len bytes (for one page); 0
+ * when the codec is not built or cannot take src_len bytes in one page. */
 size_t pk_compress_bound(plank_codec codec, size_t src_len);
 /* Appends the compressed form of src[0..src_len) to out. level is the
- * codec's own (GZIP 1..12, ZSTD 1..22, BROTLI 0..11); 0 picks the codec's
- * default. LZ4 writes the Hadoop framing (big-endian uncompressed and
+ * codec's own (GZIP 1..12, default 6; ZSTD 1..22, default 3; BROTLI 1..11,
+ * default 8 as Arrow; LZ4 and LZ4_RAW 1..12, where 3..12 use LZ4HC and the
+ * default is the fast compressor); 0 picks the codec's default, a level out
+ * of range is PLANK_ERR_INVALID_ARGUMENT, SNAPPY and UNCOMPRESSED ignore it.
+ * On failure out keeps its previous size. LZ4 writes the Hadoop framing (big-endian uncompressed and
  * compressed sizes before each block) that parquet-mr and Arrow read;
  * LZ4_RAW a bare block; GZIP a gzip member; UNCOMPRESSED copies. A codec not
  * built (or LZO) is PLANK_ERR_UNSUPPORTED naming it. */

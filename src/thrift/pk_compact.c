@@ -234,3 +234,156 @@ static plank_status skip_value(pk_tc *r, int type, bool in_list) {
 }
 
 plank_status pk_tc_skip(pk_tc *r, int type) { return skip_value(r, type, false); }
+
+plank_status pk_tc_elem_bool(pk_tc *r, int elem_type, bool *out) {
+    size_t start = r->pos;
+    if (elem_type != PK_TC_TRUE && elem_type != PK_TC_FALSE)
+        return pk_tc_fail(r, start, "expected bool elements, found %s", type_name(elem_type));
+    PK_FORWARD(need(r, 1, "bool"));
+    uint8_t b = r->buf[r->pos++];
+    if (b > PK_TC_FALSE) return pk_tc_fail(r, start, "invalid bool element %u", b);
+    *out = b == PK_TC_TRUE;
+    return PLANK_OK;
+}
+
+/* ---- Writer ------------------------------------------------------------------- */
+
+void pk_tw_init(pk_tw *w, pk_buffer *out, plank_error *err) {
+    w->out = out;
+    w->err = err;
+    w->st = PLANK_OK;
+    w->depth = 0;
+    w->last_id[0] = 0;
+}
+
+plank_status pk_tw_finish(pk_tw *w) { return w->st; }
+
+plank_status pk_tw_fail(pk_tw *w, plank_status code, const char *fmt, ...) {
+    if (w->st != PLANK_OK) return w->st;
+    w->st = code;
+    if (w->err) {
+        char what[PLANK_ERROR_MESSAGE_SIZE];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        pk_error_set(w->err, code, "%s", what);
+    }
+    return code;
+}
+
+static void put(pk_tw *w, const void *data, size_t n) {
+    if (w->st != PLANK_OK) return;
+    w->st = pk_buffer_append(w->out, data, n, w->err);
+}
+
+static void put_byte(pk_tw *w, unsigned b) {
+    uint8_t v = (uint8_t)b;
+    put(w, &v, 1);
+}
+
+void pk_tw_varint(pk_tw *w, uint64_t v) {
+    uint8_t tmp[10];
+    size_t n = 0;
+    while (v >= 0x80) {
+        tmp[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    tmp[n++] = (uint8_t)v;
+    put(w, tmp, n);
+}
+
+void pk_tw_zigzag(pk_tw *w, int64_t v) {
+    /* Shift as unsigned: left-shifting a negative value is undefined. */
+    pk_tw_varint(w, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+void pk_tw_field(pk_tw *w, int type, int id) {
+    if (id < INT16_MIN || id > INT16_MAX) {
+        pk_tw_fail(w, PLANK_ERR_INVALID_ARGUMENT, "thrift writer: field id %d outside i16", id);
+        return;
+    }
+    int delta = id - w->last_id[w->depth];
+    if (delta > 0 && delta <= 15) {
+        put_byte(w, (unsigned)(delta << 4 | type));
+    } else {
+        put_byte(w, (unsigned)type);
+        pk_tw_zigzag(w, id);
+    }
+    w->last_id[w->depth] = (int16_t)id;
+}
+
+void pk_tw_struct_begin(pk_tw *w) {
+    if (w->depth >= PK_THRIFT_MAX_DEPTH) {
+        pk_tw_fail(w, PLANK_ERR_INVALID_ARGUMENT, "thrift writer: structs nested deeper than %d",
+                   PK_THRIFT_MAX_DEPTH);
+        return;
+    }
+    w->last_id[++w->depth] = 0;
+}
+
+void pk_tw_struct_end(pk_tw *w) {
+    put_byte(w, PK_TC_STOP);
+    /* After a failed begin the depth was not raised: keep it balanced. */
+    if (w->depth > 0) w->depth--;
+}
+
+void pk_tw_field_struct(pk_tw *w, int id) {
+    pk_tw_field(w, PK_TC_STRUCT, id);
+    pk_tw_struct_begin(w);
+}
+
+void pk_tw_field_marker(pk_tw *w, int id) {
+    pk_tw_field_struct(w, id);
+    pk_tw_struct_end(w);
+}
+
+void pk_tw_binary(pk_tw *w, const void *data, size_t n) {
+    pk_tw_varint(w, n);
+    if (n) put(w, data, n);
+}
+
+void pk_tw_list_header(pk_tw *w, int elem_type, uint32_t count) {
+    if (count < 15) {
+        put_byte(w, count << 4 | (unsigned)elem_type);
+    } else {
+        put_byte(w, 0xf0u | (unsigned)elem_type);
+        pk_tw_varint(w, count);
+    }
+}
+
+void pk_tw_elem_bool(pk_tw *w, bool v) { put_byte(w, v ? PK_TC_TRUE : PK_TC_FALSE); }
+
+void pk_tw_i8(pk_tw *w, int id, int8_t v) {
+    pk_tw_field(w, PK_TC_BYTE, id);
+    put_byte(w, (uint8_t)v);
+}
+
+void pk_tw_i16(pk_tw *w, int id, int16_t v) {
+    pk_tw_field(w, PK_TC_I16, id);
+    pk_tw_zigzag(w, v);
+}
+
+void pk_tw_i32(pk_tw *w, int id, int32_t v) {
+    pk_tw_field(w, PK_TC_I32, id);
+    pk_tw_zigzag(w, v);
+}
+
+void pk_tw_i64(pk_tw *w, int id, int64_t v) {
+    pk_tw_field(w, PK_TC_I64, id);
+    pk_tw_zigzag(w, v);
+}
+
+void pk_tw_bool(pk_tw *w, int id, bool v) { pk_tw_field(w, v ? PK_TC_TRUE : PK_TC_FALSE, id); }
+
+void pk_tw_bin(pk_tw *w, int id, const void *data, size_t n) {
+    pk_tw_field(w, PK_TC_BINARY, id);
+    pk_tw_binary(w, data, n);
+}
+
+void pk_tw_str(pk_tw *w, int id, const char *s) { pk_tw_bin(w, id, s, strlen(s)); }
+
+void pk_tw_list(pk_tw *w, int id, int elem_type, uint32_t count) {
+    pk_tw_field(w, PK_TC_LIST, id);
+    pk_tw_list_header(w, elem_type, count);
+}

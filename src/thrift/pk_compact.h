@@ -1,6 +1,7 @@
 /*
- * pk_compact.h: a minimal reader of the Thrift compact protocol, enough for
- * the Parquet footer and page headers (pk_thrift.c maps the structs).
+ * pk_compact.h: a minimal reader and writer of the Thrift compact protocol,
+ * enough for the Parquet footer, page headers, page index and bloom filter
+ * headers (pk_thrift.c and pk_thrift_write.c map the structs).
  *
  * Hostile-input contract: every function reads only inside [buf, buf+len),
  * advances `pos` only over bytes it has checked, and returns
@@ -73,5 +74,62 @@ plank_status pk_tc_list_header(pk_tc *r, int *elem_type, uint32_t *count);
 /* Skips one value of wire type `type` (a field value, so bools take no
  * bytes), recursing into containers within the depth limit. */
 plank_status pk_tc_skip(pk_tc *r, int type);
+
+/* Reads one bool list element (a byte after pk_tc_list_header gave a bool
+ * element type): 1 is true; 0 and 2 are false (writers use both). */
+plank_status pk_tc_elem_bool(pk_tc *r, int elem_type, bool *out);
+
+/* ---- Writer -------------------------------------------------------------------
+ *
+ * Appends to a pk_buffer. The first failure (out of memory, structs nested
+ * deeper than PK_THRIFT_MAX_DEPTH, a field id outside i16) is sticky: later
+ * calls do nothing and pk_tw_finish returns it, so encoders write straight
+ * through and check once. Field headers use the short form (id delta 1..15
+ * in the high nibble) when they can, the long form (type byte, zigzag i16 id)
+ * otherwise. Integers are zigzag varints whatever their declared width, bytes
+ * (i8) a raw byte; bool fields carry their value in the wire type. */
+typedef struct pk_tw {
+    pk_buffer *out;
+    plank_error *err;
+    plank_status st;
+    int depth;                                /* structs open */
+    int16_t last_id[PK_THRIFT_MAX_DEPTH + 1]; /* previous field id per open struct */
+} pk_tw;
+
+void pk_tw_init(pk_tw *w, pk_buffer *out, plank_error *err);
+/* The first error, or PLANK_OK. */
+plank_status pk_tw_finish(pk_tw *w);
+/* Records an error (the first one sticks); returns w->st. */
+plank_status pk_tw_fail(pk_tw *w, plank_status code, const char *fmt, ...) PK_PRINTF(3, 4);
+
+/* A field header for field `id` of the innermost open struct. */
+void pk_tw_field(pk_tw *w, int type, int id);
+/* Opens a struct value (the outermost one, a field's value after its header
+ * or a list element); pk_tw_struct_end writes STOP and closes it. */
+void pk_tw_struct_begin(pk_tw *w);
+void pk_tw_struct_end(pk_tw *w);
+/* Field header and struct begin in one. */
+void pk_tw_field_struct(pk_tw *w, int id);
+/* An empty struct field: a marker union member (StringType, ...). */
+void pk_tw_field_marker(pk_tw *w, int id);
+
+/* Values without a field header (list elements, or after pk_tw_field). */
+void pk_tw_varint(pk_tw *w, uint64_t v);
+void pk_tw_zigzag(pk_tw *w, int64_t v);
+void pk_tw_binary(pk_tw *w, const void *data, size_t n);
+void pk_tw_list_header(pk_tw *w, int elem_type, uint32_t count);
+void pk_tw_elem_bool(pk_tw *w, bool v);
+
+/* Whole fields. i8 is the raw-byte type; i16/i32/i64 differ only in the
+ * wire type (all zigzag varints). */
+void pk_tw_i8(pk_tw *w, int id, int8_t v);
+void pk_tw_i16(pk_tw *w, int id, int16_t v);
+void pk_tw_i32(pk_tw *w, int id, int32_t v);
+void pk_tw_i64(pk_tw *w, int id, int64_t v);
+void pk_tw_bool(pk_tw *w, int id, bool v);
+void pk_tw_bin(pk_tw *w, int id, const void *data, size_t n);
+void pk_tw_str(pk_tw *w, int id, const char *s);
+/* A list field's header: elements follow. */
+void pk_tw_list(pk_tw *w, int id, int elem_type, uint32_t count);
 
 #endif /* PK_COMPACT_H */

@@ -1047,3 +1047,286 @@ plank_status pk_thrift_read_page_header(const uint8_t *buf, size_t len, pk_page_
     *header_len = d.tc.pos;
     return PLANK_OK;
 }
+
+/* ---- ColumnIndex and OffsetIndex -------------------------------------------------- */
+
+typedef struct pk_bytes {
+    const uint8_t *data;
+    uint32_t len;
+} pk_bytes;
+
+static plank_status elem_bool(pk_dec *d, int type, void *out) {
+    return pk_tc_elem_bool(&d->tc, type, out);
+}
+
+static plank_status elem_bytes(pk_dec *d, int type, void *out) {
+    pk_bytes *b = out;
+    return rd_bytes(d, type, &b->data, &b->len);
+}
+
+static plank_status elem_count(pk_dec *d, int type, void *out) {
+    return rd_i64(d, type, INT64_MIN, out);
+}
+
+/* A count list with a negative entry carries no information (writers put
+ * -1 for "unknown", as in Statistics) and reads as absent. */
+static void drop_if_negative(const int64_t **list, int32_t *n) {
+    for (int32_t i = 0; *list && i < *n; i++) {
+        if ((*list)[i] < 0) {
+            *list = NULL;
+            *n = 0;
+        }
+    }
+}
+
+/* A per-page list must have one entry per page. */
+static plank_status check_pages(pk_dec *d, const pk_fields *f, const char *list, int32_t n,
+                                int32_t num_pages) {
+    if (n == num_pages) return PLANK_OK;
+    return pk_tc_fail(&d->tc, f->start, "%s: %s has %d entries for %d pages", f->name, list,
+                      (int)n, (int)num_pages);
+}
+
+/* A histogram list holds num_pages histograms of the same length. */
+static plank_status check_histograms(pk_dec *d, const pk_fields *f, const char *list,
+                                     int32_t n, int32_t num_pages) {
+    if (num_pages > 0 ? n % num_pages == 0 : n == 0) return PLANK_OK;
+    return pk_tc_fail(&d->tc, f->start, "%s: %s has %d entries, not a multiple of %d pages",
+                      f->name, list, (int)n, (int)num_pages);
+}
+
+/* Splits (data, len) pairs into the parallel arrays plank_column_index holds. */
+static plank_status split_bytes(pk_dec *d, const pk_bytes *b, int32_t n,
+                                const uint8_t *const **values, const uint32_t **lens) {
+    *values = NULL;
+    *lens = NULL;
+    if (n == 0) return PLANK_OK;
+    const uint8_t **v = pk_arena_alloc(d->ar, sizeof *v * (size_t)n);
+    uint32_t *l = pk_arena_alloc(d->ar, sizeof *l * (size_t)n);
+    if (!v || !l) return dec_oom(d, (sizeof *v + sizeof *l) * (size_t)n);
+    for (int32_t i = 0; i < n; i++) {
+        v[i] = b[i].data;
+        l[i] = b[i].len;
+    }
+    *values = v;
+    *lens = l;
+    return PLANK_OK;
+}
+
+static plank_status rd_column_index(pk_dec *d, void *out) {
+    plank_column_index *ci = out;
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"null_pages", W_LIST}, {"min_values", W_LIST}, {"max_values", W_LIST},
+        {"boundary_order", W_INT}, {"null_counts", W_LIST},
+        {"repetition_level_histograms", W_LIST}, {"definition_level_histograms", W_LIST},
+        {"nan_counts", W_LIST}};
+    void *arr = NULL;
+    pk_bytes *mins = NULL, *maxs = NULL;
+    int32_t num_mins = 0, num_maxs = 0, num_null_counts = 0, order = 0;
+    pk_fields f;
+    PK_FORWARD(FIELDS_BEGIN(d, &f, PK_TC_STRUCT, "ColumnIndex", names));
+    for (;;) {
+        PK_FORWARD(fields_next(d, &f));
+        if (f.type == PK_TC_STOP) break;
+        plank_status st;
+        switch (f.id) {
+        case 1:
+            st = rd_list(d, f.type, sizeof(bool), elem_bool, &arr, &ci->num_pages);
+            ci->null_pages = arr;
+            break;
+        case 2:
+            st = rd_list(d, f.type, sizeof(pk_bytes), elem_bytes, &arr, &num_mins);
+            mins = arr;
+            break;
+        case 3:
+            st = rd_list(d, f.type, sizeof(pk_bytes), elem_bytes, &arr, &num_maxs);
+            maxs = arr;
+            break;
+        case 4:
+            st = rd_enum(d, f.type, &order);
+            /* An order from a newer format promises nothing this version knows. */
+            ci->boundary_order = order <= PLANK_BOUNDARY_DESCENDING ? (plank_boundary_order)order
+                                                                    : PLANK_BOUNDARY_UNORDERED;
+            break;
+        case 5:
+            st = rd_list(d, f.type, sizeof(int64_t), elem_count, &arr, &num_null_counts);
+            ci->null_counts = arr;
+            break;
+        case 6:
+            st = rd_list(d, f.type, sizeof(int64_t), elem_count, &arr,
+                         &ci->num_repetition_level_histograms);
+            ci->repetition_level_histograms = arr;
+            break;
+        case 7:
+            st = rd_list(d, f.type, sizeof(int64_t), elem_count, &arr,
+                         &ci->num_definition_level_histograms);
+            ci->definition_level_histograms = arr;
+            break;
+        default: st = pk_tc_skip(&d->tc, f.type); break; /* 8: nan_counts */
+        }
+        PK_FORWARD(fields_done(d, &f, st));
+    }
+    PK_FORWARD(fields_require(d, &f, REQ(1) | REQ(2) | REQ(3) | REQ(4)));
+    PK_FORWARD(check_pages(d, &f, "min_values", num_mins, ci->num_pages));
+    PK_FORWARD(check_pages(d, &f, "max_values", num_maxs, ci->num_pages));
+    if (f.seen & REQ(5))
+        PK_FORWARD(check_pages(d, &f, "null_counts", num_null_counts, ci->num_pages));
+    PK_FORWARD(check_histograms(d, &f, "repetition_level_histograms",
+                                ci->num_repetition_level_histograms, ci->num_pages));
+    PK_FORWARD(check_histograms(d, &f, "definition_level_histograms",
+                                ci->num_definition_level_histograms, ci->num_pages));
+    drop_if_negative(&ci->null_counts, &num_null_counts);
+    drop_if_negative(&ci->repetition_level_histograms, &ci->num_repetition_level_histograms);
+    drop_if_negative(&ci->definition_level_histograms, &ci->num_definition_level_histograms);
+    PK_FORWARD(split_bytes(d, mins, num_mins, &ci->min_values, &ci->min_lens));
+    return split_bytes(d, maxs, num_maxs, &ci->max_values, &ci->max_lens);
+}
+
+/* Runs a page-index decoder with allocations in `arena`; *out (size bytes)
+ * is zeroed before and again on failure. */
+static plank_status rd_index(const uint8_t *buf, size_t len, pk_arena *arena,
+                             plank_status (*fn)(pk_dec *, void *), void *out, size_t size,
+                             const char *name, plank_error *err) {
+    if (!out || !arena || (!buf && len))
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "%s: no buffer", name);
+    memset(out, 0, size);
+    pk_dec d;
+    pk_tc_init(&d.tc, buf, len, err);
+    d.ar = arena;
+    plank_status st = fn(&d, out);
+    if (st != PLANK_OK) memset(out, 0, size);
+    return st;
+}
+
+plank_status pk_thrift_read_column_index(const uint8_t *buf, size_t len, pk_arena *arena,
+                                         plank_column_index *out, plank_error *err) {
+    return rd_index(buf, len, arena, rd_column_index, out, sizeof *out, "ColumnIndex", err);
+}
+
+static plank_status rd_page_location(pk_dec *d, int type, void *out) {
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"offset", W_INT}, {"compressed_page_size", W_INT},
+        {"first_row_index", W_INT}};
+    plank_page_location *p = out;
+    pk_fields f;
+    PK_FORWARD(FIELDS_BEGIN(d, &f, type, "PageLocation", names));
+    for (;;) {
+        PK_FORWARD(fields_next(d, &f));
+        if (f.type == PK_TC_STOP) break;
+        plank_status st;
+        switch (f.id) {
+        case 1: st = rd_i64(d, f.type, 0, &p->offset); break;
+        case 2: st = rd_i32(d, f.type, 0, &p->compressed_page_size); break;
+        case 3: st = rd_i64(d, f.type, 0, &p->first_row_index); break;
+        default: st = pk_tc_skip(&d->tc, f.type); break;
+        }
+        PK_FORWARD(fields_done(d, &f, st));
+    }
+    return fields_require(d, &f, REQ(1) | REQ(2) | REQ(3));
+}
+
+static plank_status rd_offset_index(pk_dec *d, void *out) {
+    plank_offset_index *oi = out;
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"page_locations", W_LIST}, {"unencoded_byte_array_data_bytes", W_LIST}};
+    void *arr = NULL;
+    int32_t num_unencoded = 0;
+    pk_fields f;
+    PK_FORWARD(FIELDS_BEGIN(d, &f, PK_TC_STRUCT, "OffsetIndex", names));
+    for (;;) {
+        PK_FORWARD(fields_next(d, &f));
+        if (f.type == PK_TC_STOP) break;
+        plank_status st;
+        switch (f.id) {
+        case 1:
+            st = rd_list(d, f.type, sizeof(plank_page_location), rd_page_location, &arr,
+                         &oi->num_pages);
+            oi->pages = arr;
+            break;
+        case 2:
+            st = rd_list(d, f.type, sizeof(int64_t), elem_count, &arr, &num_unencoded);
+            oi->unencoded_byte_array_data_bytes = arr;
+            break;
+        default: st = pk_tc_skip(&d->tc, f.type); break;
+        }
+        PK_FORWARD(fields_done(d, &f, st));
+    }
+    PK_FORWARD(fields_require(d, &f, REQ(1)));
+    if (f.seen & REQ(2))
+        PK_FORWARD(check_pages(d, &f, "unencoded_byte_array_data_bytes", num_unencoded,
+                               oi->num_pages));
+    drop_if_negative(&oi->unencoded_byte_array_data_bytes, &num_unencoded);
+    return PLANK_OK;
+}
+
+plank_status pk_thrift_read_offset_index(const uint8_t *buf, size_t len, pk_arena *arena,
+                                         plank_offset_index *out, plank_error *err) {
+    return rd_index(buf, len, arena, rd_offset_index, out, sizeof *out, "OffsetIndex", err);
+}
+
+/* ---- BloomFilterHeader -------------------------------------------------------------- */
+
+/* BloomFilterAlgorithm, BloomFilterHash and BloomFilterCompression are
+ * unions of marker structs; each must have exactly one member, and only
+ * member 1 (BLOCK, XXHASH, UNCOMPRESSED) exists so far. */
+static plank_status rd_bloom_union(pk_dec *d, int type, const char *name, const char *member1) {
+    const pk_field_spec names[] = {{NULL, W_NONE}, {member1, W_STRUCT}};
+    int32_t member = 0;
+    int members = 0;
+    pk_fields f;
+    PK_FORWARD(FIELDS_BEGIN(d, &f, type, name, names));
+    for (;;) {
+        PK_FORWARD(fields_next(d, &f));
+        if (f.type == PK_TC_STOP) break;
+        members++;
+        member = f.id;
+        PK_FORWARD(fields_done(d, &f, f.id == 1 ? rd_marker(d, f.type)
+                                                : pk_tc_skip(&d->tc, f.type)));
+    }
+    if (members != 1)
+        return pk_tc_fail(&d->tc, f.start, "%s: union has %d members", name, members);
+    if (member != 1) {
+        if (d->tc.err) d->tc.err->byte_offset = (int64_t)f.start;
+        return pk_error_set(d->tc.err, PLANK_ERR_UNSUPPORTED,
+                            "%s: member %d is not supported (only %s) at byte %zu", name,
+                            (int)member, member1, f.start);
+    }
+    return PLANK_OK;
+}
+
+static plank_status rd_bloom_header(pk_dec *d, uint32_t *num_bytes) {
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"numBytes", W_INT}, {"algorithm", W_STRUCT}, {"hash", W_STRUCT},
+        {"compression", W_STRUCT}};
+    int32_t n = 0;
+    pk_fields f;
+    PK_FORWARD(FIELDS_BEGIN(d, &f, PK_TC_STRUCT, "BloomFilterHeader", names));
+    for (;;) {
+        PK_FORWARD(fields_next(d, &f));
+        if (f.type == PK_TC_STOP) break;
+        plank_status st;
+        switch (f.id) {
+        case 1: st = rd_i32(d, f.type, 1, &n); break;
+        case 2: st = rd_bloom_union(d, f.type, "BloomFilterAlgorithm", "BLOCK"); break;
+        case 3: st = rd_bloom_union(d, f.type, "BloomFilterHash", "XXHASH"); break;
+        case 4: st = rd_bloom_union(d, f.type, "BloomFilterCompression", "UNCOMPRESSED"); break;
+        default: st = pk_tc_skip(&d->tc, f.type); break;
+        }
+        PK_FORWARD(fields_done(d, &f, st));
+    }
+    PK_FORWARD(fields_require(d, &f, REQ(1) | REQ(2) | REQ(3) | REQ(4)));
+    *num_bytes = (uint32_t)n;
+    return PLANK_OK;
+}
+
+plank_status pk_thrift_read_bloom_header(const uint8_t *buf, size_t len, uint32_t *num_bytes,
+                                         size_t *header_len, plank_error *err) {
+    if (!num_bytes || !header_len || (!buf && len))
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "BloomFilterHeader: no buffer");
+    pk_dec d;
+    pk_tc_init(&d.tc, buf, len, err);
+    d.ar = NULL;
+    PK_FORWARD(rd_bloom_header(&d, num_bytes));
+    *header_len = d.tc.pos;
+    return PLANK_OK;
+}

@@ -109,8 +109,14 @@ plank_status pk_thrift_read_page_header(const uint8_t *buf, size_t len, pk_page_
 /* ---- Page index and bloom filter headers (read) ---------------------------- */
 
 /* Decodes a ColumnIndex / OffsetIndex from buf[0..len) into arrays allocated
- * in `arena` (which the caller owns). The per-page lists must agree in
- * length (num_pages), else PLANK_ERR_CORRUPT. */
+ * in `arena` (which the caller owns; on failure *out is zeroed and what was
+ * allocated stays in the arena). The per-page lists must agree in length
+ * (num_pages), histogram lists must hold a whole number of per-page
+ * histograms, page offsets, sizes and first rows must not be negative, else
+ * PLANK_ERR_CORRUPT. Absent optional lists are NULL (an empty list, or a
+ * count list with a negative entry, which writers use for "unknown", reads
+ * as absent); a boundary order unknown to this version reads as UNORDERED;
+ * nan_counts is skipped. */
 plank_status pk_thrift_read_column_index(const uint8_t *buf, size_t len, pk_arena *arena,
                                          plank_column_index *out, plank_error *err);
 plank_status pk_thrift_read_offset_index(const uint8_t *buf, size_t len, pk_arena *arena,
@@ -131,19 +137,29 @@ plank_status pk_thrift_read_bloom_header(const uint8_t *buf, size_t len, uint32_
  * ColumnMetaData: type, encodings, path_in_schema (computed from the schema
  * tree, never by splitting dotted paths), codec, num_values, sizes, key
  * values, page offsets, statistics (min_value/max_value, null_count,
- * distinct_count, exactness flags; the deprecated min/max are not written),
+ * distinct_count, nan_count, exactness flags; the deprecated min/max only
+ * when min_max_deprecated says the values came from there),
  * encoding_stats, bloom filter offset/length, size statistics; then the
  * column index and offset index offsets/lengths on the ColumnChunk), the row
  * group's total_byte_size, num_rows, sorting_columns, file_offset,
  * total_compressed_size and ordinal when not -1; key_value_metadata,
- * created_by, column_orders (TYPE_DEFINED_ORDER for entries 0). Fields the
- * decoder marks absent (-1, false, NULL) are left out. */
+ * created_by, column_orders (TYPE_DEFINED_ORDER for entries 0,
+ * IEEE_754_TOTAL_ORDER for 1, INT96_TIMESTAMP_ORDER for 2). Fields the
+ * decoder marks absent (-1, false, NULL) are left out, so decoding the
+ * result gives md back. Logical kinds INTERVAL and MAP_KEY_VALUE have no
+ * LogicalType member and write none (only converted_type). What cannot be
+ * written faithfully gives PLANK_ERR_INVALID_ARGUMENT and leaves out->size
+ * as it was: an encrypted footer or column, an unrecognized logical type or
+ * column order (-1), a row group whose column count differs from the
+ * schema's leaf count. */
 plank_status pk_thrift_write_file_metadata(const pk_file_metadata *md, pk_buffer *out,
                                            plank_error *err);
 /* Appends a PageHeader (type, sizes, crc when has_crc, and the v1, v2 or
  * dictionary header its has_* flag selects). */
 plank_status pk_thrift_write_page_header(const pk_page_header *h, pk_buffer *out,
                                          plank_error *err);
+/* Appends a ColumnIndex / OffsetIndex: every per-page list has num_pages
+ * entries; the optional lists are written when their pointer is not NULL. */
 plank_status pk_thrift_write_column_index(const plank_column_index *ci, pk_buffer *out,
                                           plank_error *err);
 plank_status pk_thrift_write_offset_index(const plank_offset_index *oi, pk_buffer *out,

@@ -465,6 +465,8 @@ plank_status plank_writer_open_path(plank_writer **out, const char *path,
     int tl = snprintf(NULL, 0, "%.*s.%s.plank-XXXXXX", dir_len, path, path + dir_len);
     w->tmp_path = tl > 0 ? pk_malloc(&w->alloc, (size_t)tl + 1) : NULL;
     if (!w->path || !w->tmp_path) {
+        if (w->tmp_path) pk_free(&w->alloc, w->tmp_path, (size_t)tl + 1);
+        w->tmp_path = NULL; /* not a file yet: nothing to remove */
         writer_free(w);
         return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     }

@@ -325,8 +325,8 @@ plank_status pk_minmax_finish(const pk_minmax *m, pk_sort_kind kind, bool is_utf
     size_t ml = m->min.size, xl = m->max.size;
     uint8_t *lo = pk_arena_alloc(arena, ml + 1), *hi = pk_arena_alloc(arena, xl + 1);
     if (!lo || !hi) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
-    memcpy(lo, m->min.data, ml);
-    memcpy(hi, m->max.data, xl);
+    if (ml) memcpy(lo, m->min.data, ml);
+    if (xl) memcpy(hi, m->max.data, xl);
     if (kind == PK_SORT_FLOAT) {
         float x;
         memcpy(&x, lo, 4);
