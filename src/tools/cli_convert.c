@@ -282,7 +282,13 @@ static int convert_parquet(const char *in, const char *out, cli_wopts *wo) {
     for (int32_t c = 0; c < st.ncols; c++)
         st.cur[c].repeated = plank_reader_column_node(st.r, c)->max_repetition_level > 0;
 
-    int64_t total = plank_reader_num_rows(st.r);
+    /* The row groups' counts, not the footer's num_rows, which some writers
+     * leave at 0. */
+    int64_t total = 0;
+    for (int32_t g = 0; g < st.ngroups && rc == 0; g++) {
+        plank_row_group_info info;
+        if ((rc = cli_row_group(in, st.r, g, &info)) == 0) total += info.num_rows;
+    }
     cli_progress_init(&st.progress, "rows", total);
     /* Output row group sizes: the input's, or --row-group-size. */
     int32_t g = 0;
