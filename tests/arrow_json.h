@@ -91,7 +91,48 @@ static void aj_value(aj_buf *b, const struct ArrowSchema *s, const struct ArrowA
         aj_str(b, "]");
         return;
     }
+    if (f[0] == '+' && (f[1] == 'L' || f[1] == 'w')) { /* large and fixed-size lists */
+        int64_t from, to;
+        if (f[1] == 'L') {
+            from = ((const int64_t *)a->buffers[1])[i];
+            to = ((const int64_t *)a->buffers[1])[i + 1];
+        } else {
+            int64_t n = atoll(f + 3);
+            from = i * n;
+            to = from + n;
+        }
+        aj_str(b, "[");
+        for (int64_t j = from; j < to; j++) {
+            if (j > from) aj_str(b, ",");
+            aj_value(b, s->children[0], a->children[0], j);
+        }
+        aj_str(b, "]");
+        return;
+    }
     const void *d = a->buffers[1];
+    /* Types DuckDB's JSON has no say in: large strings as strings, times as
+     * integers, fixed-width binaries, float16 and decimals as hex bytes. */
+    int hex = f[0] == 'w' ? atoi(f + 2) : f[0] == 'e' ? 2 : f[0] == 'd' ? (strstr(f, ",256") ? 32 : 16) : 0;
+    if (hex) {
+        const unsigned char *p = (const unsigned char *)d + i * hex;
+        aj_str(b, "\"");
+        for (int k = 0; k < hex; k++) aj_fmt(b, "%02x", p[k]);
+        aj_str(b, "\"");
+        return;
+    }
+    if (!strcmp(f, "U") || !strcmp(f, "Z")) {
+        const int64_t *o = d;
+        aj_quoted(b, (const unsigned char *)a->buffers[2] + o[i], o[i + 1] - o[i]);
+        return;
+    }
+    if (!strcmp(f, "ttm")) {
+        aj_fmt(b, "%d", ((const int32_t *)d)[i]);
+        return;
+    }
+    if (!strcmp(f, "ttu") || !strcmp(f, "ttn")) {
+        aj_fmt(b, "\"%lld\"", (long long)((const int64_t *)d)[i]);
+        return;
+    }
     if (!strcmp(f, "b")) aj_str(b, (((const unsigned char *)d)[i >> 3] >> (i & 7)) & 1 ? "true" : "false");
     else if (!strcmp(f, "c")) aj_fmt(b, "%d", ((const int8_t *)d)[i]);
     else if (!strcmp(f, "C")) aj_fmt(b, "%u", ((const uint8_t *)d)[i]);

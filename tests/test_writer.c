@@ -6,6 +6,7 @@
  * generator; statistics are compared with min/max computed here. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "plank.h"
@@ -29,8 +30,8 @@ static bool optional_col(int c) {
 static bool is_null(int c, int64_t row) { return optional_col(c) && mix((uint64_t)(row * 31 + c)) % 7 == 0; }
 
 static const char *WORDS[] = {"", "a", "alpha", "beta", "gamma", "delta", "\xc3\xa9t\xc3\xa9",
-                              "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
-                              "zzzzzzzzzzzzzzzz", "M", "~~~"};
+                              "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
+                              "M", "~~~"};
 
 /* The PLAIN bytes of value (c, row) into out; returns the length. */
 static size_t gen(int c, int64_t row, uint8_t *out) {
@@ -885,6 +886,11 @@ static void test_failures(const char *dir) {
     for (int c = 0; c < NCOL; c++) free_batch(&cb[c]);
     CHECK(plank_writer_close(w, &err) == PLANK_OK);
     CHECK(access(path, F_OK) == 0);
+    /* the usual mode of a new file, not a temporary file's 0600 */
+    mode_t um = umask(022);
+    umask(um);
+    struct stat sb;
+    CHECK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == (0666 & ~um));
     unlink(path);
     /* bad schemas */
     plank_schema_field bad[2];

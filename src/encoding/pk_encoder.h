@@ -30,12 +30,26 @@ typedef struct pk_values {
     const uint8_t *data;
 } pk_values;
 
+/* Checks v before anything is encoded: n >= 0, width matches the type,
+ * the arrays are present when n > 0 and n * width bytes are addressable,
+ * BYTE_ARRAY offsets start >= 0, never decrease and no value is longer than
+ * INT32_MAX bytes (a Parquet length). PLANK_ERR_INVALID_ARGUMENT says which.
+ * Every encoder and the dictionary builder call it. */
+plank_status pk_values_check(const pk_values *v, plank_error *err);
+
 /* ---- RLE / bit-packed hybrid --------------------------------------------- */
 
 /* Appends the hybrid encoding (runs only: no length prefix, no bit-width
  * byte) of v[0..n), bit_width 0..32 bits each. Repeats of at least 8 equal
  * values become RLE runs; the rest bit-packed runs of multiples of 8 values
- * (the last one zero-padded). */
+ * (the last one zero-padded). Precisely: values are looked at in groups of 8
+ * counted from the start or from the end of the last RLE run, and a run of
+ * equal values that covers a whole group becomes an RLE run from that group
+ * on (as parquet-mr and Arrow do); a final tail of 1..7 equal values that
+ * follows an RLE run (or is the whole input) is an RLE run too. Bit-packed runs hold at most 63 groups
+ * (one header byte). A value that does not fit in bit_width bits (for i16,
+ * bit_width 0..16, also any negative value) is PLANK_ERR_INVALID_ARGUMENT.
+ * On any error `out` is left as it was. */
 plank_status pk_rle_encode_u32(const uint32_t *v, size_t n, int bit_width, pk_buffer *out,
                                plank_error *err);
 plank_status pk_rle_encode_i16(const int16_t *v, size_t n, int bit_width, pk_buffer *out,

@@ -10,7 +10,6 @@
  * PK_BLOOM_MAX_BYTES and the end of the file before anything is allocated.
  */
 #include "../encoding/pk_bloom.h"
-#include "../thrift/pk_compact.h"
 #include "pk_read.h"
 
 /* Enough for any header a writer produces (parquet-mr's is 16 bytes). */
@@ -22,64 +21,6 @@ struct plank_bloom_filter {
     uint8_t *bits;         /* num_bytes, right after this struct */
 };
 
-/* ---- TEMPORARY: BloomFilterHeader ----------------------------------------------
- * pk_thrift_read_bloom_header (pk_thrift.h) is being written on another
- * branch. Until it lands, this minimal decoder stands in for it with the
- * same contract; replace pk_bloom_header_tmp by pk_thrift_read_bloom_header
- * below and delete this section then. */
-
-/* A Thrift union field: the id of the member that is set (its value, an
- * empty struct for every union here, is skipped). */
-static plank_status pk_bloom_union_tmp(pk_tc *r, int type, const char *what, int32_t *member) {
-    PK_FORWARD(pk_tc_enter(r, type, PK_TC_STRUCT, what));
-    int32_t id = 0;
-    int t;
-    *member = 0;
-    for (;;) {
-        PK_FORWARD(pk_tc_field(r, &id, &t));
-        if (t == PK_TC_STOP) break;
-        if (*member == 0) *member = id;
-        PK_FORWARD(pk_tc_skip(r, t));
-    }
-    pk_tc_leave(r);
-    return PLANK_OK;
-}
-
-static plank_status pk_bloom_header_tmp(const uint8_t *buf, size_t len, uint32_t *num_bytes,
-                                        size_t *header_len, plank_error *err) {
-    pk_tc r;
-    pk_tc_init(&r, buf, len, err);
-    int64_t n = -1;
-    int32_t algorithm = 0, hash = 0, compression = 0;
-    int32_t id = 0;
-    int type;
-    PK_FORWARD(pk_tc_enter(&r, PK_TC_STRUCT, PK_TC_STRUCT, "BloomFilterHeader"));
-    for (;;) {
-        PK_FORWARD(pk_tc_field(&r, &id, &type));
-        if (type == PK_TC_STOP) break;
-        switch (id) {
-        case 1: PK_FORWARD(pk_tc_int(&r, type, 1, INT32_MAX, &n)); break;
-        case 2: PK_FORWARD(pk_bloom_union_tmp(&r, type, "algorithm", &algorithm)); break;
-        case 3: PK_FORWARD(pk_bloom_union_tmp(&r, type, "hash", &hash)); break;
-        case 4: PK_FORWARD(pk_bloom_union_tmp(&r, type, "compression", &compression)); break;
-        default: PK_FORWARD(pk_tc_skip(&r, type)); break;
-        }
-    }
-    pk_tc_leave(&r);
-    if (n < 0 || algorithm == 0 || hash == 0 || compression == 0)
-        return pk_tc_fail(&r, 0, "BloomFilterHeader lacks one of numBytes, algorithm, hash and "
-                          "compression");
-    /* Member 1 of each union: SPLIT_BLOCK, XXHASH, UNCOMPRESSED. */
-    if (algorithm != 1 || hash != 1 || compression != 1)
-        return pk_error_set(err, PLANK_ERR_UNSUPPORTED,
-                            "bloom filter with algorithm %d, hash %d, compression %d (only the "
-                            "split-block algorithm with XXH64, uncompressed, is supported)",
-                            (int)algorithm, (int)hash, (int)compression);
-    *num_bytes = (uint32_t)n;
-    *header_len = r.pos;
-    return PLANK_OK;
-}
-/* ---- end of TEMPORARY ------------------------------------------------------- */
 
 /* Reads and checks the filter at `offset` (len: the recorded length, or -1). */
 static plank_status pk_bloom_load(plank_reader *r, uint64_t offset, int64_t len,
@@ -101,7 +42,7 @@ static plank_status pk_bloom_load(plank_reader *r, uint64_t offset, int64_t len,
     PK_FORWARD(pk_reader_read_at(r, offset, head, head_len, err));
     uint32_t num_bytes = 0;
     size_t header_len = 0;
-    PK_FORWARD(pk_bloom_header_tmp(head, head_len, &num_bytes, &header_len, err));
+    PK_FORWARD(pk_thrift_read_bloom_header(head, head_len, &num_bytes, &header_len, err));
 
     PK_RETURN_IF(num_bytes % 32 != 0, err, PLANK_ERR_CORRUPT,
                  "bloom filter bitset of %u bytes is not a whole number of 32-byte blocks",

@@ -187,7 +187,12 @@ static plank_status open_common(plank_reader *r, const plank_reader_options *opt
         }
         fbuf = owned;
     }
-    plank_status st = pk_thrift_read_file_metadata(fbuf, flen, &r->alloc, &r->md, err);
+    int32_t max_cols = opts && opts->max_columns > 0 ? opts->max_columns : PK_DEFAULT_MAX_COLUMNS;
+    int32_t max_rgs = opts && opts->max_row_groups > 0 ? opts->max_row_groups
+                                                       : PK_DEFAULT_MAX_ROW_GROUPS;
+    /* The counts are bounded while decoding, before their lists are allocated. */
+    plank_status st = pk_thrift_read_file_metadata_limited(fbuf, flen, &r->alloc, max_cols,
+                                                           max_rgs, &r->md, err);
     pk_free(&r->alloc, owned, flen ? flen : 1);
     if (st != PLANK_OK) {
         if (err && err->byte_offset >= 0) err->byte_offset += (int64_t)foff;
@@ -195,10 +200,7 @@ static plank_status open_common(plank_reader *r, const plank_reader_options *opt
         return st;
     }
     r->md_loaded = true;
-    /* Before the schema tree and per-chunk state are built from the counts. */
-    int32_t max_cols = opts && opts->max_columns > 0 ? opts->max_columns : PK_DEFAULT_MAX_COLUMNS;
-    int32_t max_rgs = opts && opts->max_row_groups > 0 ? opts->max_row_groups
-                                                       : PK_DEFAULT_MAX_ROW_GROUPS;
+    /* Checked while decoding already; kept as the documented contract. */
     PK_RETURN_IF(r->md.num_schema > max_cols, err, PLANK_ERR_LIMIT,
                  "footer has %d schema elements, above the limit of %d columns",
                  (int)r->md.num_schema, (int)max_cols);

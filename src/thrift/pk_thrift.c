@@ -19,6 +19,10 @@
 typedef struct pk_dec {
     pk_tc tc;
     pk_arena *ar; /* NULL for page headers, which allocate nothing */
+    /* FileMetaData: the caller's bounds on schema elements (also bounding
+     * the columns of a row group) and row groups, checked against the list
+     * headers before anything is allocated for them. */
+    uint32_t max_schema, max_row_groups;
 } pk_dec;
 
 #define REQ(id) ((uint64_t)1 << (id))
@@ -176,13 +180,20 @@ typedef plank_status (*pk_elem_fn)(pk_dec *d, int type, void *out);
 /* Decodes a list into an arena array. The array grows by doubling as
  * elements are decoded (the arena wastes at most the final size), so a
  * list claiming many elements costs memory only for the ones present. */
-static plank_status rd_list(pk_dec *d, int type, size_t elem_size, pk_elem_fn fn, void **out,
-                            int32_t *count) {
+static plank_status rd_list_max(pk_dec *d, int type, size_t elem_size, pk_elem_fn fn,
+                                void **out, int32_t *count, uint32_t max, const char *what) {
     pk_tc *r = &d->tc;
     int et;
     uint32_t n;
     PK_FORWARD(pk_tc_enter(r, type, PK_TC_LIST, "list"));
+    size_t at = r->pos;
     PK_FORWARD(pk_tc_list_header(r, &et, &n));
+    if (n > max) {
+        pk_error_set(r->err, PLANK_ERR_LIMIT, "the list claims %u %s, above the limit of %u", n,
+                     what, max);
+        pk_error_locate(r->err, (int64_t)at, -1, -1, -1);
+        return PLANK_ERR_LIMIT;
+    }
     uint8_t *arr = NULL;
     uint32_t cap = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -207,6 +218,11 @@ static plank_status rd_list(pk_dec *d, int type, size_t elem_size, pk_elem_fn fn
     *out = arr;
     *count = (int32_t)n;
     return PLANK_OK;
+}
+
+static plank_status rd_list(pk_dec *d, int type, size_t elem_size, pk_elem_fn fn, void **out,
+                            int32_t *count) {
+    return rd_list_max(d, type, elem_size, fn, out, count, UINT32_MAX, "list");
 }
 
 static plank_status elem_i64(pk_dec *d, int type, void *out) {
@@ -557,8 +573,9 @@ static plank_status rd_row_group(pk_dec *d, int type, void *out) {
         plank_status st;
         switch (f.id) {
         case 1:
-            st = rd_list(d, f.type, sizeof(plank_column_chunk_info), rd_column_chunk, &arr,
-                         &rg->num_columns);
+            st = rd_list_max(d, f.type, sizeof(plank_column_chunk_info), rd_column_chunk, &arr,
+                         &rg->num_columns, d->max_schema,
+                             "columns in a row group");
             rg->columns = arr;
             for (int32_t i = 0; st == PLANK_OK && i < rg->num_columns; i++)
                 rg->columns[i].column = i;
@@ -860,16 +877,18 @@ static plank_status rd_file_metadata(pk_dec *d, pk_file_metadata *md) {
         switch (f.id) {
         case 1: st = rd_i32(d, f.type, INT32_MIN, &md->version); break;
         case 2:
-            st = rd_list(d, f.type, sizeof(pk_schema_element), rd_schema_element, &arr,
-                         &md->num_schema);
+            st = rd_list_max(d, f.type, sizeof(pk_schema_element), rd_schema_element, &arr,
+                         &md->num_schema, d->max_schema,
+                             "schema elements");
             md->schema = arr;
             if (st == PLANK_OK && md->num_schema == 0)
                 st = pk_tc_fail(&d->tc, d->tc.pos, "schema has no root element");
             break;
         case 3: st = rd_i64(d, f.type, 0, &md->num_rows); break;
         case 4:
-            st = rd_list(d, f.type, sizeof(pk_row_group), rd_row_group, &arr,
-                         &md->num_row_groups);
+            st = rd_list_max(d, f.type, sizeof(pk_row_group), rd_row_group, &arr,
+                         &md->num_row_groups, d->max_row_groups,
+                             "row groups");
             md->row_groups = arr;
             break;
         case 5:
@@ -897,13 +916,22 @@ static plank_status rd_file_metadata(pk_dec *d, pk_file_metadata *md) {
 plank_status pk_thrift_read_file_metadata(const uint8_t *buf, size_t len,
                                           const plank_allocator *alloc, pk_file_metadata *out,
                                           plank_error *err) {
+    return pk_thrift_read_file_metadata_limited(buf, len, alloc, INT32_MAX, INT32_MAX, out, err);
+}
+
+plank_status pk_thrift_read_file_metadata_limited(const uint8_t *buf, size_t len,
+                                                  const plank_allocator *alloc,
+                                                  int32_t max_schema, int32_t max_row_groups,
+                                                  pk_file_metadata *out, plank_error *err) {
     if (!out || (!buf && len))
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "FileMetaData: no buffer");
     memset(out, 0, sizeof *out);
     pk_arena_init(&out->arena, alloc);
-    pk_dec d;
+    pk_dec d = {0};
     pk_tc_init(&d.tc, buf, len, err);
     d.ar = &out->arena;
+    d.max_schema = max_schema > 0 ? (uint32_t)max_schema : 0;
+    d.max_row_groups = max_row_groups > 0 ? (uint32_t)max_row_groups : 0;
     plank_status st = rd_file_metadata(&d, out);
     if (st != PLANK_OK) pk_file_metadata_free(out);
     return st;
@@ -1040,7 +1068,7 @@ plank_status pk_thrift_read_page_header(const uint8_t *buf, size_t len, pk_page_
     out->repetition_level_encoding = -1;
     out->encoding = -1;
     out->dict_encoding = -1;
-    pk_dec d;
+    pk_dec d = {0};
     pk_tc_init(&d.tc, buf, len, err);
     d.ar = NULL;
     PK_FORWARD(rd_page_header(&d, out));
@@ -1190,7 +1218,7 @@ static plank_status rd_index(const uint8_t *buf, size_t len, pk_arena *arena,
     if (!out || !arena || (!buf && len))
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "%s: no buffer", name);
     memset(out, 0, size);
-    pk_dec d;
+    pk_dec d = {0};
     pk_tc_init(&d.tc, buf, len, err);
     d.ar = arena;
     plank_status st = fn(&d, out);
@@ -1323,7 +1351,7 @@ plank_status pk_thrift_read_bloom_header(const uint8_t *buf, size_t len, uint32_
                                          size_t *header_len, plank_error *err) {
     if (!num_bytes || !header_len || (!buf && len))
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "BloomFilterHeader: no buffer");
-    pk_dec d;
+    pk_dec d = {0};
     pk_tc_init(&d.tc, buf, len, err);
     d.ar = NULL;
     PK_FORWARD(rd_bloom_header(&d, num_bytes));

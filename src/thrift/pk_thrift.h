@@ -64,6 +64,13 @@ typedef struct pk_file_metadata {
 plank_status pk_thrift_read_file_metadata(const uint8_t *buf, size_t len,
                                           const plank_allocator *alloc, pk_file_metadata *out,
                                           plank_error *err);
+/* As above with bounds on the number of schema elements (which also bounds
+ * the columns of each row group) and of row groups: a list header claiming
+ * more fails with PLANK_ERR_LIMIT before anything is allocated for it. */
+plank_status pk_thrift_read_file_metadata_limited(const uint8_t *buf, size_t len,
+                                                  const plank_allocator *alloc,
+                                                  int32_t max_schema, int32_t max_row_groups,
+                                                  pk_file_metadata *out, plank_error *err);
 void pk_file_metadata_free(pk_file_metadata *md);
 
 typedef struct pk_page_header {

@@ -41,6 +41,12 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
                          &c->lv, &c->comp, &c->page_minmax, &c->page_entries, &c->p_def_hist,
                          &c->p_rep_hist};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], alloc);
+    /* Staging buffers always have memory, so an all-null page hands the
+     * encoders and statistics valid (empty) arrays rather than NULL. */
+    PK_FORWARD(pk_buffer_reserve(&c->vals, 64, err));
+    PK_FORWARD(pk_buffer_reserve(&c->idx, 64, err));
+    PK_FORWARD(pk_buffer_reserve(&c->enc, 64, err));
+    PK_FORWARD(pk_buffer_reserve(&c->page_minmax, 64, err));
     pk_minmax_init(&c->c_mm, alloc);
     pk_minmax_init(&c->p_mm, alloc);
     if (c->type == PLANK_BOOLEAN) c->o.dictionary = false;
@@ -206,6 +212,8 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
     /* values */
     c->enc.size = 0;
     plank_encoding used;
+    const uint8_t *vdata = c->enc.data;
+    size_t vlen;
     if (c->dict_on) {
         PK_FORWARD(pk_buffer_resize(&c->idx, (size_t)v.n * 4, err));
         PK_FORWARD(pk_dict_builder_put(&c->dict, &v, (uint32_t *)c->idx.data, err));
@@ -215,56 +223,71 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
         c->dict_used = true;
         /* Past the limit the next pages fall back; this one keeps its indices. */
         if ((int64_t)c->dict.plain_bytes > c->o.dictionary_page_size) c->dict_on = false;
+        vdata = c->enc.data;
+        vlen = c->enc.size;
+    } else if (c->o.encoding == PLANK_ENC_PLAIN && c->type != PLANK_BOOLEAN &&
+               c->type != PLANK_BYTE_ARRAY) {
+        /* PLAIN fixed-width values are the staged bytes themselves. */
+        used = PLANK_ENC_PLAIN;
+        vdata = c->vals.data;
+        vlen = c->vals.size;
     } else {
         PK_FORWARD(pk_encode_values(c->o.encoding, &v, &c->enc, c->kernels, err));
         used = c->o.encoding;
+        vdata = c->enc.data;
+        vlen = c->enc.size;
     }
 
     /* levels, compression, header */
     size_t rep_len, def_len;
     PK_FORWARD(encode_levels(c, err, &rep_len, &def_len));
     bool v1 = c->o.page_version == 1;
-    size_t uncompressed = c->lv.size + c->enc.size;
+    size_t uncompressed = c->lv.size + vlen;
     if (uncompressed > (size_t)INT32_MAX)
         return pk_error_set(err, PLANK_ERR_LIMIT,
                             "column %d: a page of %zu bytes exceeds the format's 2 GiB page "
                             "limit (lower page_size or page_rows)",
                             (int)c->column, uncompressed);
-    /* payload = what follows the header: v1 compresses levels + values
-     * together, v2 leaves the levels uncompressed in front. */
-    c->comp.size = 0;
-    bool compress = c->o.codec != PLANK_CODEC_UNCOMPRESSED;
-    if (v1) {
-        if (compress) {
-            PK_FORWARD(pk_buffer_append(&c->lv, c->enc.data, c->enc.size, err));
-            PK_FORWARD(pk_compress(c->o.codec, c->o.codec_level, c->lv.data, c->lv.size,
-                                   &c->comp, err));
-        } else {
-            PK_FORWARD(pk_buffer_append(&c->comp, c->lv.data, c->lv.size, err));
-            PK_FORWARD(pk_buffer_append(&c->comp, c->enc.data, c->enc.size, err));
-        }
-    } else {
-        PK_FORWARD(pk_buffer_append(&c->comp, c->lv.data, c->lv.size, err));
-        if (compress)
-            PK_FORWARD(pk_compress(c->o.codec, c->o.codec_level, c->enc.data, c->enc.size,
-                                   &c->comp, err));
-        else
-            PK_FORWARD(pk_buffer_append(&c->comp, c->enc.data, c->enc.size, err));
-    }
-    if (c->comp.size > (size_t)INT32_MAX)
-        return pk_error_set(err, PLANK_ERR_LIMIT, "column %d: compressed page over 2 GiB",
-                            (int)c->column);
     if (c->p_slots > INT32_MAX)
         return pk_error_set(err, PLANK_ERR_LIMIT, "column %d: page of more than 2^31 levels",
+                            (int)c->column);
+    /* The payload follows the header: levels then values. v1 compresses
+     * both together, v2 only the values (its levels stay uncompressed).
+     * Uncompressed pieces go to the page buffer straight from where they
+     * are; only compression needs the scratch buffer. */
+    bool compress = c->o.codec != PLANK_CODEC_UNCOMPRESSED;
+    const uint8_t *p1 = c->lv.data, *p2 = vdata;
+    size_t n1 = c->lv.size, n2 = vlen;
+    if (compress) {
+        c->comp.size = 0;
+        if (v1) {
+            const uint8_t *src = vdata;
+            size_t srcn = vlen;
+            if (c->lv.size) {
+                PK_FORWARD(pk_buffer_append(&c->lv, vdata, vlen, err));
+                src = c->lv.data;
+                srcn = c->lv.size;
+            }
+            PK_FORWARD(pk_compress(c->o.codec, c->o.codec_level, src, srcn, &c->comp, err));
+            p1 = NULL;
+            n1 = 0;
+        } else {
+            PK_FORWARD(pk_compress(c->o.codec, c->o.codec_level, vdata, vlen, &c->comp, err));
+        }
+        p2 = c->comp.data;
+        n2 = c->comp.size;
+    }
+    if (n1 + n2 > (size_t)INT32_MAX)
+        return pk_error_set(err, PLANK_ERR_LIMIT, "column %d: compressed page over 2 GiB",
                             (int)c->column);
 
     pk_page_header h;
     memset(&h, 0, sizeof h);
     h.type = v1 ? PLANK_PAGE_DATA : PLANK_PAGE_DATA_V2;
     h.uncompressed_page_size = (int32_t)uncompressed;
-    h.compressed_page_size = (int32_t)c->comp.size;
+    h.compressed_page_size = (int32_t)(n1 + n2);
     h.has_crc = c->o.crc;
-    h.crc = c->o.crc ? pk_crc32(0, c->comp.data, c->comp.size) : 0;
+    if (c->o.crc) h.crc = pk_crc32(pk_crc32(0, p1, n1), p2, n2);
     h.num_values = (int32_t)c->p_slots;
     h.encoding = used;
     if (v1) {
@@ -282,7 +305,9 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
     size_t page_at = c->pages.size;
     PK_FORWARD(pk_thrift_write_page_header(&h, &c->pages, err));
     size_t header_len = c->pages.size - page_at;
-    PK_FORWARD(pk_buffer_append(&c->pages, c->comp.data, c->comp.size, err));
+    PK_FORWARD(pk_buffer_reserve(&c->pages, c->pages.size + n1 + n2, err));
+    if (n1) PK_FORWARD(pk_buffer_append(&c->pages, p1, n1, err));
+    if (n2) PK_FORWARD(pk_buffer_append(&c->pages, p2, n2, err));
 
     /* page index entry */
     if (c->o.page_index) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pk_write.h"
@@ -459,10 +460,14 @@ plank_status plank_writer_open_path(plank_writer **out, const char *path,
     PK_FORWARD(writer_new(&w, opts, err));
     size_t pl = strlen(path);
     w->path = pk_strndup(&w->alloc, path, pl);
-    /* ".<name>.plank-XXXXXX" next to the target, so rename stays in one filesystem */
+    /* ".<name>.plank-<pid>-<n>" next to the target, so rename stays in one
+     * filesystem. Not mkstemp: its 0600 mode would survive the rename, and a
+     * Parquet file should get the usual 0666 & ~umask. O_EXCL makes the name
+     * ours; a taken name moves on to the next n. */
     const char *slash = strrchr(path, '/');
     int dir_len = slash ? (int)(slash - path) + 1 : 0;
-    int tl = snprintf(NULL, 0, "%.*s.%s.plank-XXXXXX", dir_len, path, path + dir_len);
+    int tl = snprintf(NULL, 0, "%.*s.%s.plank-%ld-%08x", dir_len, path, path + dir_len,
+                      (long)getpid(), 0u);
     w->tmp_path = tl > 0 ? pk_malloc(&w->alloc, (size_t)tl + 1) : NULL;
     if (!w->path || !w->tmp_path) {
         if (w->tmp_path) pk_free(&w->alloc, w->tmp_path, (size_t)tl + 1);
@@ -470,8 +475,14 @@ plank_status plank_writer_open_path(plank_writer **out, const char *path,
         writer_free(w);
         return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    snprintf(w->tmp_path, (size_t)tl + 1, "%.*s.%s.plank-XXXXXX", dir_len, path, path + dir_len);
-    w->fd = mkstemp(w->tmp_path);
+    uint32_t seq = (uint32_t)((uintptr_t)w >> 4) ^ (uint32_t)time(NULL);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        seq = seq * 1664525u + 1013904223u;
+        snprintf(w->tmp_path, (size_t)tl + 1, "%.*s.%s.plank-%ld-%08x", dir_len, path,
+                 path + dir_len, (long)getpid(), seq);
+        w->fd = open(w->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (w->fd >= 0 || errno != EEXIST) break;
+    }
     if (w->fd < 0) {
         int e = errno;
         pk_free(&w->alloc, w->tmp_path, (size_t)tl + 1);
