@@ -111,11 +111,84 @@ int cli_row_group(const char *file, const plank_reader *r, int32_t g, plank_row_
 /* The value format of a leaf column (from its schema node). */
 void cli_column_value_format(const plank_reader *r, int32_t column, cli_value_format *f);
 
+/* ---- Writing (cli_wopts.c) ------------------------------------------------- */
+
+/* The writer options of `convert` and `bench write`. */
+typedef struct cli_wopts {
+    plank_writer_options opts;
+    plank_column_options *columns; /* --encoding / --bloom, one entry per column */
+    int32_t num_columns;
+    int64_t row_group_rows;        /* --row-group-size, -1 when absent */
+} cli_wopts;
+
+void cli_wopts_init(cli_wopts *w);
+void cli_wopts_free(cli_wopts *w);
+/* Whether `name` (up to len characters, "--x" of "--x=v") is a writer
+ * option: 1 with a value, 0 a flag, -1 not one. */
+int cli_wopts_kind(const char *name, size_t len);
+/* Applies one writer option (arg "--name" or "--name=v"; value as given or
+ * NULL for flags): 0, CLI_EXIT_USAGE after printing why, -1 not one. An
+ * --encoding value is cut in place at its '=' (argv outlives the options). */
+int cli_wopts_parse(cli_wopts *w, const char *command, const char *arg, const char *value);
+/* Points opts.columns at the per-column entries (call once parsing is done). */
+void cli_wopts_finish(cli_wopts *w);
+
+/* The value of option argv[*i] ("--x=v" or "--x v", advancing *i); 0 or
+ * CLI_EXIT_USAGE. */
+int cli_option_value(int argc, char **argv, int *i, const char *command, bool takes_value,
+                     const char **value);
+int cli_strcasecmp(const char *a, const char *b); /* ASCII case-insensitive */
+
+/* A progress line on stderr, drawn only when stderr is a terminal (and
+ * PLANK_NO_PROGRESS is unset), at most five times a second. */
+typedef struct cli_progress {
+    bool on, drawn;
+    const char *unit; /* "rows", "bytes" */
+    int64_t total;
+    double last;
+} cli_progress;
+
+void cli_progress_init(cli_progress *p, const char *unit, int64_t total);
+void cli_progress_update(cli_progress *p, int64_t done);
+void cli_progress_end(cli_progress *p); /* clears the line */
+
+/* ---- CSV and JSON lines to Parquet (cli_textin.c) ------------------------------ */
+
+typedef struct cli_text_in {
+    bool jsonl;          /* else CSV */
+    char delimiter;      /* CSV field separator */
+    const char *schema;  /* --schema 'name:type,...' (NULL: infer every column) */
+    int64_t infer_rows;  /* rows read before the types are decided */
+} cli_text_in;
+
+/* Converts the CSV or JSON lines file `in` to the Parquet file `out` with
+ * the writer options; 0 or an exit code after reporting the error (no file
+ * is left at `out` then). */
+int cli_text_to_parquet(const char *in, const char *out, const cli_text_in *t, cli_wopts *w);
+
+/* ---- cat as a library (cli_cat.c) -------------------------------------------- */
+
+typedef struct cli_cat_args {
+    const char *file;
+    const char *columns;  /* NULL: all */
+    int64_t limit;        /* -1: all rows */
+    const char *format;   /* jsonl (NULL), csv, table */
+    bool no_checksum;
+    FILE *out;
+    cli_progress *progress; /* NULL: none; updated with the rows printed */
+} cli_cat_args;
+
+/* Prints the rows of a file as `plank cat` does; 0 or an exit code after
+ * reporting the error. A failed write to `out` is reported naming out_name. */
+int cli_cat_run(const cli_cat_args *a, const char *out_name);
+
 /* ---- Commands (argv starts after the command name) -------------------------- */
 
 int cli_schema_main(int argc, char **argv);
 int cli_meta_main(int argc, char **argv);
 int cli_cat_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);
+int cli_bench_write_main(int argc, char **argv);
+int cli_convert_main(int argc, char **argv);
 
 #endif /* PLANK_CLI_H */

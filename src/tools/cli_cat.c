@@ -39,6 +39,7 @@ typedef struct cat_state {
     cli_out out;
     cli_buf cell;       /* scratch for CSV quoting */
     cat_table table;
+    cli_progress *progress; /* NULL: none */
 } cat_state;
 
 static const cli_anode *field(const cat_state *st, int32_t c) {
@@ -275,6 +276,7 @@ static int cat_stream(cat_state *st, struct ArrowArrayStream *s, int64_t *remain
             if (*remaining > 0) (*remaining)--;
             (*printed)++;
         }
+        if (st->progress) cli_progress_update(st->progress, *printed);
         a.release(&a);
     }
     return 0;
@@ -290,38 +292,52 @@ static int parse_format(const char *s, cat_format *f) {
 
 int cli_cat_main(int argc, char **argv) {
     cli_options o;
-    cat_state st;
     int rc = cli_parse_options(argc, argv,
                                CLI_OPT_COLUMNS | CLI_OPT_LIMIT | CLI_OPT_FORMAT | CLI_OPT_NO_CHECKSUM,
                                "cat", &o);
     if (rc) return rc;
+    cli_cat_args a;
+    memset(&a, 0, sizeof a);
+    a.file = o.file;
+    a.columns = o.columns;
+    a.limit = o.limit;
+    a.format = o.format;
+    a.no_checksum = o.no_checksum;
+    a.out = stdout;
+    return cli_cat_run(&a, o.file);
+}
+
+int cli_cat_run(const cli_cat_args *args, const char *out_name) {
+    cat_state st;
+    int rc;
     memset(&st, 0, sizeof st);
-    st.file = o.file;
-    if ((rc = parse_format(o.format, &st.format))) return rc;
-    int64_t remaining = o.limit; /* -1: all rows */
+    st.file = args->file;
+    st.progress = args->progress;
+    if ((rc = parse_format(args->format, &st.format))) return rc;
+    int64_t remaining = args->limit; /* -1: all rows */
     if (remaining < 0 && st.format == CAT_TABLE) remaining = CAT_TABLE_DEFAULT_LIMIT;
 
     /* Resolve the names on a first open, then read with that selection. */
     plank_reader *r;
     plank_reader_options opts;
     plank_reader_options_init(&opts);
-    opts.verify_checksums = !o.no_checksum;
-    if ((rc = cli_open(o.file, &opts, &r))) return rc;
+    opts.verify_checksums = !args->no_checksum;
+    if ((rc = cli_open(args->file, &opts, &r))) return rc;
     int32_t *named = NULL, nnamed = 0;
-    rc = cli_select_columns(o.file, r, o.columns, &named, &nnamed);
+    rc = cli_select_columns(args->file, r, args->columns, &named, &nnamed);
     plank_reader_close(r);
     if (rc) return rc;
     int32_t *cols = malloc(sizeof *cols * (size_t)(nnamed + 1));
     if (!cols) {
         free(named);
-        return cli_fail(o.file, "out of memory");
+        return cli_fail(args->file, "out of memory");
     }
     memcpy(cols, named, sizeof *cols * (size_t)nnamed);
     int32_t ncols = nnamed;
     cli_sort_unique(cols, &ncols);
     opts.columns = cols;
     opts.num_columns = ncols;
-    if (ncols == 0 || (rc = cli_open(o.file, &opts, &r))) {
+    if (ncols == 0 || (rc = cli_open(args->file, &opts, &r))) {
         /* A file without leaf columns has nothing to print. */
         free(named);
         free(cols);
@@ -340,7 +356,7 @@ int cli_cat_main(int argc, char **argv) {
     plank_error_init(&err);
     plank_status ps = plank_reader_arrow_stream(r, NULL, 0, &ao, &s, &err);
     if (ps != PLANK_OK) {
-        rc = cli_report(o.file, ps, &err, -1, -1);
+        rc = cli_report(args->file, ps, &err, -1, -1);
         goto done;
     }
     int code = s.get_schema(&s, &schema);
@@ -350,12 +366,12 @@ int cli_cat_main(int argc, char **argv) {
     }
     char why[PLANK_ERROR_MESSAGE_SIZE];
     if (!cli_anode_build(&st.root, r, &schema, cols, ncols, why, sizeof why)) {
-        rc = cli_fail(o.file, "%s", why);
+        rc = cli_fail(args->file, "%s", why);
         goto done;
     }
-    if ((rc = make_order(&st, r, named, nnamed, o.columns != NULL))) goto done;
+    if ((rc = make_order(&st, r, named, nnamed, args->columns != NULL))) goto done;
 
-    cli_out_init(&st.out, stdout);
+    cli_out_init(&st.out, args->out);
     cli_buf_init(&st.cell);
     cli_buf_init(&st.table.text);
     if (st.format == CAT_CSV) {
@@ -370,7 +386,7 @@ int cli_cat_main(int argc, char **argv) {
     if (rc == 0 && st.format == CAT_TABLE && st.num_cols > 0)
         flush_table(&st, printed, plank_reader_num_rows(r));
     bool written = cli_out_close(&st.out);
-    if (rc == 0 && !written) rc = cli_fail(o.file, "cannot write the output");
+    if (rc == 0 && !written) rc = cli_fail(out_name, "cannot write the output");
 
 done:
     cli_buf_free(&st.cell);

@@ -1,7 +1,7 @@
 /*
  * cli_main.c: the `plank` command-line tool's entry point, argument parsing,
  * error reporting, buffered output and column selection shared by the
- * commands (schema, meta, cat, bench read).
+ * commands (schema, meta, cat, convert, bench read, bench write).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -90,8 +90,30 @@ void cli_usage(FILE *f) {
           "                               report the median time, rows/s and bytes/s\n"
           "                               (--arrow: through the Arrow stream, nested\n"
           "                               records assembled)\n"
+          "  bench write [--rows N] [--repeat N] [-o PATH] [--csv PATH] [--json] [WRITER OPTIONS]\n"
+          "                               generate a lineitem-like table (default 4,000,000\n"
+          "                               rows) in memory and write it N times (default 5):\n"
+          "                               median and best time, rows/s, MB/s, file size\n"
+          "                               (--csv: also write the table as CSV)\n"
+          "  convert IN OUT [--from F] [--to F] [WRITER OPTIONS] [CSV/JSONL OPTIONS]\n"
+          "                               parquet to parquet, csv or jsonl (the text of cat);\n"
+          "                               csv or jsonl to parquet (formats from the\n"
+          "                               extensions .parquet .csv .tsv .jsonl .ndjson, or\n"
+          "                               --from/--to parquet|csv|jsonl)\n"
           "  help                         this text\n"
-          "  --version                    the plank version\n",
+          "  --version                    the plank version\n"
+          "\n"
+          "writer options (convert, bench write):\n"
+          "  --codec none|snappy|gzip|zstd|lz4_raw|brotli|lz4   --level N\n"
+          "  --encoding COLUMN=ENCODING (PLAIN, RLE_DICTIONARY, DELTA_BINARY_PACKED,\n"
+          "      DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, RLE; repeatable)\n"
+          "  --row-group-size ROWS  --page-size BYTES  --page-rows N  --page-version 1|2\n"
+          "  --dictionary on|off  --bloom COLUMN (repeatable)  --no-stats  --no-page-index\n"
+          "  --format-version 1|2\n"
+          "CSV/JSONL options (convert):\n"
+          "  --schema 'name:type,...' (bool, int32, int64, float, double, string, binary, date,\n"
+          "      timestamp[ms|us|ns], timestamptz[ms|us|ns], decimal(P,S); others inferred)\n"
+          "  --infer-rows N (default 1000)  --delimiter C (CSV; default ',', tab for .tsv)\n",
           f);
 }
 
@@ -304,10 +326,12 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "schema") == 0) return cli_schema_main(argc - 2, argv + 2);
     if (strcmp(cmd, "meta") == 0) return cli_meta_main(argc - 2, argv + 2);
     if (strcmp(cmd, "cat") == 0) return cli_cat_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "convert") == 0) return cli_convert_main(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) {
-        if (argc < 3 || strcmp(argv[2], "read") != 0)
-            return cli_usage_error("bench: expected 'bench read FILE'");
-        return cli_bench_main(argc - 3, argv + 3);
+        if (argc >= 3 && strcmp(argv[2], "read") == 0) return cli_bench_main(argc - 3, argv + 3);
+        if (argc >= 3 && strcmp(argv[2], "write") == 0)
+            return cli_bench_write_main(argc - 3, argv + 3);
+        return cli_usage_error("bench: expected 'bench read FILE' or 'bench write'");
     }
     return cli_usage_error("unknown command '%s'", cmd);
 }
