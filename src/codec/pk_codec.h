@@ -54,6 +54,22 @@ size_t pk_compress_bound(plank_codec codec, size_t src_len);
  * built (or LZO) is PLANK_ERR_UNSUPPORTED naming it. */
 plank_status pk_compress(plank_codec codec, int level, const uint8_t *src, size_t src_len,
                          pk_buffer *out, plank_error *err);
+/* Compression state reused across calls (libdeflate's compressor, zstd's
+ * context): creating them costs more than compressing a small page. Not
+ * thread-safe; one per writer column. */
+typedef struct pk_compressor {
+    void *deflate;     /* struct libdeflate_compressor * */
+    int deflate_level;
+    void *zstd;        /* ZSTD_CCtx * */
+} pk_compressor;
+
+void pk_compressor_init(pk_compressor *c);
+void pk_compressor_release(pk_compressor *c);
+/* pk_compress through the context's reusable state. */
+plank_status pk_compress_with(pk_compressor *c, plank_codec codec, int level,
+                              const uint8_t *src, size_t src_len, pk_buffer *out,
+                              plank_error *err);
+
 /* Whether this build can compress the codec. */
 bool pk_compress_available(plank_codec codec);
 

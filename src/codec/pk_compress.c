@@ -5,7 +5,8 @@
  * is first grown by pk_compress_bound, so no codec ever needs a second pass
  * or a temporary copy. Nothing is global: compressor state (libdeflate's
  * compressor; zstd, LZ4HC and brotli make theirs inside the one-shot call)
- * lives for one call only. REUSE marks where a per-writer context would go.
+ * lives in a pk_compressor the caller keeps (the writer: one per column),
+ * or for one call with pk_compress.
  *
  * Memory: the output goes through the buffer's allocator; the libraries'
  * scratch memory (libdeflate 1.14, one-shot zstd, LZ4HC's state, brotli's
@@ -140,13 +141,22 @@ static plank_status pk_snappy_compress(const uint8_t *src, size_t src_len, uint8
 #endif
 
 #ifdef PLANK_HAVE_LIBDEFLATE
-static plank_status pk_gzip_compress(int level, const uint8_t *src, size_t src_len,
-                                     uint8_t *dst, size_t cap, size_t *n, plank_error *err) {
-    /* REUSE: one compressor per writer and level. */
-    struct libdeflate_compressor *c = libdeflate_alloc_compressor(level);
-    PK_RETURN_IF(c == NULL, err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a GZIP compressor");
-    *n = libdeflate_gzip_compress(c, src, src_len, dst, cap);
-    libdeflate_free_compressor(c);
+static plank_status pk_gzip_compress(pk_compressor *ctx, int level, const uint8_t *src,
+                                     size_t src_len, uint8_t *dst, size_t cap, size_t *n,
+                                     plank_error *err) {
+    /* The context keeps one compressor per level (allocating one costs
+     * more than compressing a small page). */
+    if (ctx->deflate && ctx->deflate_level != level) {
+        libdeflate_free_compressor(ctx->deflate);
+        ctx->deflate = NULL;
+    }
+    if (!ctx->deflate) {
+        ctx->deflate = libdeflate_alloc_compressor(level);
+        PK_RETURN_IF(ctx->deflate == NULL, err, PLANK_ERR_OUT_OF_MEMORY,
+                     "cannot allocate a GZIP compressor");
+        ctx->deflate_level = level;
+    }
+    *n = libdeflate_gzip_compress(ctx->deflate, src, src_len, dst, cap);
     /* 0 means "did not fit", which the bound rules out. */
     PK_RETURN_IF(*n == 0, err, PK_COMPRESS_FAILED,
                  "GZIP compression of %zu bytes exceeded its bound", src_len);
@@ -155,11 +165,17 @@ static plank_status pk_gzip_compress(int level, const uint8_t *src, size_t src_l
 #endif
 
 #ifdef PLANK_HAVE_ZSTD
-static plank_status pk_zstd_compress(int level, const uint8_t *src, size_t src_len,
-                                     uint8_t *dst, size_t cap, size_t *n, plank_error *err) {
-    /* REUSE: one ZSTD_CCtx per writer (ZSTD_compress makes and frees one).
-     * The frame records its content size, which readers check. */
-    size_t r = ZSTD_compress(dst, cap, src, src_len, level);
+static plank_status pk_zstd_compress(pk_compressor *ctx, int level, const uint8_t *src,
+                                     size_t src_len, uint8_t *dst, size_t cap, size_t *n,
+                                     plank_error *err) {
+    /* One ZSTD_CCtx per context, reused across pages. The frame records its
+     * content size, which readers check. */
+    if (!ctx->zstd) {
+        ctx->zstd = ZSTD_createCCtx();
+        PK_RETURN_IF(ctx->zstd == NULL, err, PLANK_ERR_OUT_OF_MEMORY,
+                     "cannot allocate a ZSTD compression context");
+    }
+    size_t r = ZSTD_compressCCtx(ctx->zstd, dst, cap, src, src_len, level);
     if (ZSTD_isError(r))
         return pk_error_set(err, PK_COMPRESS_FAILED,
                             "ZSTD compression of %zu bytes failed: %s", src_len,
@@ -249,8 +265,30 @@ static int pk_compress_level(plank_codec codec, int level) {
     return level < 0 || level > max ? -1 : level;
 }
 
+void pk_compressor_init(pk_compressor *c) { memset(c, 0, sizeof *c); }
+
+void pk_compressor_release(pk_compressor *c) {
+#ifdef PLANK_HAVE_LIBDEFLATE
+    if (c->deflate) libdeflate_free_compressor(c->deflate);
+#endif
+#ifdef PLANK_HAVE_ZSTD
+    if (c->zstd) ZSTD_freeCCtx(c->zstd);
+#endif
+    memset(c, 0, sizeof *c);
+}
+
 plank_status pk_compress(plank_codec codec, int level, const uint8_t *src, size_t src_len,
                          pk_buffer *out, plank_error *err) {
+    pk_compressor c;
+    pk_compressor_init(&c);
+    plank_status st = pk_compress_with(&c, codec, level, src, src_len, out, err);
+    pk_compressor_release(&c);
+    return st;
+}
+
+plank_status pk_compress_with(pk_compressor *ctx, plank_codec codec, int level,
+                              const uint8_t *src, size_t src_len, pk_buffer *out,
+                              plank_error *err) {
     PK_RETURN_IF(out == NULL || (src == NULL && src_len != 0), err, PLANK_ERR_INVALID_ARGUMENT,
                  "pk_compress: NULL buffer");
     if (!pk_compress_available(codec)) {
@@ -288,12 +326,12 @@ plank_status pk_compress(plank_codec codec, int level, const uint8_t *src, size_
 #endif
 #ifdef PLANK_HAVE_LIBDEFLATE
     case PLANK_CODEC_GZIP:
-        PK_FORWARD(pk_gzip_compress(lvl, src, src_len, dst, bound, &n, err));
+        PK_FORWARD(pk_gzip_compress(ctx, lvl, src, src_len, dst, bound, &n, err));
         break;
 #endif
 #ifdef PLANK_HAVE_ZSTD
     case PLANK_CODEC_ZSTD:
-        PK_FORWARD(pk_zstd_compress(lvl, src, src_len, dst, bound, &n, err));
+        PK_FORWARD(pk_zstd_compress(ctx, lvl, src, src_len, dst, bound, &n, err));
         break;
 #endif
 #ifdef PLANK_HAVE_LZ4

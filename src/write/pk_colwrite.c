@@ -76,6 +76,7 @@ void pk_colw_release(pk_colw *c) {
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
     pk_minmax_release(&c->c_mm);
     pk_minmax_release(&c->p_mm);
+    pk_compressor_release(&c->zc);
     if (c->o.dictionary) pk_dict_builder_release(&c->dict);
     pk_free(c->alloc, c->def_hist, sizeof(int64_t) * (size_t)(c->max_def + 1));
     pk_free(c->alloc, c->rep_hist, sizeof(int64_t) * (size_t)(c->max_rep + 1));
@@ -268,11 +269,13 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
                 src = c->lv.data;
                 srcn = c->lv.size;
             }
-            PK_FORWARD(pk_compress(c->o.codec, c->o.codec_level, src, srcn, &c->comp, err));
+            PK_FORWARD(pk_compress_with(&c->zc, c->o.codec, c->o.codec_level, src, srcn,
+                                        &c->comp, err));
             p1 = NULL;
             n1 = 0;
         } else {
-            PK_FORWARD(pk_compress(c->o.codec, c->o.codec_level, vdata, vlen, &c->comp, err));
+            PK_FORWARD(pk_compress_with(&c->zc, c->o.codec, c->o.codec_level, vdata, vlen,
+                                        &c->comp, err));
         }
         p2 = c->comp.data;
         n2 = c->comp.size;
@@ -471,7 +474,8 @@ static plank_status write_dictionary_page(pk_colw *c, pk_out *out, int64_t *unco
     c->enc.size = 0;
     PK_FORWARD(pk_dict_builder_encode(&c->dict, &c->enc, err));
     c->comp.size = 0;
-    PK_FORWARD(pk_compress(c->o.codec, c->o.codec_level, c->enc.data, c->enc.size, &c->comp, err));
+    PK_FORWARD(pk_compress_with(&c->zc, c->o.codec, c->o.codec_level, c->enc.data,
+                                c->enc.size, &c->comp, err));
     if (c->enc.size > (size_t)INT32_MAX || c->comp.size > (size_t)INT32_MAX ||
         c->dict.count > INT32_MAX)
         return pk_error_set(err, PLANK_ERR_LIMIT, "column %d: dictionary page over 2 GiB",

@@ -139,6 +139,7 @@ typedef struct pk_colw {
     pk_buffer pages;            /* data pages: headers + payloads */
     pk_buffer idx;              /* scratch: dictionary indices */
     pk_buffer enc, lv, comp;    /* scratch: values, levels, compressed */
+    pk_compressor zc;           /* codec state reused across pages */
     int64_t c_values, c_rows, c_nulls, c_uncompressed;
     int32_t c_pages_dict, c_pages_data; /* encoding stats counts */
     bool enc_seen[10];          /* encodings used in data pages */
