@@ -3,11 +3,11 @@
  * of dictionary indices.
  *
  * The table is open addressing with linear probing over a power-of-two
- * number of uint32 slots (entry index + 1, 0 = empty). Each entry keeps its
- * 64-bit hash, so growing never rehashes bytes and a probe compares bytes
- * only when the hashes agree. The table doubles before an insertion would
- * take it past 5/8 full; the hash array holds exactly that many entries, so
- * its capacity follows from slot_mask and needs no field of its own.
+ * number of two-word slots: the 4- or 8-byte value itself (so a lookup of
+ * those types touches one slot and nothing else) or, for other widths, the
+ * value's 64-bit hash (so growing never rehashes bytes and a probe compares
+ * bytes only when the hashes agree); then entry index + 1 (0 = empty). The
+ * table doubles before an insertion would take it past 5/8 full.
  *
  * Values compare by their bytes: floats by bit pattern (so -0 and +0 are two
  * entries, and NaNs are one entry per payload).
@@ -81,31 +81,44 @@ PK_INLINE bool entry_equals(const pk_dict_builder *d, uint32_t e, const uint8_t 
 
 /* ---- Table ------------------------------------------------------------------ */
 
+/* Slot word 0: the 4/8-byte value itself, so a lookup of those types reads
+ * one 16-byte slot and never the values array; for other widths the full
+ * hash, compared before the bytes. */
+PK_INLINE uint64_t slot_key(const uint8_t *p, size_t len, int w, uint64_t h) {
+    if (w == 4) return pk_load_u32(p);
+    if (w == 8) return pk_load_u64(p);
+    (void)len;
+    return h;
+}
+
+PK_INLINE uint64_t key_hash(uint64_t key, int w) {
+    return w == 4 || w == 8 ? finish(key + k_mul1) : key;
+}
+
+static int width_class(const pk_dict_builder *d) {
+    if (d->type == PLANK_BYTE_ARRAY) return W_BINARY;
+    return d->width == 4 || d->width == 8 ? d->width : W_ANY;
+}
+
 static plank_status dict_grow(pk_dict_builder *d, plank_error *err) {
     size_t old = slot_count(d);
     size_t size = old ? old * 2 : DICT_MIN_SLOTS;
-    PK_RETURN_IF(old > SIZE_MAX / 2 / sizeof(uint64_t), err, PLANK_ERR_OUT_OF_MEMORY,
+    PK_RETURN_IF(old > SIZE_MAX / 4 / sizeof(uint64_t), err, PLANK_ERR_OUT_OF_MEMORY,
                  "dictionary hash table of %zu slots is too large", old);
-    uint32_t *slots = pk_calloc(d->alloc, size * sizeof *slots);
+    uint64_t *slots = pk_calloc(d->alloc, size * 2 * sizeof *slots);
     PK_RETURN_IF(!slots, err, PLANK_ERR_OUT_OF_MEMORY,
                  "out of memory for a dictionary hash table of %zu slots", size);
-    uint64_t *hashes = pk_realloc(d->alloc, d->hashes, max_entries(old) * sizeof *hashes,
-                                  max_entries(size) * sizeof *hashes);
-    if (!hashes) {
-        pk_free(d->alloc, slots, size * sizeof *slots);
-        return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY,
-                            "out of memory for the hashes of %zu dictionary entries",
-                            max_entries(size));
-    }
     size_t mask = size - 1;
-    for (int64_t e = 0; e < d->count; e++) {
-        size_t s = (size_t)hashes[e] & mask;
-        while (slots[s]) s = (s + 1) & mask;
-        slots[s] = (uint32_t)e + 1;
+    int w = width_class(d);
+    for (size_t o = 0; o < old; o++) {
+        if (!d->slots[2 * o + 1]) continue;
+        size_t s = (size_t)key_hash(d->slots[2 * o], w) & mask;
+        while (slots[2 * s + 1]) s = (s + 1) & mask;
+        slots[2 * s] = d->slots[2 * o];
+        slots[2 * s + 1] = d->slots[2 * o + 1];
     }
-    pk_free(d->alloc, d->slots, old * sizeof *d->slots);
+    pk_free(d->alloc, d->slots, old * 2 * sizeof *d->slots);
     d->slots = slots;
-    d->hashes = hashes;
     d->slot_mask = mask;
     return PLANK_OK;
 }
@@ -113,13 +126,14 @@ static plank_status dict_grow(pk_dict_builder *d, plank_error *err) {
 /* The first empty slot of hash h's probe sequence. */
 static size_t free_slot(const pk_dict_builder *d, uint64_t h) {
     size_t s = (size_t)h & d->slot_mask;
-    while (d->slots[s]) s = (s + 1) & d->slot_mask;
+    while (d->slots[2 * s + 1]) s = (s + 1) & d->slot_mask;
     return s;
 }
 
-/* Adds value p[0..len) with hash h, whose probe ended at the empty slot s. */
-static plank_status dict_insert(pk_dict_builder *d, uint64_t h, const uint8_t *p, size_t len,
-                                size_t s, uint32_t *index, plank_error *err) {
+/* Adds value p[0..len) (slot key `key`, hash h), whose probe ended at the
+ * empty slot s. */
+static plank_status dict_insert(pk_dict_builder *d, uint64_t h, uint64_t key, const uint8_t *p,
+                                size_t len, size_t s, uint32_t *index, plank_error *err) {
     PK_RETURN_IF(d->count >= DICT_MAX_ENTRIES, err, PLANK_ERR_LIMIT,
                  "dictionary has %lld entries, the most it can hold", (long long)d->count);
     if ((size_t)d->count + 1 > max_entries(slot_count(d))) {
@@ -138,8 +152,8 @@ static plank_status dict_insert(pk_dict_builder *d, uint64_t h, const uint8_t *p
         d->plain_bytes += 4;
     }
     d->plain_bytes += len;
-    d->hashes[d->count] = h;
-    d->slots[s] = (uint32_t)d->count + 1;
+    d->slots[2 * s] = key;
+    d->slots[2 * s + 1] = (uint64_t)d->count + 1;
     *index = (uint32_t)d->count;
     d->count++;
     return PLANK_OK;
@@ -157,15 +171,17 @@ PK_INLINE plank_status put_body(pk_dict_builder *d, const pk_values *v, uint32_t
             p = v->fixed + i * len;
         }
         uint64_t h = hash_value(p, len, w);
+        uint64_t key = slot_key(p, len, w, h);
         size_t s = (size_t)h & d->slot_mask;
         for (;;) {
-            uint32_t e = d->slots[s];
+            uint64_t e = d->slots[2 * s + 1];
             if (!e) {
-                PK_FORWARD(dict_insert(d, h, p, len, s, &indices[i], err));
+                PK_FORWARD(dict_insert(d, h, key, p, len, s, &indices[i], err));
                 break;
             }
-            if (d->hashes[e - 1] == h && entry_equals(d, e - 1, p, len, w)) {
-                indices[i] = e - 1;
+            if (d->slots[2 * s] == key &&
+                (w == 4 || w == 8 || entry_equals(d, (uint32_t)(e - 1), p, len, w))) {
+                indices[i] = (uint32_t)(e - 1);
                 break;
             }
             s = (s + 1) & d->slot_mask;
@@ -198,10 +214,8 @@ plank_status pk_dict_builder_init(pk_dict_builder *d, plank_physical_type type, 
 
 void pk_dict_builder_release(pk_dict_builder *d) {
     size_t slots = slot_count(d);
-    pk_free(d->alloc, d->slots, slots * sizeof *d->slots);
-    pk_free(d->alloc, d->hashes, max_entries(slots) * sizeof *d->hashes);
+    pk_free(d->alloc, d->slots, slots * 2 * sizeof *d->slots);
     d->slots = NULL;
-    d->hashes = NULL;
     d->slot_mask = 0;
     pk_buffer_reset(&d->values);
     pk_buffer_reset(&d->offsets);
@@ -210,7 +224,7 @@ void pk_dict_builder_release(pk_dict_builder *d) {
 }
 
 void pk_dict_builder_clear(pk_dict_builder *d) {
-    if (d->slots) memset(d->slots, 0, slot_count(d) * sizeof *d->slots);
+    if (d->slots) memset(d->slots, 0, slot_count(d) * 2 * sizeof *d->slots);
     d->count = 0;
     d->plain_bytes = 0;
     d->values.size = 0;

@@ -90,9 +90,10 @@ typedef struct pk_dict_builder {
     int64_t count;            /* distinct values so far */
     size_t plain_bytes;       /* size of the PLAIN dictionary page body so far */
     /* implementation state */
-    uint32_t *slots;          /* hash table: index + 1, 0 = empty */
+    /* hash table: two words per slot, [0] the value itself (4- and 8-byte
+     * types) or its 64-bit hash (others), [1] index + 1 (0 = empty) */
+    uint64_t *slots;
     size_t slot_mask;
-    uint64_t *hashes;         /* per entry */
     pk_buffer values;         /* fixed: count * width; BYTE_ARRAY: the bytes */
     pk_buffer offsets;        /* BYTE_ARRAY: count + 1 int64 */
 } pk_dict_builder;
