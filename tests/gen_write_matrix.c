@@ -465,7 +465,7 @@ static void gen_nested_row(int64_t r, sbuf *js) {
         sb_printf(js, "null");
     } else {
         char s[32];
-        int n = snprintf(s, sizeof s, r % 4 == 1 ? "" : "st%" PRId64, r);
+        int n = r % 4 == 1 ? (s[0] = '\0', 0) : snprintf(s, sizeof s, "st%" PRId64, r);
         sb_printf(js, "{\"a\":");
         if (r % 5 == 2) {
             leaf_put(a, 1, 0, NULL, 0);
