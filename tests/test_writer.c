@@ -941,6 +941,72 @@ static void test_alloc_failures(const char *dir) {
     unlink(path);
 }
 
+/* The same for a nested file (lists, structs, maps; page v2, tiny pages). */
+static void test_alloc_failures_nested(const char *dir) {
+    static leafbuf lb[5];
+    char path[512];
+    snprintf(path, sizeof path, "%s/alloc_nested.parquet", dir);
+    static const int widths[5] = {8, 0, 8, 0, 4};
+    gen_nested(0, 200, lb);
+    int failures_seen = 0;
+    for (int64_t n = 1;; n++) {
+        th_alloc ta;
+        plank_allocator a = th_alloc_init(&ta);
+        ta.fail_at = n;
+        plank_schema_field f[11];
+        schema_nested(f);
+        plank_writer_options o;
+        plank_writer_options_init(&o);
+        o.allocator = &a;
+        o.page_version = 2;
+        o.page_rows = 9;
+        o.row_group_rows = 120;
+        plank_column_options co;
+        plank_column_options_init(&co);
+        co.path = "st.a";
+        co.bloom_filter = true;
+        o.columns = &co;
+        o.num_column_options = 1;
+        plank_writer *w = NULL;
+        plank_error err;
+        plank_status st = plank_writer_open_path(&w, path, f, 11, &o, &err);
+        if (st == PLANK_OK) {
+            plank_batch b[5];
+            memset(b, 0, sizeof b);
+            for (int k = 0; k < 5; k++) {
+                b[k].length = lb[k].n;
+                b[k].def_levels = lb[k].def;
+                b[k].rep_levels = lb[k].rep;
+                if (widths[k]) b[k].values = lb[k].vals;
+                else {
+                    b[k].offsets = lb[k].offs;
+                    b[k].data = (const uint8_t *)lb[k].data;
+                }
+            }
+            st = plank_writer_write_rows(w, b, 200, &err);
+            if (st == PLANK_OK) st = plank_writer_close(w, &err);
+            else plank_writer_abort(w);
+        }
+        CHECK_MSG(ta.live_blocks == 0 && ta.live_bytes == 0, "fail at %lld: leak", (long long)n);
+        if (!ta.failed) {
+            CHECK(st == PLANK_OK);
+            break;
+        }
+        failures_seen++;
+        CHECK_MSG(st == PLANK_ERR_OUT_OF_MEMORY, "fail at %lld: status %d (%s)", (long long)n,
+                  (int)st, err.message);
+        CHECK(access(path, F_OK) != 0);
+    }
+    fprintf(stderr, "nested alloc failures: %d injected\n", failures_seen);
+    plank_reader *r;
+    CHECK(plank_reader_open_path(&r, path, NULL, NULL) == PLANK_OK);
+    if (r) {
+        CHECK_EQ_I64(plank_reader_num_rows(r), 200);
+        plank_reader_close(r);
+    }
+    unlink(path);
+}
+
 int main(void) {
     char dir[] = "/tmp/plank_writer_XXXXXX";
     if (!mkdtemp(dir)) TEST_SKIP("no temporary directory");
@@ -949,6 +1015,7 @@ int main(void) {
     test_boundary_order(dir);
     test_failures(dir);
     test_alloc_failures(dir);
+    test_alloc_failures_nested(dir);
     rmdir(dir);
     TEST_END();
 }
