@@ -97,12 +97,17 @@ PK_AVX2_INLINE void spread_vec(uint8_t *vals, size_t n, size_t nn, const uint8_t
     const size_t per = W == 4 ? 8 : 4;
     size_t i = n, j = nn;
     while (i > j && (i & (per - 1))) pk_spread_step(vals, W, &i, &j, valid, off);
+    /* Up to 64 validity bits per load, consumed from the top per step. */
     while (i > j) {
-        i -= per;
-        unsigned m = (unsigned)pk_bits_get(valid, (uint64_t)off + i, (unsigned)per);
-        j -= (size_t)_mm_popcnt_u32(m);
-        if (W == 8) m = (unsigned)_pdep_u32(m, 0x55) * 3;
-        expand_dwords(vals + j * W, m, vals + i * W);
+        unsigned len = i < 64 ? (unsigned)i : 64; /* a multiple of per */
+        uint64_t v = pk_bits_get(valid, (uint64_t)off + i - len, len);
+        for (unsigned left = len; left > 0 && i > j; left -= (unsigned)per) {
+            i -= per;
+            unsigned m = (unsigned)(v >> (left - per)) & ((1u << per) - 1);
+            j -= (size_t)_mm_popcnt_u32(m);
+            if (W == 8) m = (unsigned)_pdep_u32(m, 0x55) * 3;
+            expand_dwords(vals + j * W, m, vals + i * W);
+        }
     }
 }
 
