@@ -2,12 +2,14 @@
  * bench_kernels.c: throughput of the unpack and level kernels at every
  * dispatch level this machine has (not a test; results in bench/README.md).
  *
- *   bench_kernels [unpack|levels]     (default: both)
+ *   bench_kernels [unpack|levels|wide|bits]     (default: all)
  *
  * Unpack: values/s per bit width and output size, for 4096 values (in L1/L2)
  * and 8M values (out of L2), next to memcpy of the output bytes. Levels:
  * count_eq16 / sum01_16 against a plain loop accumulating into a uint64, on
- * 2048 levels and on 1..31. Every cell is "median / best" of 15 samples
+ * 2048 levels and on 1..31. Wide: unpack64 widths 33..64 on 4096 values.
+ * Bits: copy_bits, spread_bits and spread_fixed on 4096 slots next to the
+ * per-value loops the column reader ran before them. Every cell is "median / best" of 15 samples
  * (the best is the figure to read on a machine shared with other jobs).
  */
 #define _POSIX_C_SOURCE 199309L
@@ -34,7 +36,8 @@ static volatile uint64_t sink;
 
 /* One measured operation; `reps` calls per sample. */
 typedef struct op {
-    int kind; /* 0 unpack, 1 memcpy, 2 count, 3 sum, 4 plain loop */
+    int kind; /* 0 unpack, 1 memcpy, 2 count, 3 sum, 4 plain loop, 5 copy_bits,
+                 6 spread_bits, 7 spread_fixed, 8 plain spread loop, 9 plain boolean loop */
     const pk_kernels *k;
     int size, bw;
     const uint8_t *in;
@@ -42,7 +45,28 @@ typedef struct op {
     void *out;
     size_t n;
     const int16_t *lv;
+    const uint8_t *valid; /* bits kinds: validity (offset 3), nn set bits */
+    size_t nn;
 } op;
+
+/* The column reader's loops before the bitmap kernels: dense values copied
+ * slot by slot, dense boolean bytes put bit by bit. */
+static __attribute__((noinline)) void plain_spread(const op *o) {
+    size_t w = (size_t)o->size;
+    uint8_t *dst = o->out;
+    for (size_t i = 0, j = 0; i < o->n; i++) {
+        if (pk_bit_get(o->valid, 3 + (int64_t)i)) memcpy(dst + i * w, o->in + (j++) * w, w);
+        else memset(dst + i * w, 0, w);
+    }
+}
+static __attribute__((noinline)) void plain_bools(const op *o) {
+    uint8_t *bits = o->out;
+    for (size_t i = 0, j = 0; i < o->n; i++) {
+        bool v = false;
+        if (pk_bit_get(o->valid, 3 + (int64_t)i)) v = o->in[j++] != 0;
+        pk_bit_put(bits, 3 + (int64_t)i, v);
+    }
+}
 
 static __attribute__((noinline)) uint64_t plain_count(const int16_t *lv, size_t n, int16_t v) {
     uint64_t c = 0;
@@ -63,7 +87,12 @@ static void run(const op *o) {
     case 1: memcpy(o->out, o->in, o->n * (size_t)o->size); break;
     case 2: sink += (uint64_t)o->k->count_eq16(o->lv, o->n, 1); break;
     case 3: sink += (uint64_t)o->k->sum01_16(o->lv, o->n); break;
-    default: sink += plain_count(o->lv, o->n, 1); break;
+    case 4: sink += plain_count(o->lv, o->n, 1); break;
+    case 5: o->k->copy_bits(o->in, 5, o->out, 3, o->n); break;
+    case 6: o->k->spread_bits(o->in, o->nn, o->valid, o->out, 3, o->n); break;
+    case 7: o->k->spread_fixed(o->out, (size_t)o->size, o->n, o->nn, o->valid, 3); break;
+    case 8: plain_spread(o); break;
+    default: plain_bools(o); break;
     }
 }
 
@@ -169,11 +198,91 @@ static void bench_levels(const pk_kernels **tabs, int ntab) {
     }
 }
 
+static void header(const char *first, const pk_kernels **tabs, int ntab, const char *last) {
+    printf("| %s |", first);
+    for (int t = 0; t < ntab; t++) printf(" %s |", pk_simd_level_name(tabs[t]->level));
+    printf("%s\n|---|", last ? last : "");
+    for (int t = 0; t < ntab + (last != NULL); t++) printf("---|");
+    printf("\n");
+}
+
+static void bench_wide(const pk_kernels **tabs, int ntab) {
+    size_t n = 4096;
+    uint8_t *in = malloc(n * 8 + 64);
+    void *out = aligned_alloc(64, n * 8);
+    for (size_t i = 0; i < n * 8 + 64; i++) in[i] = (uint8_t)(i * 2654435761u >> 13);
+    printf("\n### Unpack to 64-bit, widths 33..64, 4096 values (in L2), G values/s\n\n");
+    header("bw", tabs, ntab, " memcpy |");
+    op m = {.kind = 1, .size = 8, .in = in, .out = out, .n = n};
+    speed mc = rate(&m, (double)n);
+    for (int bw = 33; bw <= 64; bw++) {
+        printf("| %d |", bw);
+        for (int t = 0; t < ntab; t++) {
+            op o = {.kind = 0, .k = tabs[t], .size = 8, .bw = bw, .in = in, .avail = n * 8 + 64,
+                    .out = out, .n = n};
+            cell(rate(&o, (double)n), 1e9);
+        }
+        cell(mc, 1e9);
+        printf("\n");
+    }
+    free(in);
+    free(out);
+}
+
+static void bench_bits(const pk_kernels **tabs, int ntab) {
+    size_t n = 4096;
+    uint8_t *in = malloc(n * 16), *valid = malloc(n / 8 + 16);
+    void *out = aligned_alloc(64, n * 16); /* values up to 12 bytes */
+    for (size_t i = 0; i < n * 16; i++) in[i] = (uint8_t)(i * 2654435761u >> 13) & 1;
+    printf("\n### Bitmaps and null spreading, 4096 slots, G slots/s\n\n");
+    header("kernel", tabs, ntab, " plain loop |");
+    op c = {.kind = 5, .in = in, .out = out, .n = n};
+    printf("| copy_bits (offsets 5 -> 3) |");
+    for (int t = 0; t < ntab; t++) c.k = tabs[t], cell(rate(&c, (double)n), 1e9);
+    printf(" - |\n");
+    static const unsigned pcts[] = {50, 90};
+    for (int pi = 0; pi < 2; pi++) {
+        size_t nn = 0;
+        for (size_t i = 0; i < n + 16; i++) {
+            bool v = ((i * 2654435761u) >> 7) % 100 < pcts[pi];
+            pk_bit_put(valid, (int64_t)i, v);
+            if (i >= 3 && i < n + 3) nn += v;
+        }
+        printf("| spread_bits, %u%% valid |", pcts[pi]);
+        for (int t = 0; t < ntab; t++) {
+            op o = {.kind = 6, .k = tabs[t], .in = in, .out = out, .n = n, .valid = valid,
+                    .nn = nn};
+            cell(rate(&o, (double)n), 1e9);
+        }
+        op pb = {.kind = 9, .in = in, .out = out, .n = n, .valid = valid};
+        cell(rate(&pb, (double)n), 1e9);
+        printf("\n");
+        static const int ws[] = {4, 8, 12};
+        for (int wi = 0; wi < 3; wi++) {
+            printf("| spread_fixed w %d, %u%% valid |", ws[wi], pcts[pi]);
+            for (int t = 0; t < ntab; t++) {
+                op o = {.kind = 7, .k = tabs[t], .size = ws[wi], .out = out, .n = n,
+                        .valid = valid, .nn = nn};
+                cell(rate(&o, (double)n), 1e9);
+            }
+            op ps = {.kind = 8, .size = ws[wi], .in = in, .out = out, .n = n, .valid = valid};
+            cell(rate(&ps, (double)n), 1e9);
+            printf("\n");
+        }
+    }
+    free(in);
+    free(valid);
+    free(out);
+}
+
 int main(int argc, char **argv) {
     const pk_kernels *tabs[4];
     int ntab = pk_kernels_available(tabs);
     const char *what = argc > 1 ? argv[1] : "all";
-    if (strcmp(what, "levels") != 0) bench_unpack(tabs, ntab);
-    if (strcmp(what, "unpack") != 0) bench_levels(tabs, ntab);
+    bool all = strcmp(what, "all") == 0;
+    if (all || strcmp(what, "unpack") == 0) bench_unpack(tabs, ntab);
+    if (all || strcmp(what, "levels") == 0) bench_levels(tabs, ntab);
+    if (all || strcmp(what, "wide") == 0) bench_wide(tabs, ntab);
+    if (all || strcmp(what, "bits") == 0) bench_bits(tabs, ntab);
     return 0;
 }

@@ -115,14 +115,14 @@ static plank_status leaf_append_dict(pk_leaf_buf *l, const plank_column_reader *
 }
 
 static plank_status leaf_append(pk_leaf_buf *l, const plank_schema_node *pn,
-                                const plank_batch *b, plank_error *err) {
+                                const plank_batch *b, const pk_kernels *kn, plank_error *err) {
     int64_t k = b->length;
     if (pn->max_repetition_level > 0) {
         PK_RETURN_IF(l->n == 0 && b->rep_levels[0] != 0, err, PLANK_ERR_CORRUPT,
                      "column %d (%s): a record starts with repetition level %d",
                      (int)pn->column, pn->path, (int)b->rep_levels[0]);
         PK_FORWARD(pk_buffer_append(&l->rep, b->rep_levels, (size_t)k * 2, err));
-        for (int64_t i = 0; i < k; i++) l->starts += b->rep_levels[i] == 0;
+        l->starts += kn->count_eq16(b->rep_levels, (size_t)k, 0);
     } else {
         l->starts += k;
     }
@@ -217,7 +217,7 @@ static plank_status leaf_fill(pk_stream *s, int32_t i, int64_t want, plank_error
             l->eof = true;
             continue;
         }
-        PK_FORWARD(leaf_append(l, pn, &b, err));
+        PK_FORWARD(leaf_append(l, pn, &b, s->r->kernels, err));
         if (s->t.leaf_nodes[i]->dict) PK_FORWARD(leaf_append_dict(l, s->crs[i], &b, err));
     }
 }
@@ -232,8 +232,16 @@ static plank_status leaf_cut(pk_stream *s, int32_t i, int64_t rows, int64_t *slo
         return PLANK_OK;
     }
     const int16_t *rep = (const int16_t *)l->rep.data;
-    int64_t c = 0;
-    for (int64_t p = 0; p < l->n; p++) {
+    int64_t c = 0, p = 0;
+    /* Whole blocks through the counting kernel while they cannot hold the
+     * start of record `rows`, then level by level. */
+    const pk_kernels *kn = s->r->kernels;
+    for (int64_t m; (m = l->n - p < 1024 ? l->n - p : 1024) > 0; p += m) {
+        int64_t in = kn->count_eq16(rep + p, (size_t)m, 0);
+        if (c + in > rows) break;
+        c += in;
+    }
+    for (; p < l->n; p++) {
         if (rep[p] != 0) continue;
         if (c == rows) {
             *slots = p;

@@ -414,6 +414,34 @@ static plank_status next_bytes(pk_decoder *d, const uint8_t **v, size_t *vlen, p
     }
 }
 
+plank_status pk_decoder_get_bits(pk_decoder *d, int64_t n, uint8_t *out, int64_t bit,
+                                 plank_error *err) {
+    PK_RETURN_IF(d->type != PLANK_BOOLEAN, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "get_bits on a %s column", plank_physical_type_name(d->type));
+    PK_FORWARD(check_count(d, n, err));
+    const pk_kernels *k = d->kernels ? d->kernels : pk_kernels_for(PK_SIMD_SCALAR);
+    if (d->encoding == PLANK_ENC_PLAIN) {
+        /* init checked the page holds num_values bits. */
+        if (n > 0) k->copy_bits(d->start, d->pos, out, bit, (size_t)n);
+        d->pos += n;
+        return PLANK_OK;
+    }
+    if (d->encoding == PLANK_ENC_RLE) {
+        PK_FORWARD(pk_rle_get_bits(&d->rle, out, bit, n, err));
+        d->pos += n;
+        return PLANK_OK;
+    }
+    /* Dictionary-encoded booleans: through bytes. */
+    uint8_t tmp[256];
+    while (n > 0) {
+        int64_t m = n < 256 ? n : 256;
+        PK_FORWARD(pk_decoder_get_fixed(d, m, tmp, err));
+        for (int64_t i = 0; i < m; i++) pk_bit_put(out, bit + i, tmp[i] != 0);
+        bit += m, n -= m;
+    }
+    return PLANK_OK;
+}
+
 plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_error *err) {
     PK_RETURN_IF(d->type == PLANK_BYTE_ARRAY, err, PLANK_ERR_INVALID_ARGUMENT,
                  "get_fixed on a BYTE_ARRAY column");

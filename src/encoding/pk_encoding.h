@@ -47,6 +47,10 @@ plank_status pk_rle_init(pk_rle_decoder *d, const uint8_t *buf, size_t len, int 
 plank_status pk_rle_get_u32(pk_rle_decoder *d, uint32_t *out, int64_t n, plank_error *err);
 plank_status pk_rle_get_i16(pk_rle_decoder *d, int16_t *out, int64_t n, plank_error *err);
 plank_status pk_rle_skip(pk_rle_decoder *d, int64_t n, plank_error *err);
+/* Bit width 1 only (booleans): decodes n values into bits [bit, bit + n) of
+ * out, keeping its other bits. Uses d->kernels (the scalar table if NULL). */
+plank_status pk_rle_get_bits(pk_rle_decoder *d, uint8_t *out, int64_t bit, int64_t n,
+                             plank_error *err);
 
 /* Deprecated BIT_PACKED levels: MSB-first packing of n values of bit_width
  * (0..16) bits from buf[0..len). Error if len is too short. */
@@ -164,6 +168,11 @@ PK_INLINE void pk_decoder_use_kernels(pk_decoder *d, const struct pk_kernels *k)
  * FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY): writes n values densely to out
  * (n * d->width bytes). */
 plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_error *err);
+/* BOOLEAN: decodes n values into bits [bit, bit + n) of out (the Arrow
+ * layout), keeping its other bits: PLAIN and RLE pages without a per-value
+ * loop (copy_bits kernel, RLE runs as fills). */
+plank_status pk_decoder_get_bits(pk_decoder *d, int64_t n, uint8_t *out, int64_t bit,
+                                 plank_error *err);
 /* BYTE_ARRAY: appends the bytes of n values to data and writes to ends[i]
  * the offset in data just past value i. */
 plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, int64_t *ends,

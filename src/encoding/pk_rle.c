@@ -14,6 +14,8 @@
  * kernels, as many whole groups of 8 per call as the request covers; a
  * request that starts inside a group finishes that group value by value.
  * The kernels may read up to the end of the hybrid data (d->end), never past.
+ * Booleans (width 1) also decode straight into a bitmap (pk_rle_get_bits):
+ * RLE runs as fills, bit-packed runs as bit copies (copy_bits kernel).
  */
 #include "pk_encoding_internal.h"
 #include "../simd/pk_kernels.h"
@@ -196,6 +198,40 @@ plank_status pk_rle_get_i16(pk_rle_decoder *d, int16_t *out, int64_t n, plank_er
         }
         out += k;
         n -= k;
+    }
+    return PLANK_OK;
+}
+
+/* Sets (v = 1) or clears bits [at, at + k) of bits. */
+static void fill_bits(uint8_t *bits, int64_t at, int64_t k, unsigned v) {
+    for (; k > 0 && (at & 7); at++, k--) pk_bit_put(bits, at, v);
+    if (k >= 8) memset(bits + (at >> 3), v ? 0xFF : 0, (size_t)(k >> 3));
+    at += k & ~(int64_t)7;
+    for (k &= 7; k > 0; at++, k--) pk_bit_put(bits, at, v);
+}
+
+plank_status pk_rle_get_bits(pk_rle_decoder *d, uint8_t *out, int64_t bit, int64_t n,
+                             plank_error *err) {
+    PK_RETURN_IF(n < 0 || d->bit_width != 1, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "bitmap read of %lld values of width %d", (long long)n, d->bit_width);
+    const pk_kernels *k = d->kernels ? d->kernels : pk_kernels_for(PK_SIMD_SCALAR);
+    while (n > 0) {
+        if (d->rle_left > 0) {
+            int64_t m = n < d->rle_left ? n : d->rle_left;
+            /* rle_next_run checked the value fits in the bit width: 0 or 1. */
+            fill_bits(out, bit, m, d->rle_value);
+            d->rle_left -= m;
+            bit += m, n -= m;
+        } else if (d->packed_left > 0) {
+            int64_t m = n < d->packed_left ? n : d->packed_left;
+            /* A run of width 1 is a bitmap; its bits are all inside d->end. */
+            k->copy_bits(d->packed, d->packed_pos, out, bit, (size_t)m);
+            d->packed_pos += m;
+            d->packed_left -= m;
+            bit += m, n -= m;
+        } else {
+            PK_FORWARD(rle_next_run(d, err));
+        }
     }
     return PLANK_OK;
 }

@@ -593,33 +593,24 @@ static plank_status read_slots(plank_column_reader *cr, int64_t at, int64_t k, i
         return PLANK_OK;
     }
     if (cr->type == PLANK_BOOLEAN) {
-        PK_FORWARD(pk_buffer_reserve(&cr->scratch, (size_t)nn + 1, err));
-        uint8_t *tmp = cr->scratch.data;
-        PK_FORWARD(pk_decoder_get_fixed(&cr->dec, nn, tmp, err));
+        /* Straight into the batch bitmap; with nulls, densely into scratch and
+         * then spread over the valid slots. */
         uint8_t *bits = cr->values.data;
-        for (int64_t i = 0, j = 0; i < k; i++) {
-            bool v = false;
-            if (!def || def[i] == cr->max_def) v = tmp[j++] != 0;
-            pk_bit_put(bits, at + i, v);
-        }
+        if (nn == k) return pk_decoder_get_bits(&cr->dec, k, bits, at, err);
+        size_t nb = ((size_t)nn + 7) / 8;
+        PK_FORWARD(pk_buffer_reserve(&cr->scratch, nb + 1, err));
+        uint8_t *tmp = cr->scratch.data;
+        memset(tmp, 0, nb + 1);
+        PK_FORWARD(pk_decoder_get_bits(&cr->dec, nn, tmp, 0, err));
+        kn->spread_bits(tmp, (size_t)nn, validity, bits, at, (size_t)k);
         return PLANK_OK;
     }
     size_t w = (size_t)cr->width;
     uint8_t *dst = cr->values.data + (size_t)at * w;
-    if (nn == k) return pk_decoder_get_fixed(&cr->dec, nn, dst, err);
-    PK_FORWARD(pk_buffer_reserve(&cr->scratch, (size_t)nn * w + 1, err));
-    uint8_t *tmp = cr->scratch.data;
-    PK_FORWARD(pk_decoder_get_fixed(&cr->dec, nn, tmp, err));
-    /* Spread the dense values over the slots; null slots are zeroed so the
-     * batch never exposes stale bytes. */
-    for (int64_t i = 0, j = 0; i < k; i++) {
-        if (def[i] == cr->max_def) {
-            memcpy(dst + (size_t)i * w, tmp + (size_t)j * w, w);
-            j++;
-        } else {
-            memset(dst + (size_t)i * w, 0, w);
-        }
-    }
+    /* Dense values at the start of the slots, then spread over them in place
+     * (null slots zeroed, so the batch never exposes stale bytes). */
+    PK_FORWARD(pk_decoder_get_fixed(&cr->dec, nn, dst, err));
+    if (nn < k) kn->spread_fixed(dst, w, (size_t)k, (size_t)nn, validity, at);
     return PLANK_OK;
 }
 

@@ -76,6 +76,26 @@ typedef struct pk_kernels {
     /* BYTE_STREAM_SPLIT: out[i*width + b] = src[b*stride + i]. */
     void (*bss_decode)(const uint8_t *src, size_t stride, size_t width, size_t n, uint8_t *out);
 
+    /* ---- bitmaps and null spreading (pk_bits_*.c) ---- */
+    /* Copies n bits: bit (dst_bit + i) of dst = bit (src_bit + i) of src. Reads only the
+     * bytes of src holding bits [src_bit, src_bit + n); bits of dst outside
+     * [dst_bit, dst_bit + n) are kept. Booleans: bit-packed runs of width 1 and PLAIN
+     * pages are bitmaps already. */
+    void (*copy_bits)(const uint8_t *src, int64_t src_bit, uint8_t *dst, int64_t dst_bit,
+                      size_t n);
+    /* For i < n: bit (off + i) of dst = the next of the nn dense bits (from bit 0 of
+     * dense) when bit (off + i) of valid is set, else 0. nn must be the number of set
+     * validity bits in the range; reads dense[0..ceil(nn/8)) and the validity bytes of
+     * the range only; bits of dst outside the range are kept. */
+    void (*spread_bits)(const uint8_t *dense, size_t nn, const uint8_t *valid, uint8_t *dst,
+                        int64_t off, size_t n);
+    /* In place: vals[0..nn*w) holds nn dense values of w bytes and vals[0..n*w) is
+     * writable; afterwards slot i < n holds the next dense value when bit (off + i) of
+     * valid is set, else w zero bytes. nn must be the number of set validity bits in the
+     * range. Stamped for w = 4 and 8 (vectorised) and generic. */
+    void (*spread_fixed)(uint8_t *vals, size_t w, size_t n, size_t nn, const uint8_t *valid,
+                         int64_t off);
+
 } pk_kernels;
 
 /* The kernels to use at `level` (never NULL). */
@@ -96,6 +116,12 @@ int64_t pk_sum01_16_scalar(const int16_t *lv, size_t n);
 bool pk_levels_in_range_scalar(const int16_t *lv, size_t n, int16_t max);
 int64_t pk_def_to_bitmap_scalar(const int16_t *def, size_t n, int16_t max_def, uint8_t *bits,
                                 int64_t bit_offset);
+void pk_copy_bits_scalar(const uint8_t *src, int64_t src_bit, uint8_t *dst, int64_t dst_bit,
+                         size_t n);
+void pk_spread_bits_scalar(const uint8_t *dense, size_t nn, const uint8_t *valid, uint8_t *dst,
+                           int64_t off, size_t n);
+void pk_spread_fixed_scalar(uint8_t *vals, size_t w, size_t n, size_t nn, const uint8_t *valid,
+                            int64_t off);
 
 #ifdef PK_KERNELS_X86
 void pk_unpack8_avx2(const uint8_t *in, size_t avail, uint8_t *out, size_t n, int bw);
@@ -107,6 +133,12 @@ int64_t pk_sum01_16_avx2(const int16_t *lv, size_t n);
 bool pk_levels_in_range_avx2(const int16_t *lv, size_t n, int16_t max);
 int64_t pk_def_to_bitmap_avx2(const int16_t *def, size_t n, int16_t max_def, uint8_t *bits,
                               int64_t bit_offset);
+void pk_copy_bits_avx2(const uint8_t *src, int64_t src_bit, uint8_t *dst, int64_t dst_bit,
+                       size_t n);
+void pk_spread_bits_avx2(const uint8_t *dense, size_t nn, const uint8_t *valid, uint8_t *dst,
+                         int64_t off, size_t n);
+void pk_spread_fixed_avx2(uint8_t *vals, size_t w, size_t n, size_t nn, const uint8_t *valid,
+                          int64_t off);
 #endif
 
 /* DELTA, dictionary and BYTE_STREAM_SPLIT implementations (pk_delta_*.c, pk_dict_*.c,

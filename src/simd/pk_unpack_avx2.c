@@ -1,6 +1,6 @@
 /*
  * pk_unpack_avx2.c: AVX2 bit-unpacking into 8-, 16-, 32- and 64-bit outputs
- * (64-bit: widths up to 32; 33..63 stay scalar, see pk_unpack64_avx2), 8 values
+ * (64-bit widths 33..62: unpack64_wide_body; 63 stays scalar), 8 values
  * (one group, bw bytes) per 256-bit register: one or two 16-byte loads, a
  * vpshufb that puts each value's bytes in its 32-bit lane, a variable right
  * shift and a mask (plus a second shuffle and shift for widths whose values
@@ -195,18 +195,93 @@ PK_AVX2_INLINE void unpack64_body(const uint8_t *in, size_t avail, uint64_t *out
     pk_unpack64_scalar(p, avail - g * (size_t)bw, out, n - g * 8, bw);
 }
 
+/* 64-bit outputs of widths 33..62: a value is two dword lanes, its low 32
+ * bits and its high bw - 32 bits, which put side by side are the value in a
+ * qword lane. Each 128-bit lane holds two consecutive values from one 16-byte
+ * load at the byte of the first (they span s + 2*bw <= 128 bits for bw <= 62
+ * at every start bit s of a group; width 63 can need 17 bytes and stays
+ * scalar); a register holds four values, a group of 8 is two registers. Every
+ * dword field is a shuffle of its bytes, a right shift, the fifth byte
+ * shifted left, and a mask, as in unpack_group; bytes past a field's last bit
+ * are shuffled in as zeros, so a lane never needs a byte past its 16. The
+ * controls depend only on bw: with the width a constant they fold. */
+typedef struct wide_regs {
+    __m256i lo[2], hi[2], shr[2], shl[2], mask;
+    size_t off[2][2]; /* load offsets within the group: [half][lane] */
+} wide_regs;
+
+PK_AVX2_INLINE wide_regs wide_setup(int bw) {
+    wide_regs r;
+    uint8_t lo[32], hi[32];
+    uint32_t shr[8], shl[8];
+    for (int h = 0; h < 2; h++) {
+        for (int q = 0; q < 2; q++) {
+            unsigned first = (unsigned)(4 * h + 2 * q) * (unsigned)bw;
+            r.off[h][q] = first >> 3;
+            for (int f = 0; f < 4; f++) {
+                unsigned rb = (first & 7) + (unsigned)(f >> 1) * (unsigned)bw + (f & 1) * 32u;
+                unsigned len = f & 1 ? (unsigned)bw - 32 : 32;
+                unsigned b0 = rb >> 3, last = (rb + len - 1) >> 3;
+                int d = 4 * q + f; /* dword lane in the register */
+                for (unsigned t = 0; t < 4; t++) {
+                    lo[4 * d + t] = (uint8_t)(b0 + t <= last ? b0 + t : 0x80);
+                    hi[4 * d + t] = (uint8_t)(t == 0 && b0 + 4 <= last ? b0 + 4 : 0x80);
+                }
+                shr[d] = rb & 7;
+                shl[d] = 32 - (rb & 7);
+            }
+        }
+        r.lo[h] = _mm256_loadu_si256((const __m256i *)lo);
+        r.hi[h] = _mm256_loadu_si256((const __m256i *)hi);
+        r.shr[h] = _mm256_loadu_si256((const __m256i *)shr);
+        r.shl[h] = _mm256_loadu_si256((const __m256i *)shl);
+    }
+    uint32_t top = (UINT32_C(1) << (bw - 32)) - 1;
+    r.mask = _mm256_setr_epi32(-1, (int)top, -1, (int)top, -1, (int)top, -1, (int)top);
+    return r;
+}
+
+PK_AVX2_INLINE void unpack64_wide_body(const uint8_t *in, size_t avail, uint64_t *out, size_t n,
+                                       int bw) {
+    wide_regs r = wide_setup(bw);
+    size_t groups = n / 8, g = 0;
+    /* Group g reads up to g*bw + off[1][1] + 16. */
+    size_t reach = r.off[1][1] + 16;
+    size_t fast = avail >= reach ? (avail - reach) / (size_t)bw + 1 : 0;
+    if (fast > groups) fast = groups;
+    const uint8_t *p = in;
+    for (; g < fast; g++, p += bw, out += 8) {
+        for (int h = 0; h < 2; h++) {
+            __m256i x = _mm256_inserti128_si256(
+                _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(p + r.off[h][0]))),
+                _mm_loadu_si128((const __m128i *)(p + r.off[h][1])), 1);
+            __m256i v = _mm256_srlv_epi32(_mm256_shuffle_epi8(x, r.lo[h]), r.shr[h]);
+            v = _mm256_or_si256(v, _mm256_sllv_epi32(_mm256_shuffle_epi8(x, r.hi[h]), r.shl[h]));
+            _mm256_storeu_si256((__m256i *)(out + 4 * h), _mm256_and_si256(v, r.mask));
+        }
+    }
+    if (g * 8 == n) return;
+    pk_unpack64_scalar(p, avail - g * (size_t)bw, out, n - g * 8, bw);
+}
+
 #define PK_CASE64(W) case W: unpack64_body(in, avail, out, n, W); break;
+#define PK_CASE64W(W) case W: unpack64_wide_body(in, avail, out, n, W); break;
+#define PK_W33_62(X)                                                                      \
+    X(33) X(34) X(35) X(36) X(37) X(38) X(39) X(40) X(41) X(42) X(43) X(44) X(45) X(46)   \
+    X(47) X(48) X(49) X(50) X(51) X(52) X(53) X(54) X(55) X(56) X(57) X(58) X(59) X(60)   \
+    X(61) X(62)
 
 PK_AVX2 void pk_unpack64_avx2(const uint8_t *in, size_t avail, uint64_t *out, size_t n,
                               int bw) {
     switch (bw) {
         PK_W31(PK_CASE64)
         PK_CASE64(32)
+        PK_W33_62(PK_CASE64W)
     case 64:
         if (n) memcpy(out, in, n * 8);
         break;
     default:
-        /* 0 (zeros) and 33..63: the scalar stamp (see bench/README.md). */
+        /* 0 (zeros) and 63: the scalar stamp (see unpack64_wide_body). */
         pk_unpack64_scalar(in, avail, out, n, bw);
     }
 }

@@ -1,0 +1,121 @@
+/*
+ * pk_bits_avx2.c: the bitmap kernels with AVX2 and BMI2.
+ *
+ * copy_bits: once the destination is on a byte boundary, 256 bits per step
+ * from two overlapping loads one byte apart: (lo >> s) | (hi << (8 - s)) in
+ * 64-bit lanes puts source byte k + 1 where lo's shifted byte k ends.
+ * spread_bits: 64 slots per step, pdep deposits the next popcount(validity)
+ * dense bits at the valid positions.
+ * spread_fixed (w 4 and 8): from the back, 8 dword lanes per step (8 slots
+ * of 4 bytes or 4 of 8); the popcount dense lanes are loaded with a masked
+ * load (nothing past them is touched), put in place by vpermd with indices
+ * from pdep (lane k takes the rank of k among the valid lanes) and the null
+ * lanes zeroed.
+ */
+#include "pk_bits.h"
+#include "pk_kernels.h"
+
+#ifdef PK_KERNELS_X86
+#include <immintrin.h>
+
+#define PK_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
+#define PK_AVX2_INLINE static inline __attribute__((always_inline, target("avx2,bmi,bmi2,popcnt")))
+
+PK_AVX2 void pk_copy_bits_avx2(const uint8_t *src, int64_t src_bit, uint8_t *dst,
+                               int64_t dst_bit, size_t n) {
+    uint64_t s = (uint64_t)src_bit, d = (uint64_t)dst_bit;
+    unsigned head = (unsigned)((8 - (d & 7)) & 7);
+    if (head > n) head = (unsigned)n;
+    if (head) {
+        pk_bits_put(dst, d, head, pk_bits_get(src, s, head));
+        s += head, d += head, n -= head;
+    }
+    /* Source bytes holding the range: [s >> 3, end); a step reads 33 of them. */
+    const uint8_t *end = src + ((s + n + 7) >> 3);
+    const uint8_t *p = src + (s >> 3);
+    uint8_t *o = dst + (d >> 3);
+    const __m128i sr = _mm_cvtsi32_si128((int)(s & 7)), sl = _mm_cvtsi32_si128(8 - (int)(s & 7));
+    size_t done = 0;
+    for (; n - done >= 256 && end - p >= 33; done += 256, p += 32, o += 32) {
+        __m256i lo = _mm256_loadu_si256((const __m256i *)p);
+        __m256i hi = _mm256_loadu_si256((const __m256i *)(p + 1));
+        __m256i v = _mm256_or_si256(_mm256_srl_epi64(lo, sr), _mm256_sll_epi64(hi, sl));
+        _mm256_storeu_si256((__m256i *)o, v);
+    }
+    s += done, d += done, n -= done;
+    while (n > 0) {
+        unsigned len = n < 64 ? (unsigned)n : 64;
+        pk_bits_put(dst, d, len, pk_bits_get(src, s, len));
+        s += len, d += len, n -= len;
+    }
+}
+
+PK_AVX2 void pk_spread_bits_avx2(const uint8_t *dense, size_t nn, const uint8_t *valid,
+                                 uint8_t *dst, int64_t off, size_t n) {
+    (void)nn;
+    uint64_t at = (uint64_t)off, j = 0;
+    /* The head up to a byte boundary, then whole 64-slot words (byte aligned in
+     * both bitmaps, which share the offset), then the tail. */
+    size_t step = (size_t)((8 - (at & 7)) & 7);
+    while (n > 0) {
+        if (step > n || step == 0) step = n < 64 ? n : 64;
+        unsigned len = (unsigned)step;
+        uint64_t v = len == 64 && !(at & 7) ? pk_load_u64(valid + (at >> 3))
+                                            : pk_bits_get(valid, at, len);
+        unsigned c = (unsigned)_mm_popcnt_u64(v);
+        uint64_t bits = c ? _pdep_u64(pk_bits_get(dense, j, c), v) : 0;
+        if (len == 64 && !(at & 7)) pk_store_u64(dst + (at >> 3), bits);
+        else pk_bits_put(dst, at, len, bits);
+        j += c, at += len, n -= len;
+        step = 64;
+    }
+}
+
+/* 16 all-ones then 16 zero dwords: the 8 from (first + 8 - k) keep lanes < k. */
+static const int32_t first_lanes[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+
+/* Expands the popcount(m) dwords at src over the 8 lanes set in m (zeros
+ * elsewhere) into dst (32 bytes). */
+PK_AVX2_INLINE void expand_dwords(const uint8_t *src, unsigned m, uint8_t *dst) {
+    unsigned c = (unsigned)_mm_popcnt_u32(m);
+    __m256i keep = _mm256_loadu_si256((const __m256i *)(first_lanes + 8 - c));
+    __m256i x = _mm256_maskload_epi32((const int *)(const void *)src, keep);
+    /* Nibble k of the deposit = rank of lane k among the set lanes. */
+    uint64_t nib = _pdep_u64(m, UINT64_C(0x11111111)) * 0xF;
+    uint64_t rank = _pdep_u64(UINT64_C(0x76543210), nib);
+    uint64_t bytes = _pdep_u64(rank, UINT64_C(0x0F0F0F0F0F0F0F0F));
+    __m256i idx = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)bytes));
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    __m256i on = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)m), bit), bit);
+    x = _mm256_and_si256(_mm256_permutevar8x32_epi32(x, idx), on);
+    _mm256_storeu_si256((__m256i *)(void *)dst, x);
+}
+
+/* W = 4: 8 slots per step; W = 8: 4 slots (each valid slot is two lanes). */
+PK_AVX2_INLINE void spread_vec(uint8_t *vals, size_t n, size_t nn, const uint8_t *valid,
+                               int64_t off, size_t W) {
+    const size_t per = W == 4 ? 8 : 4;
+    size_t i = n, j = nn;
+    while (i > j && (i & (per - 1))) pk_spread_step(vals, W, &i, &j, valid, off);
+    /* Up to 64 validity bits per load, consumed from the top per step. */
+    while (i > j) {
+        unsigned len = i < 64 ? (unsigned)i : 64; /* a multiple of per */
+        uint64_t v = pk_bits_get(valid, (uint64_t)off + i - len, len);
+        for (unsigned left = len; left > 0 && i > j; left -= (unsigned)per) {
+            i -= per;
+            unsigned m = (unsigned)(v >> (left - per)) & ((1u << per) - 1);
+            j -= (size_t)_mm_popcnt_u32(m);
+            if (W == 8) m = (unsigned)_pdep_u32(m, 0x55) * 3;
+            expand_dwords(vals + j * W, m, vals + i * W);
+        }
+    }
+}
+
+PK_AVX2 void pk_spread_fixed_avx2(uint8_t *vals, size_t w, size_t n, size_t nn,
+                                  const uint8_t *valid, int64_t off) {
+    if (w == 4) spread_vec(vals, n, nn, valid, off, 4);
+    else if (w == 8) spread_vec(vals, n, nn, valid, off, 8);
+    else pk_spread_fixed_scalar(vals, w, n, nn, valid, off);
+}
+
+#endif /* PK_KERNELS_X86 */
