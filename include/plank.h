@@ -568,7 +568,7 @@ PLANK_API plank_status plank_reader_arrow_schema(plank_reader *r, const plank_ar
  * reader must outlive the stream.
  *
  * Zero copy (options.zero_copy, the default): a leaf that is not inside a
- * list or an optional group, whose Arrow values are the Parquet bytes
+ * list or map (top level or in structs), whose Arrow values are the Parquet bytes
  * (INT32, INT64, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY as "w:N" or float16,
  * the integer, date, time and timestamp types stored as such; not narrowed
  * 8/16-bit integers, decimals or INT96 timestamps), and whose slots of a
