@@ -528,6 +528,13 @@ typedef struct plank_arrow_options {
                                (default false). Other types are exported decoded. */
     bool int96_as_binary;   /* INT96 as fixed_size_binary(12) (raw) instead of timestamp[ns]
                                (default false) */
+    bool zero_copy;         /* export values without copying where the page already holds
+                               them in Arrow layout (default true); see
+                               plank_reader_arrow_stream */
+    bool borrow_memory;     /* with plank_reader_open_memory: zero-copy arrays may point into
+                               the caller's buffer, which must then outlive every array, not
+                               only the reader (default false: arrays of a memory reader
+                               are copies) */
 } plank_arrow_options;
 
 /* Fills the defaults. Always call it before setting fields. */
@@ -558,7 +565,25 @@ PLANK_API plank_status plank_reader_arrow_schema(plank_reader *r, const plank_ar
  * at the end of a row group or when a batch's byte data or list entries
  * would not fit int32 offsets). Arrays own their memory (allocated through
  * the reader's allocator) and may outlive the stream and the reader. The
- * reader must outlive the stream. Errors surface through get_next's
+ * reader must outlive the stream.
+ *
+ * Zero copy (options.zero_copy, the default): a leaf that is not inside a
+ * list or map (top level or in structs), whose Arrow values are the Parquet bytes
+ * (INT32, INT64, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY as "w:N" or float16,
+ * the integer, date, time and timestamp types stored as such; not narrowed
+ * 8/16-bit integers, decimals or INT96 timestamps), and whose slots of a
+ * batch are all non-null and lie in one PLAIN data page that is not
+ * compressed, is exported as a pointer into the column chunk's bytes when
+ * that pointer is aligned to the value width (up to 8). The chunk buffer is
+ * reference counted: each such array holds a reference, dropped by its
+ * release callback (on any thread), so these arrays too may outlive the
+ * stream and the reader. A memory reader's chunk is the caller's buffer:
+ * its arrays point into it only with options.borrow_memory, and are copies
+ * otherwise. To let more batches be zero-copy, a batch may end early at the
+ * end of such a page (never below batch_rows / 8 records). Every other
+ * leaf is copied once into an array-owned buffer.
+ *
+ * Errors surface through get_next's
  * errno-style return (EIO corrupt or unreadable file, ENOMEM, EINVAL, ENOSYS
  * unsupported) and get_last_error (message with location). */
 PLANK_API plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_groups,

@@ -115,6 +115,14 @@ typedef struct pk_leaf_buf {
     int64_t fb_n;
     int64_t base;
     const pk_dict *dict; /* owned by the leaf's column reader; NULL: none */
+    /* Zero copy: zc_align is the alignment a value pointer needs (0: the
+     * leaf is never zero-copy). While view is set, the n pending values
+     * are the n * width bytes at view, inside a page of the column chunk
+     * (kept alive by the column reader; `owner` is its refcounted block, NULL
+     * for the caller's memory), and vals is empty. */
+    int32_t zc_align;
+    const uint8_t *view;
+    pk_shared *owner;
 } pk_leaf_buf;
 
 /* Bytes per slot in a pk_leaf_buf: fixed width, 1 for BOOLEAN (one byte per
@@ -134,5 +142,9 @@ typedef struct pk_batch_view {
 /* Assembles `rows` records into a struct ArrowArray (the root). */
 plank_status pk_assemble(const pk_batch_view *v, int64_t rows, struct ArrowArray *out,
                          plank_error *err);
+
+/* Whether the value buffer of an array made by pk_assemble points into a
+ * column chunk (zero copy) rather than a buffer of its own; for tests. */
+bool pk_arrow_array_borrows(const struct ArrowArray *arr);
 
 #endif /* PK_ARROW_H */

@@ -28,6 +28,7 @@ void plank_arrow_options_init(plank_arrow_options *o) {
     if (!o) return;
     memset(o, 0, sizeof *o);
     o->batch_rows = 65536;
+    o->zero_copy = true;
 }
 
 /* ---- Parquet schema to pk_anode tree ----------------------------------------- */

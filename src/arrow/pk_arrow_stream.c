@@ -27,6 +27,7 @@ typedef struct pk_stream {
     plank_column_reader **crs;   /* per leaf */
     pk_leaf_buf *leaves;
     int64_t *slots;
+    bool zero_copy;              /* some leaf may be exported zero-copy */
     int err_code;                /* sticky errno, 0 when fine */
     char msg[PLANK_ERROR_MESSAGE_SIZE + 64];
 } pk_stream;
@@ -68,6 +69,8 @@ static void leaf_clear(pk_leaf_buf *l) {
     l->idx.size = 0;
     l->fb_n = l->base = 0;
     l->dict = NULL;
+    l->view = NULL;
+    l->owner = NULL;
 }
 
 int32_t pk_slot_width(const plank_schema_node *pn) {
@@ -114,8 +117,39 @@ static plank_status leaf_append_dict(pk_leaf_buf *l, const plank_column_reader *
     return PLANK_OK;
 }
 
+/* Zero copy ends for the pending values: they move into vals. */
+static plank_status leaf_materialize(pk_leaf_buf *l, size_t w, plank_error *err) {
+    const uint8_t *v = l->view;
+    l->view = NULL;
+    l->owner = NULL;
+    return pk_buffer_append(&l->vals, v, (size_t)l->n * w, err);
+}
+
+/* Fixed-width values: kept as a view into the chunk while the batches of a
+ * zero-copy leaf are views that continue each other (the same page), else
+ * copied. */
+static plank_status leaf_append_fixed(pk_leaf_buf *l, const plank_schema_node *pn,
+                                      const plank_column_reader *cr, const plank_batch *b,
+                                      plank_error *err) {
+    size_t w = (size_t)pk_slot_width(pn);
+    const uint8_t *v = b->values;
+    pk_shared *owner = NULL;
+    if (l->zc_align && pk_column_reader_batch_view(cr, &owner) &&
+        (uintptr_t)v % (uintptr_t)l->zc_align == 0) {
+        if (l->n == 0) {
+            l->view = v;
+            l->owner = owner;
+            return PLANK_OK;
+        }
+        if (l->view && l->view + (size_t)l->n * w == v) return PLANK_OK;
+    }
+    if (l->view) PK_FORWARD(leaf_materialize(l, w, err));
+    return pk_buffer_append(&l->vals, v, (size_t)b->length * w, err);
+}
+
 static plank_status leaf_append(pk_leaf_buf *l, const plank_schema_node *pn,
-                                const plank_batch *b, const pk_kernels *kn, plank_error *err) {
+                                const plank_column_reader *cr, const plank_batch *b,
+                                const pk_kernels *kn, plank_error *err) {
     int64_t k = b->length;
     if (pn->max_repetition_level > 0) {
         PK_RETURN_IF(l->n == 0 && b->rep_levels[0] != 0, err, PLANK_ERR_CORRUPT,
@@ -148,8 +182,7 @@ static plank_status leaf_append(pk_leaf_buf *l, const plank_schema_node *pn,
         const uint8_t *bits = b->values;
         for (int64_t i = 0; i < k; i++) l->vals.data[at + (size_t)i] = pk_bit_get(bits, i);
     } else {
-        PK_FORWARD(pk_buffer_append(&l->vals, b->values, (size_t)k * (size_t)pk_slot_width(pn),
-                                    err));
+        PK_FORWARD(leaf_append_fixed(l, pn, cr, b, err));
     }
     l->n += k;
     return PLANK_OK;
@@ -190,6 +223,9 @@ static void leaf_consume(pk_leaf_buf *l, const pk_anode *an, int64_t s, int64_t 
         shift_front(&l->vals, (size_t)cut, (size_t)(o[l->n] - cut), 1);
         for (size_t i = 0; i <= rest; i++) o[i] = o[from + i] - cut;
         l->offs.size = (rest + 1) * 8;
+    } else if (l->view) {
+        l->view = rest ? l->view + from * (size_t)pk_slot_width(pn) : NULL;
+        if (!rest) l->owner = NULL;
     } else {
         shift_front(&l->vals, from, rest, (size_t)pk_slot_width(pn));
     }
@@ -202,6 +238,21 @@ static int64_t complete_records(const pk_leaf_buf *l, const plank_schema_node *p
     return l->starts > 0 ? l->starts - 1 : 0;
 }
 
+/* One read of up to k slots of leaf i into its pending buffers. */
+static plank_status leaf_read(pk_stream *s, int32_t i, int64_t k, plank_error *err) {
+    pk_leaf_buf *l = &s->leaves[i];
+    const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
+    plank_batch b;
+    PK_FORWARD(plank_column_reader_read(s->crs[i], k, &b, err));
+    if (b.length == 0) {
+        l->eof = true;
+        return PLANK_OK;
+    }
+    PK_FORWARD(leaf_append(l, pn, s->crs[i], &b, s->r->kernels, err));
+    if (s->t.leaf_nodes[i]->dict) PK_FORWARD(leaf_append_dict(l, s->crs[i], &b, err));
+    return PLANK_OK;
+}
+
 /* Reads ahead until `want` whole records are pending or the chunk ends. */
 static plank_status leaf_fill(pk_stream *s, int32_t i, int64_t want, plank_error *err) {
     pk_leaf_buf *l = &s->leaves[i];
@@ -211,15 +262,27 @@ static plank_status leaf_fill(pk_stream *s, int32_t i, int64_t want, plank_error
         if (l->eof || have >= want) return PLANK_OK;
         int64_t k = want - have;
         if (pn->max_repetition_level > 0 && k < 1024) k = 1024;
-        plank_batch b;
-        PK_FORWARD(plank_column_reader_read(s->crs[i], k, &b, err));
-        if (b.length == 0) {
-            l->eof = true;
-            continue;
-        }
-        PK_FORWARD(leaf_append(l, pn, &b, s->r->kernels, err));
-        if (s->t.leaf_nodes[i]->dict) PK_FORWARD(leaf_append_dict(l, s->crs[i], &b, err));
+        PK_FORWARD(leaf_read(s, i, k, err));
     }
+}
+
+/* Zero copy: the records of the next batch of at most `take`. Each
+ * zero-copy leaf without enough pending values gets one read, unless its
+ * pending view already reaches the end of its page (its column reader stops
+ * there); the batch then ends with the shortest view that still holds at
+ * least take / 8 records, so that every view of that length stays whole.
+ * Leaves whose view is shorter are copied when the next read extends them. */
+static plank_status zero_copy_cut(pk_stream *s, int64_t *take, plank_error *err) {
+    int64_t cut = *take, floor = *take / 8 > 0 ? *take / 8 : 1;
+    for (int32_t i = 0; i < s->t.num_leaves; i++) {
+        pk_leaf_buf *l = &s->leaves[i];
+        if (!l->zc_align) continue;
+        bool whole = l->view && pk_column_reader_at_page_end(s->crs[i]);
+        if (l->n < *take && !l->eof && !whole) PK_FORWARD(leaf_read(s, i, *take - l->n, err));
+        if (l->view && l->n >= floor && l->n < cut) cut = l->n;
+    }
+    *take = cut;
+    return PLANK_OK;
 }
 
 /* Slots of the first `rows` records of leaf i. */
@@ -269,6 +332,25 @@ static bool fits_int32(pk_stream *s) {
     return true;
 }
 
+/* The alignment a zero-copy pointer to the leaf's values needs, 0 when the
+ * leaf is never zero-copy: its Arrow values must be the page's bytes
+ * (PK_CONV_COPY) and every slot an entry of its own (no list above: the
+ * assembler's identity case). The alignment is the value width's largest
+ * power-of-two factor up to 8 (int32 4, int64 8, fixed_size_binary(16) 8,
+ * fixed_size_binary(3) 1), what a consumer may assume of the buffer. */
+static int32_t zero_copy_align(const pk_stream *s, const pk_anode *an) {
+    const plank_schema_node *pn = an->pn;
+    if (!s->o.zero_copy || (s->r->mem && !s->o.borrow_memory)) return 0;
+    if (an->dict || an->conv != PK_CONV_COPY || pn->max_repetition_level > 0 ||
+        an->entry_def != 0 || pn->physical_type == PLANK_BOOLEAN ||
+        pn->physical_type == PLANK_BYTE_ARRAY)
+        return 0;
+    int32_t w = pk_slot_width(pn);
+    if (w <= 0) return 0;
+    int32_t a = w & -w;
+    return a > 8 ? 8 : a;
+}
+
 /* ---- Row groups ---------------------------------------------------------------------- */
 
 static void close_readers(pk_stream *s) {
@@ -285,6 +367,7 @@ static plank_status open_row_group(pk_stream *s, int32_t g, plank_error *err) {
         leaf_clear(&s->leaves[i]);
         PK_FORWARD(plank_column_reader_open(s->r, g, s->t.leaf_columns[i], &s->crs[i], err));
         if (s->t.leaf_nodes[i]->dict) pk_column_reader_set_dict_mode(s->crs[i], true);
+        if (s->leaves[i].zc_align) pk_column_reader_set_view_mode(s->crs[i], true);
     }
     s->cur_rg = g;
     s->rows_left = info.num_rows;
@@ -326,6 +409,7 @@ static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
         PK_FORWARD(finish_row_group(s, err));
     }
     int64_t take = s->rows_left < s->o.batch_rows ? s->rows_left : s->o.batch_rows;
+    if (s->zero_copy) PK_FORWARD(zero_copy_cut(s, &take, err));
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
         PK_FORWARD(leaf_fill(s, i, take, err));
         const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
@@ -463,7 +547,11 @@ plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_group
         return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     }
     for (int32_t i = 0; i < s->nrg; i++) s->rgs[i] = row_groups ? row_groups[i] : i;
-    for (int32_t i = 0; i < s->t.num_leaves; i++) leaf_init(&s->leaves[i], &s->alloc);
+    for (int32_t i = 0; i < s->t.num_leaves; i++) {
+        leaf_init(&s->leaves[i], &s->alloc);
+        s->leaves[i].zc_align = zero_copy_align(s, s->t.leaf_nodes[i]);
+        s->zero_copy |= s->leaves[i].zc_align > 0;
+    }
     out->get_schema = stream_get_schema;
     out->get_next = stream_get_next;
     out->get_last_error = stream_last_error;

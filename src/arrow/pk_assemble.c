@@ -12,7 +12,9 @@
  * that exist.
  *
  * Every array owns its buffers, allocated with a copy of the reader's
- * allocator, so arrays may outlive the stream and the reader.
+ * allocator, so arrays may outlive the stream and the reader. A zero-copy
+ * leaf (pk_leaf_buf.view) instead points into the column chunk and holds a
+ * reference to the chunk's block, dropped when the array is released.
  */
 #include "pk_arrow.h"
 
@@ -24,6 +26,8 @@ typedef struct array_block {
     void *owned[MAX_BUFS];
     size_t owned_size[MAX_BUFS];
     const void *bufs[MAX_BUFS];
+    bool borrowed;     /* bufs[1] points into a column chunk (zero copy) */
+    pk_shared *shared; /* the chunk's block, one reference; NULL: none */
 } array_block;
 
 static void release_array(struct ArrowArray *arr) {
@@ -37,6 +41,7 @@ static void release_array(struct ArrowArray *arr) {
     plank_allocator a = blk->a;
     for (int i = 0; i < MAX_BUFS; i++)
         if (blk->owned[i]) pk_free(&a, blk->owned[i], blk->owned_size[i]);
+    pk_shared_release(blk->shared);
     pk_free(&a, blk, blk->size);
     arr->release = NULL;
     arr->private_data = NULL;
@@ -282,6 +287,14 @@ static plank_status build_leaf(const leaf_levels *l, const pk_anode *an, struct 
         return PLANK_OK;
     }
     int32_t w = an->out_width, sw = pk_slot_width(l->pn);
+    if (identity && an->conv == PK_CONV_COPY && b->view) {
+        array_block *blk = arr->private_data;
+        blk->bufs[1] = b->view;
+        blk->borrowed = true;
+        blk->shared = b->owner;
+        if (b->owner) pk_shared_retain(b->owner);
+        return PLANK_OK;
+    }
     uint8_t *dst = array_buffer(arr, 1, (size_t)m * (size_t)w, err);
     if (!dst) return PLANK_ERR_OUT_OF_MEMORY;
     if (identity && an->conv == PK_CONV_COPY) {
@@ -377,4 +390,10 @@ plank_status pk_assemble(const pk_batch_view *v, int64_t rows, struct ArrowArray
     plank_status st = build_children(v, root, rows, out, err);
     if (st != PLANK_OK) out->release(out);
     return st;
+}
+
+bool pk_arrow_array_borrows(const struct ArrowArray *arr) {
+    if (!arr || arr->release != release_array) return false;
+    const array_block *blk = arr->private_data;
+    return blk->borrowed;
 }

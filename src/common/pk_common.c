@@ -1,6 +1,8 @@
 /* pk_common.c: errors, allocation, buffers, CRC32, enum names. */
 #include "pk_common.h"
 
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -117,6 +119,44 @@ char *pk_strndup(const plank_allocator *a, const char *s, size_t n) {
     if (n) memcpy(d, s, n);
     d[n] = '\0';
     return d;
+}
+
+/* ---- Shared block --------------------------------------------------------- */
+
+struct pk_shared {
+    plank_allocator a;
+    size_t size;        /* of the whole allocation */
+    atomic_size_t refs;
+};
+
+/* The bytes start one cache line after the header. */
+#define PK_SHARED_HEAD ((sizeof(pk_shared) + 63) & ~(size_t)63)
+
+pk_shared *pk_shared_new(const plank_allocator *a, size_t size) {
+    if (!a) a = &k_default_allocator;
+    if (size > SIZE_MAX - PK_SHARED_HEAD) return NULL;
+    pk_shared *s = pk_malloc(a, PK_SHARED_HEAD + size);
+    if (!s) return NULL;
+    s->a = *a;
+    s->size = PK_SHARED_HEAD + size;
+    atomic_init(&s->refs, 1);
+    return s;
+}
+
+uint8_t *pk_shared_data(pk_shared *s) {
+    return (uint8_t *)s + PK_SHARED_HEAD;
+}
+
+void pk_shared_retain(pk_shared *s) {
+    atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+}
+
+void pk_shared_release(pk_shared *s) {
+    if (!s) return;
+    /* acq_rel: every owner's reads of the bytes happen before the free. */
+    if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
+    plank_allocator a = s->a;
+    pk_free(&a, s, s->size);
 }
 
 /* ---- Buffers -------------------------------------------------------------- */

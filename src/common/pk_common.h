@@ -63,6 +63,22 @@ void pk_free(const plank_allocator *a, void *p, size_t n);
 /* Copies a string (n bytes, NUL added) with the allocator. */
 char *pk_strndup(const plank_allocator *a, const char *s, size_t n);
 
+/* ---- Shared block: bytes kept alive by a reference count ---------------- */
+
+/* A block of bytes with several owners: a column reader's chunk buffer,
+ * which exported Arrow arrays point into (zero copy). The creator holds the
+ * first reference; each further owner takes one with pk_shared_retain and
+ * drops it with pk_shared_release; the last release frees the block with
+ * the allocator copied at creation. The count is atomic: arrays may be
+ * released on any thread. */
+typedef struct pk_shared pk_shared;
+/* A block of `size` bytes (unspecified contents) with one reference; NULL
+ * when out of memory. */
+pk_shared *pk_shared_new(const plank_allocator *a, size_t size);
+uint8_t *pk_shared_data(pk_shared *s);
+void pk_shared_retain(pk_shared *s);
+void pk_shared_release(pk_shared *s); /* NULL allowed */
+
 /* ---- Growable byte buffer ------------------------------------------------ */
 
 /* Every buffer keeps PK_BUFFER_PADDING readable (zeroed) bytes past `size`

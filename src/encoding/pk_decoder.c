@@ -442,6 +442,18 @@ plank_status pk_decoder_get_bits(pk_decoder *d, int64_t n, uint8_t *out, int64_t
     return PLANK_OK;
 }
 
+plank_status pk_decoder_view_fixed(pk_decoder *d, int64_t n, const uint8_t **out,
+                                   plank_error *err) {
+    PK_RETURN_IF(d->encoding != PLANK_ENC_PLAIN || d->type == PLANK_BYTE_ARRAY ||
+                     d->type == PLANK_BOOLEAN,
+                 err, PLANK_ERR_INVALID_ARGUMENT, "view_fixed on a %s %s page",
+                 plank_encoding_name(d->encoding), plank_physical_type_name(d->type));
+    PK_FORWARD(check_count(d, n, err));
+    *out = d->start + (size_t)d->pos * (size_t)d->width;
+    d->pos += n;
+    return PLANK_OK;
+}
+
 plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_error *err) {
     PK_RETURN_IF(d->type == PLANK_BYTE_ARRAY, err, PLANK_ERR_INVALID_ARGUMENT,
                  "get_fixed on a BYTE_ARRAY column");

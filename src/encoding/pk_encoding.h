@@ -178,5 +178,10 @@ plank_status pk_decoder_get_bits(pk_decoder *d, int64_t n, uint8_t *out, int64_t
 plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, int64_t *ends,
                                    plank_error *err);
 plank_status pk_decoder_skip(pk_decoder *d, int64_t n, plank_error *err);
+/* PLAIN fixed-width pages (not BOOLEAN) only: the next n values where they
+ * are, n * width bytes at *out inside the page's buffer, consumed as by
+ * get_fixed (zero copy). Other encodings: PLANK_ERR_INVALID_ARGUMENT. */
+plank_status pk_decoder_view_fixed(pk_decoder *d, int64_t n, const uint8_t **out,
+                                   plank_error *err);
 
 #endif /* PK_ENCODING_H */

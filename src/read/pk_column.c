@@ -40,7 +40,7 @@ struct plank_column_reader {
 
     /* chunk bytes */
     const uint8_t *chunk;
-    uint8_t *chunk_owned;
+    pk_shared *chunk_owned;   /* NULL for memory sources (read in place) */
     uint64_t chunk_start, chunk_len;
     uint64_t pos;             /* next page header, relative to chunk */
     int64_t page_ordinal;     /* ordinal of the current page, -1 before the first */
@@ -69,6 +69,8 @@ struct plank_column_reader {
     pk_buffer validity, values, offsets, data, def, rep;
     pk_buffer scratch, ends;
     bool dict_mode;           /* see pk_column_reader_set_dict_mode */
+    bool view_mode;           /* see pk_column_reader_set_view_mode */
+    const uint8_t *view;      /* the batch's values in the chunk (view mode), else NULL */
     int64_t fb_n;             /* fallback values in the batch (dictionary mode) */
 };
 
@@ -183,20 +185,20 @@ plank_status plank_column_reader_open(plank_reader *r, int32_t g, int32_t c,
                             n->path, (unsigned long long)len,
                             (unsigned long long)r->max_chunk_buffer);
     } else {
-        cr->chunk_owned = pk_malloc(cr->a, cr->chunk_len ? cr->chunk_len : 1);
+        cr->chunk_owned = pk_shared_new(cr->a, cr->chunk_len ? cr->chunk_len : 1);
         if (!cr->chunk_owned) {
             plank_column_reader_close(cr);
             return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY,
                                 "out of memory reading a column chunk of %llu bytes",
                                 (unsigned long long)len); /* cr is freed */
         }
-        plank_status st = pk_reader_read_at(r, cr->chunk_start, cr->chunk_owned, cr->chunk_len,
-                                            err);
+        plank_status st = pk_reader_read_at(r, cr->chunk_start, pk_shared_data(cr->chunk_owned),
+                                            cr->chunk_len, err);
         if (st != PLANK_OK) {
             plank_column_reader_close(cr);
             return st;
         }
-        cr->chunk = cr->chunk_owned;
+        cr->chunk = pk_shared_data(cr->chunk_owned);
     }
     *out = cr;
     return PLANK_OK;
@@ -217,7 +219,7 @@ void plank_column_reader_close(plank_column_reader *cr) {
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
     if (cr->bp_rep) pk_free(cr->a, cr->bp_rep, cr->bp_cap * sizeof(int16_t));
     if (cr->bp_def) pk_free(cr->a, cr->bp_def, cr->bp_cap * sizeof(int16_t));
-    if (cr->chunk_owned) pk_free(cr->a, cr->chunk_owned, cr->chunk_len ? cr->chunk_len : 1);
+    pk_shared_release(cr->chunk_owned); /* exported arrays may keep it alive */
     pk_free(cr->a, cr, sizeof *cr);
 }
 
@@ -606,6 +608,13 @@ static plank_status read_slots(plank_column_reader *cr, int64_t at, int64_t k, i
         return PLANK_OK;
     }
     size_t w = (size_t)cr->width;
+    if (cr->view_mode && at == 0 && nn == k && cr->type != PLANK_BOOLEAN &&
+        cr->dec.encoding == PLANK_ENC_PLAIN &&
+        (uintptr_t)cr->dec.start - (uintptr_t)cr->chunk < cr->chunk_len) {
+        /* The values already sit in the chunk in Arrow layout: point at them
+         * (view mode reads never span pages, so this is the whole batch). */
+        return pk_decoder_view_fixed(&cr->dec, k, &cr->view, err);
+    }
     uint8_t *dst = cr->values.data + (size_t)at * w;
     /* Dense values at the start of the slots, then spread over them in place
      * (null slots zeroed, so the batch never exposes stale bytes). */
@@ -646,9 +655,11 @@ static plank_status prepare_batch(plank_column_reader *cr, int64_t n, plank_erro
 static plank_status advance(plank_column_reader *cr, int64_t n, plank_batch *out,
                             int64_t *done_out, plank_error *err) {
     int64_t done = 0, nulls = 0;
+    cr->view = NULL;
     if (out) PK_FORWARD(prepare_batch(cr, n, err));
     while (done < n) {
         if (!cr->in_page) {
+            if (cr->view_mode && done > 0) break; /* view mode: one page per read */
             plank_status st = next_page(cr, err);
             if (st == PLANK_ERR_END) break;
             PK_FORWARD(st);
@@ -697,7 +708,7 @@ static plank_status advance(plank_column_reader *cr, int64_t n, plank_batch *out
             out->data = cr->data.data;
             out->values = cr->data.data;
         } else {
-            out->values = cr->values.data;
+            out->values = cr->view ? cr->view : cr->values.data;
             out->value_width = cr->type == PLANK_BOOLEAN ? 0 : cr->width;
         }
     }
@@ -731,4 +742,18 @@ const pk_dict *pk_column_reader_dict(const plank_column_reader *cr) {
 
 int64_t pk_column_reader_fallback_count(const plank_column_reader *cr) {
     return cr ? cr->fb_n : 0;
+}
+
+void pk_column_reader_set_view_mode(plank_column_reader *cr, bool on) {
+    if (cr) cr->view_mode = on;
+}
+
+bool pk_column_reader_batch_view(const plank_column_reader *cr, pk_shared **owner) {
+    if (!cr || !cr->view) return false;
+    *owner = cr->chunk_owned;
+    return true;
+}
+
+bool pk_column_reader_at_page_end(const plank_column_reader *cr) {
+    return cr && !cr->in_page;
 }

@@ -68,4 +68,19 @@ const pk_dict *pk_column_reader_dict(const plank_column_reader *cr);
 /* Fallback values in the last batch (dictionary mode). */
 int64_t pk_column_reader_fallback_count(const plank_column_reader *cr);
 
+/* View mode (the Arrow export's zero copy). Off by default. In this mode a
+ * read never spans pages (it returns at most the rest of the current page,
+ * or the start of the next), and a batch whose slots are all non-null and
+ * come from a PLAIN fixed-width page stored in place (not compressed) has
+ * `values` pointing into the chunk's bytes instead of the reader's buffer.
+ * Those bytes stay valid until the reader is closed, and beyond it for any
+ * owner that retained the chunk block. */
+void pk_column_reader_set_view_mode(plank_column_reader *cr, bool on);
+/* Whether the last batch's values point into the chunk (view mode); *owner
+ * then receives the refcounted chunk block to retain, or NULL when the chunk
+ * is the caller's memory (plank_reader_open_memory), which nothing owns. */
+bool pk_column_reader_batch_view(const plank_column_reader *cr, pk_shared **owner);
+/* Whether the next read starts a new page (the last one ended the page). */
+bool pk_column_reader_at_page_end(const plank_column_reader *cr);
+
 #endif /* PK_READ_H */

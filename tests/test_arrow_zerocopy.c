@@ -1,0 +1,378 @@
+/* test_arrow_zerocopy.c: zero-copy export of the Arrow stream. Files written
+ * with plank's writer (PLAIN, 4096-row pages, two row groups) are read back
+ * through plank_reader_arrow_stream; every value is checked against the
+ * written one, and every leaf array's value buffer against where it may
+ * point: inside the file's bytes (memory reader with borrow_memory) exactly
+ * when the batch is one non-null PLAIN page of an uncompressed chunk and the
+ * pointer is aligned, a buffer of its own otherwise. Shifting the file in
+ * memory by 0..7 bytes moves every page through every alignment, so the
+ * number of zero-copy batches per column is known exactly. Arrays kept
+ * after the stream and the reader are closed are read again (ASan checks
+ * that the refcounted chunk buffer is still alive) and the allocator must
+ * balance once they are released. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <unistd.h>
+
+#include "arrow/pk_arrow.h"
+#include "tharness.h"
+
+#define ROWS 50000
+#define RG_ROWS 30000
+#define PAGE_ROWS 4096
+#define NULL_FROM 1000 /* o64 is null in rows [NULL_FROM, NULL_FROM + 10) */
+
+enum { C_I32, C_I64, C_DBL, C_F16, C_F3, C_O64, C_STR, NCOL };
+
+static char g_dir[] = "/tmp/plank_zc_XXXXXX";
+static char g_path[256];
+
+/* Values repeat every g_mod rows (fewer for the dictionary file, so that
+ * the writer keeps its dictionaries). */
+static int64_t g_mod = ROWS;
+static int32_t v_i32(int64_t r) { return (int32_t)(r % g_mod * 3 + 1); }
+static int64_t v_i64(int64_t r) { return r % g_mod * 1000000007LL - 5; }
+static double v_dbl(int64_t r) { return (double)(r % g_mod) * 0.5 - 7.25; }
+static uint8_t v_byte(int64_t r, int k) { return (uint8_t)(r % g_mod * 31 + k * 7); }
+static bool o64_null(int64_t r) { return r >= NULL_FROM && r < NULL_FROM + 10; }
+
+typedef struct wconf {
+    plank_codec codec;
+    bool dictionary;
+    int32_t page_version;
+} wconf;
+
+static bool write_file(const char *path, const wconf *cf) {
+    plank_schema_field f[NCOL + 1];
+    for (int i = 0; i <= NCOL; i++) plank_schema_field_init(&f[i]);
+    f[0].num_children = NCOL;
+    const char *names[NCOL] = {"i32", "i64", "dbl", "f16", "f3", "o64", "str"};
+    plank_physical_type types[NCOL] = {PLANK_INT32, PLANK_INT64, PLANK_DOUBLE,
+                                       PLANK_FIXED_LEN_BYTE_ARRAY, PLANK_FIXED_LEN_BYTE_ARRAY,
+                                       PLANK_INT64, PLANK_BYTE_ARRAY};
+    plank_column_options co[NCOL];
+    for (int c = 0; c < NCOL; c++) {
+        f[c + 1].name = names[c];
+        f[c + 1].physical_type = types[c];
+        f[c + 1].type_length = c == C_F16 ? 16 : c == C_F3 ? 3 : 0;
+        f[c + 1].repetition = c == C_O64 ? PLANK_OPTIONAL : PLANK_REQUIRED;
+        plank_column_options_init(&co[c]);
+        co[c].path = names[c];
+        co[c].encoding = cf->dictionary ? -1 : PLANK_ENC_PLAIN;
+    }
+    plank_writer_options o;
+    plank_writer_options_init(&o);
+    o.codec = cf->codec;
+    o.dictionary = cf->dictionary;
+    o.page_version = cf->page_version;
+    o.page_rows = PAGE_ROWS;
+    o.row_group_rows = RG_ROWS;
+    o.columns = co;
+    o.num_column_options = NCOL;
+    plank_writer *w;
+    plank_error e;
+    plank_status st = plank_writer_open_path(&w, path, f, NCOL + 1, &o, &e);
+    CHECK_MSG(st == PLANK_OK, "%s", e.message);
+    if (st != PLANK_OK) return false;
+    int32_t *i32 = malloc(ROWS * 4);
+    int64_t *i64 = malloc(ROWS * 8), *o64 = malloc(ROWS * 8), *offs = malloc((ROWS + 1) * 8);
+    double *dbl = malloc(ROWS * 8);
+    uint8_t *f16 = malloc(ROWS * 16), *f3 = malloc(ROWS * 3), *valid = calloc(ROWS / 8 + 1, 1);
+    char *str = malloc(ROWS * 8);
+    offs[0] = 0;
+    for (int64_t r = 0; r < ROWS; r++) {
+        i32[r] = v_i32(r);
+        i64[r] = v_i64(r);
+        dbl[r] = v_dbl(r);
+        for (int k = 0; k < 16; k++) f16[r * 16 + k] = v_byte(r, k);
+        for (int k = 0; k < 3; k++) f3[r * 3 + k] = v_byte(r, k);
+        o64[r] = o64_null(r) ? 0 : v_i64(r) + 1;
+        if (!o64_null(r)) valid[r / 8] |= (uint8_t)(1u << (r % 8));
+        int len = snprintf(str + offs[r], 8, "s%d", (int)(r % 100000));
+        offs[r + 1] = offs[r] + len;
+    }
+    plank_batch b[NCOL];
+    memset(b, 0, sizeof b);
+    const void *vals[NCOL] = {i32, i64, dbl, f16, f3, o64, NULL};
+    for (int c = 0; c < NCOL; c++) {
+        b[c].length = ROWS;
+        b[c].values = vals[c];
+    }
+    b[C_O64].validity = valid;
+    b[C_O64].null_count = 10;
+    b[C_STR].offsets = offs;
+    b[C_STR].data = (const uint8_t *)str;
+    st = plank_writer_write_rows(w, b, ROWS, &e);
+    CHECK_MSG(st == PLANK_OK, "%s", e.message);
+    if (st == PLANK_OK) st = plank_writer_close(w, &e);
+    else plank_writer_abort(w);
+    CHECK_MSG(st == PLANK_OK, "%s", e.message);
+    free(i32), free(i64), free(o64), free(offs), free(dbl), free(f16), free(f3), free(valid);
+    free(str);
+    return st == PLANK_OK;
+}
+
+/* Checks one batch (starting at file row `row0`) against the written values;
+ * counts its zero-copy leaves in zc[c]. mem/size: the memory reader's bytes
+ * (NULL for path readers). */
+static void check_batch(const struct ArrowArray *a, int64_t row0, const uint8_t *mem, size_t size,
+                        int64_t zc[NCOL]) {
+    CHECK_EQ_I64(a->n_children, NCOL);
+    if (a->n_children != NCOL) return;
+    for (int c = 0; c < NCOL; c++) {
+        const struct ArrowArray *ch = a->children[c];
+        CHECK_EQ_I64(ch->length, a->length);
+        const uint8_t *v = ch->buffers[c == C_STR ? 2 : 1];
+        bool borrowed = pk_arrow_array_borrows(ch);
+        bool inside = mem && (uintptr_t)v - (uintptr_t)mem < size;
+        if (mem) CHECK_MSG(borrowed == inside, "column %d row %lld", c, (long long)row0);
+        if (borrowed) {
+            zc[c]++;
+            size_t align = c == C_I32 ? 4 : c == C_F3 ? 1 : 8;
+            CHECK_MSG((uintptr_t)v % align == 0, "column %d misaligned", c);
+            CHECK(c != C_STR);
+        }
+        for (int64_t i = 0; i < ch->length; i++) {
+            int64_t r = row0 + i;
+            bool ok = true;
+            switch (c) {
+            case C_I32: ok = ((const int32_t *)(const void *)v)[i] == v_i32(r); break;
+            case C_I64: ok = ((const int64_t *)(const void *)v)[i] == v_i64(r); break;
+            case C_DBL: ok = ((const double *)(const void *)v)[i] == v_dbl(r); break;
+            case C_F16:
+                for (int k = 0; k < 16; k++) ok = ok && v[i * 16 + k] == v_byte(r, k);
+                break;
+            case C_F3:
+                for (int k = 0; k < 3; k++) ok = ok && v[i * 3 + k] == v_byte(r, k);
+                break;
+            case C_O64: {
+                const uint8_t *bits = ch->buffers[0];
+                bool valid = !bits || (bits[i / 8] >> (i % 8)) & 1;
+                ok = valid == !o64_null(r) &&
+                     (!valid || ((const int64_t *)(const void *)v)[i] == v_i64(r) + 1);
+                break;
+            }
+            default: {
+                const int32_t *o = ch->buffers[1];
+                char want[16];
+                int len = snprintf(want, sizeof want, "s%d", (int)(r % 100000));
+                ok = o[i + 1] - o[i] == len && memcmp(v + o[i], want, (size_t)len) == 0;
+                break;
+            }
+            }
+            if (!ok) {
+                CHECK_MSG(ok, "column %d row %lld", c, (long long)r);
+                break;
+            }
+        }
+    }
+}
+
+#define MAX_BATCHES 64
+
+/* Streams the whole file; keeps the arrays in out (released by the caller).
+ * Batches must end at page boundaries when expect_pages. */
+static int stream_all(plank_reader *r, const plank_arrow_options *o, struct ArrowArray *out,
+                      int64_t *starts, const uint8_t *mem, size_t size, int64_t zc[NCOL],
+                      bool expect_pages) {
+    struct ArrowArrayStream s;
+    plank_error e;
+    plank_status st = plank_reader_arrow_stream(r, NULL, 0, o, &s, &e);
+    CHECK_MSG(st == PLANK_OK, "%s", e.message);
+    if (st != PLANK_OK) return 0;
+    int n = 0;
+    int64_t row = 0;
+    for (;;) {
+        struct ArrowArray a;
+        int rc = s.get_next(&s, &a);
+        CHECK_MSG(rc == 0, "%s", s.get_last_error(&s));
+        if (rc != 0 || !a.release) break;
+        if (expect_pages) {
+            int64_t in_rg = row < RG_ROWS ? row : row - RG_ROWS;
+            CHECK_MSG(in_rg % PAGE_ROWS == 0 && a.length <= PAGE_ROWS, "batch at row %lld of %lld",
+                      (long long)row, (long long)a.length);
+        }
+        check_batch(&a, row, mem, size, zc);
+        row += a.length;
+        if (n < MAX_BATCHES) {
+            starts[n] = row - a.length;
+            out[n++] = a;
+        } else {
+            a.release(&a);
+        }
+    }
+    CHECK_EQ_I64(row, ROWS);
+    s.release(&s);
+    return n;
+}
+
+/* Checks kept arrays again (after their stream and reader are gone) and
+ * releases them. */
+static void recheck_release(struct ArrowArray *a, const int64_t *starts, int n) {
+    int64_t zc[NCOL] = {0};
+    for (int i = 0; i < n; i++) {
+        check_batch(&a[i], starts[i], NULL, 0, zc);
+        a[i].release(&a[i]);
+    }
+}
+
+/* Memory reader over the file at base + shift, borrow_memory on: exact
+ * zero-copy counts over the 8 shifts. */
+static void test_memory_shifts(const uint8_t *file, size_t size) {
+    uint8_t *raw = malloc(size + 64 + 8);
+    uint8_t *base = (uint8_t *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    int64_t zc[NCOL] = {0};
+    int batches = 0;
+    for (int shift = 0; shift < 8; shift++) {
+        uint8_t *mem = base + shift;
+        memcpy(mem, file, size);
+        plank_reader *r;
+        plank_error e;
+        plank_status st = plank_reader_open_memory(&r, mem, size, NULL, &e);
+        CHECK_MSG(st == PLANK_OK, "%s", e.message);
+        if (st != PLANK_OK) break;
+        plank_arrow_options o;
+        plank_arrow_options_init(&o);
+        o.batch_rows = 10000;
+        o.borrow_memory = true;
+        struct ArrowArray arr[MAX_BATCHES];
+        int64_t starts[MAX_BATCHES];
+        int n = stream_all(r, &o, arr, starts, mem, size, zc, true);
+        batches = n;
+        plank_reader_close(r);
+        /* borrow_memory: the arrays may outlive the reader (not the buffer) */
+        recheck_release(arr, starts, n);
+    }
+    int pages = 8 + 5; /* 30000 rows: 7 pages + 1328 rows; 20000 rows: 4 pages + 3616 rows */
+    CHECK_EQ_I64(batches, pages);
+    CHECK_EQ_I64(zc[C_F3], 8 * pages);       /* any alignment */
+    CHECK_EQ_I64(zc[C_I32], 2 * pages);      /* 4-byte aligned at 2 of 8 shifts */
+    CHECK_EQ_I64(zc[C_I64], pages);          /* 8-byte aligned at 1 of 8 shifts */
+    CHECK_EQ_I64(zc[C_DBL], pages);
+    CHECK_EQ_I64(zc[C_F16], pages);
+    CHECK_EQ_I64(zc[C_O64], pages - 1);      /* the first page holds the nulls */
+    CHECK_EQ_I64(zc[C_STR], 0);
+    free(raw);
+}
+
+/* Path reader (chunks read into refcounted buffers): zero-copy arrays stay
+ * valid after the stream and the reader are closed, and the allocator
+ * balances once they are released. Returns the zero-copy leaf count. */
+static int64_t path_run(const char *path, bool zero_copy, bool expect_pages) {
+    th_alloc ta;
+    plank_allocator a = th_alloc_init(&ta);
+    plank_reader_options ro;
+    plank_reader_options_init(&ro);
+    ro.allocator = &a;
+    plank_reader *r;
+    plank_error e;
+    plank_status st = plank_reader_open_path(&r, path, &ro, &e);
+    CHECK_MSG(st == PLANK_OK, "%s", e.message);
+    if (st != PLANK_OK) return -1;
+    plank_arrow_options o;
+    plank_arrow_options_init(&o);
+    o.batch_rows = 10000;
+    o.zero_copy = zero_copy;
+    struct ArrowArray arr[MAX_BATCHES];
+    int64_t starts[MAX_BATCHES];
+    int64_t zc[NCOL] = {0};
+    int n = stream_all(r, &o, arr, starts, NULL, 0, zc, expect_pages);
+    plank_reader_close(r);
+    int64_t total = 0;
+    for (int c = 0; c < NCOL; c++) total += zc[c];
+    if (total) CHECK(ta.live_blocks > 0); /* chunk buffers kept alive by the arrays */
+    recheck_release(arr, starts, n);
+    CHECK_EQ_I64(ta.live_blocks, 0);
+    CHECK_EQ_I64(ta.live_bytes, 0);
+    CHECK_EQ_I64(zc[C_STR], 0);
+    return total;
+}
+
+/* A memory reader without borrow_memory, or zero_copy off: every array is
+ * a copy (check_batch fails on any pointer into the file's bytes). */
+static void test_memory_copies(const uint8_t *file, size_t size, bool borrow, bool zero_copy) {
+    plank_reader *r;
+    plank_error e;
+    plank_status st = plank_reader_open_memory(&r, file, size, NULL, &e);
+    CHECK_MSG(st == PLANK_OK, "%s", e.message);
+    if (st != PLANK_OK) return;
+    plank_arrow_options o;
+    plank_arrow_options_init(&o);
+    o.batch_rows = 10000;
+    o.borrow_memory = borrow;
+    o.zero_copy = zero_copy;
+    struct ArrowArray arr[MAX_BATCHES];
+    int64_t starts[MAX_BATCHES];
+    int64_t zc[NCOL] = {0};
+    int n = stream_all(r, &o, arr, starts, file, size, zc, false);
+    plank_reader_close(r);
+    for (int c = 0; c < NCOL; c++) CHECK_EQ_I64(zc[c], 0);
+    recheck_release(arr, starts, n);
+}
+
+static const char *conf_path(const char *name) {
+    snprintf(g_path, sizeof g_path, "%s/%s.parquet", g_dir, name);
+    return g_path;
+}
+
+int main(void) {
+    if (!mkdtemp(g_dir)) TEST_SKIP("mkdtemp failed");
+    /* PLAIN, uncompressed, v1 */
+    wconf plain = {PLANK_CODEC_UNCOMPRESSED, false, 1};
+    const char *p = conf_path("plain");
+    if (write_file(p, &plain)) {
+        size_t size;
+        uint8_t *file = th_read_file(p, &size);
+        CHECK(file != NULL);
+        if (file) {
+            test_memory_shifts(file, size);
+            test_memory_copies(file, size, false, true);
+            test_memory_copies(file, size, true, false);
+            free(file);
+        }
+        CHECK(path_run(p, true, true) > 0);
+        CHECK_EQ_I64(path_run(p, false, false), 0);
+        remove(p);
+    }
+    /* v2 pages, uncompressed: still zero copy (levels are outside the values) */
+    wconf v2 = {PLANK_CODEC_UNCOMPRESSED, false, 2};
+    p = conf_path("v2");
+    if (write_file(p, &v2)) {
+        CHECK(path_run(p, true, true) > 0);
+        remove(p);
+    }
+    /* Dictionary pages: never zero copy. */
+    wconf dict = {PLANK_CODEC_UNCOMPRESSED, true, 1};
+    p = conf_path("dict");
+    g_mod = 100;
+    if (write_file(p, &dict)) {
+        plank_reader *r;
+        plank_error e;
+        if (plank_reader_open_path(&r, p, NULL, &e) == PLANK_OK) {
+            for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++)
+                for (int32_t c = 0; c < NCOL; c++) {
+                    plank_column_chunk_info cc;
+                    CHECK(plank_reader_column_chunk(r, g, c, &cc, &e) == PLANK_OK);
+                    CHECK_MSG(cc.dictionary_page_offset >= 0, "column %d has no dictionary",
+                              (int)c);
+                }
+            plank_reader_close(r);
+        }
+        CHECK_EQ_I64(path_run(p, true, false), 0);
+        remove(p);
+    }
+    g_mod = ROWS;
+    /* Compressed chunks: never zero copy. */
+    if (plank_codec_available(PLANK_CODEC_SNAPPY) || plank_codec_available(PLANK_CODEC_ZSTD)) {
+        wconf comp = {plank_codec_available(PLANK_CODEC_SNAPPY) ? PLANK_CODEC_SNAPPY
+                                                                 : PLANK_CODEC_ZSTD,
+                      false, 1};
+        p = conf_path("comp");
+        if (write_file(p, &comp)) {
+            CHECK_EQ_I64(path_run(p, true, false), 0);
+            remove(p);
+        }
+    }
+    rmdir(g_dir);
+    TEST_END();
+}
