@@ -48,7 +48,7 @@ plank_status plank_reader_column_index(plank_reader *r, int32_t g, int32_t c,
                                        plank_column_index **out, plank_error *err) {
     if (err) plank_error_init(err);
     *out = NULL;
-    const plank_column_chunk_info *cc;
+    const plank_column_chunk_info *cc = NULL;
     PK_FORWARD(locate_chunk(r, g, c, &cc, err));
     if (cc->column_index_offset < 0 || cc->column_index_length < 0) return PLANK_OK;
     pk_buffer buf;
@@ -84,7 +84,7 @@ plank_status plank_reader_offset_index(plank_reader *r, int32_t g, int32_t c,
                                        plank_offset_index **out, plank_error *err) {
     if (err) plank_error_init(err);
     *out = NULL;
-    const plank_column_chunk_info *cc;
+    const plank_column_chunk_info *cc = NULL;
     PK_FORWARD(locate_chunk(r, g, c, &cc, err));
     if (cc->offset_index_offset < 0 || cc->offset_index_length < 0) return PLANK_OK;
     pk_buffer buf;

@@ -432,7 +432,7 @@ plank_status plank_writer_open_sink(plank_writer **out, const plank_sink *sink,
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: NULL output or sink");
     }
     *out = NULL;
-    plank_writer *w;
+    plank_writer *w = NULL;
     plank_status st = writer_new(&w, opts, err);
     if (st != PLANK_OK) {
         if (sink->close) sink->close(sink->opaque);
@@ -456,7 +456,7 @@ plank_status plank_writer_open_path(plank_writer **out, const char *path,
     if (!out || !path || !path[0])
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: NULL output or empty path");
     *out = NULL;
-    plank_writer *w;
+    plank_writer *w = NULL;
     PK_FORWARD(writer_new(&w, opts, err));
     size_t pl = strlen(path);
     w->path = pk_strndup(&w->alloc, path, pl);
