@@ -222,8 +222,16 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
                                           c->dict.count, &c->enc, err));
         used = c->o.format_version == 1 ? PLANK_ENC_PLAIN_DICTIONARY : PLANK_ENC_RLE_DICTIONARY;
         c->dict_used = true;
-        /* Past the limit the next pages fall back; this one keeps its indices. */
-        if ((int64_t)c->dict.plain_bytes > c->o.dictionary_page_size) c->dict_on = false;
+        /* The next pages fall back (this one keeps its indices) past the
+         * size limit, or as soon as the dictionary plus the indices so far
+         * take more than PLAIN would: a column of mostly distinct values
+         * (keys, prices, free text) stops paying for hashing after its first
+         * page instead of after a megabyte of entries. */
+        c->dict_enc_bytes += (int64_t)c->enc.size;
+        c->dict_plain_equiv += (int64_t)pk_plain_size(&v);
+        if ((int64_t)c->dict.plain_bytes > c->o.dictionary_page_size ||
+            (int64_t)c->dict.plain_bytes + c->dict_enc_bytes > c->dict_plain_equiv)
+            c->dict_on = false;
         vdata = c->enc.data;
         vlen = c->enc.size;
     } else if (c->o.encoding == PLANK_ENC_PLAIN && c->type != PLANK_BOOLEAN &&
@@ -721,6 +729,7 @@ static void reset_chunk(pk_colw *c) {
     if (c->o.dictionary) pk_dict_builder_clear(&c->dict);
     c->dict_on = c->o.dictionary;
     c->dict_used = false;
+    c->dict_enc_bytes = c->dict_plain_equiv = 0;
 }
 
 plank_status pk_colw_flush(pk_colw *c, pk_out *out, pk_arena *arena,

@@ -136,6 +136,8 @@ typedef struct pk_colw {
     pk_dict_builder dict;
     bool dict_on;               /* pages are dictionary encoded (not fallen back) */
     bool dict_used;             /* some page of the chunk used the dictionary */
+    int64_t dict_enc_bytes;     /* dictionary-encoded page values so far (chunk) */
+    int64_t dict_plain_equiv;   /* what PLAIN would have taken for them */
     pk_buffer pages;            /* data pages: headers + payloads */
     pk_buffer idx;              /* scratch: dictionary indices */
     pk_buffer enc, lv, comp;    /* scratch: values, levels, compressed */

@@ -180,6 +180,58 @@ static plank_status offer(pk_minmax *m, pk_sort_kind kind, const uint8_t *lo, si
 static uint32_t ld32(const uint8_t *p) { return pk_load_u32(p); }
 static uint64_t ld64(const uint8_t *p) { return pk_load_u64(p); }
 
+/* The first 8 bytes as a big-endian number, zero-padded: when two prefixes
+ * differ they order the strings (a shorter string padded with zeros sorts
+ * before any longer one it starts); equal prefixes need the full compare. */
+PK_INLINE uint64_t be_prefix(const uint8_t *p, size_t len) {
+    uint64_t x = 0;
+    if (len >= 8) {
+        x = pk_load_u64(p);
+    } else if (len) {
+        uint8_t b[8] = {0};
+        memcpy(b, p, len);
+        x = pk_load_u64(b);
+    }
+    return __builtin_bswap64(x);
+}
+
+/* Unsigned lexicographic min/max: one prefix compare per value for most. */
+static plank_status update_bytes(pk_minmax *m, const pk_values *v, plank_error *err) {
+    const uint8_t *lo = NULL, *hi = NULL;
+    size_t lo_len = 0, hi_len = 0;
+    uint64_t lo_pre = 0, hi_pre = 0;
+    bool ba = v->type == PLANK_BYTE_ARRAY;
+    for (int64_t i = 0; i < v->n; i++) {
+        const uint8_t *p;
+        size_t len;
+        if (ba) {
+            p = v->data + v->offsets[i];
+            len = (size_t)(v->offsets[i + 1] - v->offsets[i]);
+        } else {
+            p = v->fixed + (size_t)i * (size_t)v->width;
+            len = (size_t)v->width;
+        }
+        uint64_t pre = be_prefix(p, len);
+        if (!lo) {
+            lo = hi = p;
+            lo_len = hi_len = len;
+            lo_pre = hi_pre = pre;
+            continue;
+        }
+        if (pre < lo_pre || (pre == lo_pre && cmp_bytes(p, len, lo, lo_len) < 0)) {
+            lo = p;
+            lo_len = len;
+            lo_pre = pre;
+        } else if (pre > hi_pre || (pre == hi_pre && cmp_bytes(p, len, hi, hi_len) > 0)) {
+            hi = p;
+            hi_len = len;
+            hi_pre = pre;
+        }
+    }
+    if (!lo) return PLANK_OK;
+    return offer(m, PK_SORT_BYTES, lo, lo_len, hi, hi_len, err);
+}
+
 plank_status pk_minmax_update(pk_minmax *m, pk_sort_kind kind, const pk_values *v,
                               plank_error *err) {
     if (v->n == 0 || kind == PK_SORT_NONE) return PLANK_OK;
@@ -201,6 +253,7 @@ plank_status pk_minmax_update(pk_minmax *m, pk_sort_kind kind, const pk_values *
     case PK_SORT_DOUBLE: PK_SCAN_FLOAT(double);
     default: break;
     }
+    if (kind == PK_SORT_BYTES) return update_bytes(m, v, err);
     /* Variable or opaque bytes: track positions of the current extremes. */
     const uint8_t *lo = NULL, *hi = NULL;
     size_t lo_len = 0, hi_len = 0;
