@@ -159,18 +159,35 @@ static plank_status dict_insert(pk_dict_builder *d, uint64_t h, uint64_t key, co
     return PLANK_OK;
 }
 
+/* Values hashed ahead of their lookup: their slots are prefetched a block
+ * before they are probed, so a table larger than the cache costs one
+ * overlapped miss per value instead of a serial one. */
+#define DICT_AHEAD 16
+
+PK_INLINE const uint8_t *value_at(const pk_values *v, size_t i, int w, size_t *len) {
+    if (w == W_BINARY) {
+        *len = (size_t)(v->offsets[i + 1] - v->offsets[i]);
+        return *len ? v->data + v->offsets[i] : (const uint8_t *)""; /* data may be NULL */
+    }
+    return v->fixed + i * *len;
+}
+
 PK_INLINE plank_status put_body(pk_dict_builder *d, const pk_values *v, uint32_t *indices, int w,
                                 plank_error *err) {
     size_t n = (size_t)v->n, len = (size_t)v->width;
+    uint64_t ahead[DICT_AHEAD];
     for (size_t i = 0; i < n; i++) {
-        const uint8_t *p;
-        if (w == W_BINARY) {
-            len = (size_t)(v->offsets[i + 1] - v->offsets[i]);
-            p = len ? v->data + v->offsets[i] : (const uint8_t *)""; /* data may be NULL */
-        } else {
-            p = v->fixed + i * len;
+        if (i % DICT_AHEAD == 0) {
+            size_t m = n - i < DICT_AHEAD ? n - i : DICT_AHEAD;
+            for (size_t k = 0; k < m; k++) {
+                size_t l = (size_t)v->width;
+                const uint8_t *q = value_at(v, i + k, w, &l);
+                ahead[k] = hash_value(q, l, w);
+                __builtin_prefetch(&d->slots[2 * ((size_t)ahead[k] & d->slot_mask)]);
+            }
         }
-        uint64_t h = hash_value(p, len, w);
+        const uint8_t *p = value_at(v, i, w, &len);
+        uint64_t h = ahead[i % DICT_AHEAD];
         uint64_t key = slot_key(p, len, w, h);
         size_t s = (size_t)h & d->slot_mask;
         for (;;) {
