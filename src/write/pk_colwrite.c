@@ -39,7 +39,7 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
     c->o = *o;
     pk_buffer *bufs[] = {&c->def, &c->rep, &c->vals, &c->offs, &c->pages, &c->idx, &c->enc,
                          &c->lv, &c->comp, &c->page_minmax, &c->page_entries, &c->p_def_hist,
-                         &c->p_rep_hist};
+                         &c->p_rep_hist, &c->seen, &c->sel};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], alloc);
     /* Staging buffers always have memory, so an all-null page hands the
      * encoders and statistics valid (empty) arrays rather than NULL. */
@@ -72,7 +72,7 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
 void pk_colw_release(pk_colw *c) {
     pk_buffer *bufs[] = {&c->def, &c->rep, &c->vals, &c->offs, &c->pages, &c->idx, &c->enc,
                          &c->lv, &c->comp, &c->page_minmax, &c->page_entries, &c->p_def_hist,
-                         &c->p_rep_hist};
+                         &c->p_rep_hist, &c->seen, &c->sel};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
     pk_minmax_release(&c->c_mm);
     pk_minmax_release(&c->p_mm);
@@ -151,6 +151,26 @@ static void level_histogram(const pk_kernels *k, const int16_t *lv, size_t n, in
     for (size_t i = 0; i < n; i++) hist[lv[i]]++;
 }
 
+/* The page's min/max over the distinct dictionary entries idx[0..n) uses. */
+static plank_status minmax_from_dict(pk_colw *c, const uint32_t *idx, int64_t n,
+                                     plank_error *err) {
+    size_t count = (size_t)c->dict.count;
+    PK_FORWARD(pk_buffer_resize(&c->seen, (count + 7) / 8, err));
+    memset(c->seen.data, 0, (count + 7) / 8);
+    PK_FORWARD(pk_buffer_resize(&c->sel, 0, err));
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t e = idx[i];
+        if (pk_bit_get(c->seen.data, e)) continue;
+        pk_bit_set(c->seen.data, e);
+        PK_FORWARD(pk_buffer_append(&c->sel, &e, sizeof e, err));
+    }
+    pk_values ent;
+    pk_dict_builder_entries(&c->dict, &ent);
+    PK_FORWARD(pk_minmax_update_entries(&c->p_mm, c->sort, &ent, (const uint32_t *)c->sel.data,
+                                        c->sel.size / sizeof(uint32_t), err));
+    return pk_minmax_merge(&c->c_mm, c->sort, &c->p_mm, err);
+}
+
 static plank_status encode_levels(pk_colw *c, plank_error *err, size_t *rep_len,
                                   size_t *def_len) {
     c->lv.size = 0;
@@ -177,10 +197,15 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
                    (const int64_t *)c->offs.data, c->vals.data};
     int64_t nulls = c->p_slots - c->p_values;
 
-    /* statistics of the page, folded into the chunk's */
+    /* statistics of the page, folded into the chunk's. Byte strings of a
+     * dictionary-encoded page take theirs from the distinct entries the page
+     * uses (below, after the dictionary lookups): a few compares instead of
+     * one per value. */
     bool want_mm = (c->o.statistics || c->o.page_index) && c->sort != PK_SORT_NONE;
+    bool mm_from_dict = want_mm && c->dict_on &&
+                        (c->type == PLANK_BYTE_ARRAY || c->type == PLANK_FIXED_LEN_BYTE_ARRAY);
     pk_minmax_clear(&c->p_mm);
-    if (want_mm) {
+    if (want_mm && !mm_from_dict) {
         PK_FORWARD(pk_minmax_update(&c->p_mm, c->sort, &v, err));
         PK_FORWARD(pk_minmax_merge(&c->c_mm, c->sort, &c->p_mm, err));
     }
@@ -218,6 +243,7 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
     if (c->dict_on) {
         PK_FORWARD(pk_buffer_resize(&c->idx, (size_t)v.n * 4, err));
         PK_FORWARD(pk_dict_builder_put(&c->dict, &v, (uint32_t *)c->idx.data, err));
+        if (mm_from_dict) PK_FORWARD(minmax_from_dict(c, (const uint32_t *)c->idx.data, v.n, err));
         PK_FORWARD(pk_encode_dict_indices((const uint32_t *)c->idx.data, (size_t)v.n,
                                           c->dict.count, &c->enc, err));
         used = c->o.format_version == 1 ? PLANK_ENC_PLAIN_DICTIONARY : PLANK_ENC_RLE_DICTIONARY;

@@ -61,6 +61,10 @@ void pk_minmax_clear(pk_minmax *m);
 /* Folds the values of v into m. */
 plank_status pk_minmax_update(pk_minmax *m, pk_sort_kind kind, const pk_values *v,
                               plank_error *err);
+/* Folds the entries sel[0..n) of a dictionary (pk_dict_builder_entries)
+ * into m: a dictionary-encoded page's min/max from its distinct values. */
+plank_status pk_minmax_update_entries(pk_minmax *m, pk_sort_kind kind, const pk_values *entries,
+                                      const uint32_t *sel, size_t n, plank_error *err);
 /* Folds another min/max (e.g. a page's into the chunk's). */
 plank_status pk_minmax_merge(pk_minmax *m, pk_sort_kind kind, const pk_minmax *o,
                              plank_error *err);
@@ -140,6 +144,7 @@ typedef struct pk_colw {
     int64_t dict_plain_equiv;   /* what PLAIN would have taken for them */
     pk_buffer pages;            /* data pages: headers + payloads */
     pk_buffer idx;              /* scratch: dictionary indices */
+    pk_buffer seen, sel;        /* scratch: dictionary entries used by a page */
     pk_buffer enc, lv, comp;    /* scratch: values, levels, compressed */
     pk_compressor zc;           /* codec state reused across pages */
     int64_t c_values, c_rows, c_nulls, c_uncompressed;

@@ -184,15 +184,12 @@ static uint64_t ld64(const uint8_t *p) { return pk_load_u64(p); }
  * differ they order the strings (a shorter string padded with zeros sorts
  * before any longer one it starts); equal prefixes need the full compare. */
 PK_INLINE uint64_t be_prefix(const uint8_t *p, size_t len) {
+    if (len >= 8) return __builtin_bswap64(pk_load_u64(p));
+    /* Short strings byte by byte: a memcpy into a padded word costs a call
+     * and a store-forwarding stall per value. */
     uint64_t x = 0;
-    if (len >= 8) {
-        x = pk_load_u64(p);
-    } else if (len) {
-        uint8_t b[8] = {0};
-        memcpy(b, p, len);
-        x = pk_load_u64(b);
-    }
-    return __builtin_bswap64(x);
+    for (size_t i = 0; i < len; i++) x |= (uint64_t)p[i] << (56 - 8 * i);
+    return x;
 }
 
 /* Unsigned lexicographic min/max: one prefix compare per value for most. */
@@ -266,6 +263,40 @@ plank_status pk_minmax_update(pk_minmax *m, pk_sort_kind kind, const pk_values *
         } else {
             p = v->fixed + (size_t)i * (size_t)v->width;
             len = (size_t)v->width;
+        }
+        if (kind == PK_SORT_FLOAT16 && half_is_nan(p)) continue;
+        if (!lo) {
+            lo = hi = p;
+            lo_len = hi_len = len;
+            continue;
+        }
+        if (pk_value_compare(kind, p, len, lo, lo_len) < 0) {
+            lo = p;
+            lo_len = len;
+        } else if (pk_value_compare(kind, p, len, hi, hi_len) > 0) {
+            hi = p;
+            hi_len = len;
+        }
+    }
+    if (!lo) return PLANK_OK;
+    return offer(m, kind, lo, lo_len, hi, hi_len, err);
+}
+
+plank_status pk_minmax_update_entries(pk_minmax *m, pk_sort_kind kind, const pk_values *entries,
+                                      const uint32_t *sel, size_t n, plank_error *err) {
+    if (n == 0 || kind == PK_SORT_NONE) return PLANK_OK;
+    const uint8_t *lo = NULL, *hi = NULL;
+    size_t lo_len = 0, hi_len = 0;
+    for (size_t k = 0; k < n; k++) {
+        int64_t i = sel[k];
+        const uint8_t *p;
+        size_t len;
+        if (entries->type == PLANK_BYTE_ARRAY) {
+            p = entries->data + entries->offsets[i];
+            len = (size_t)(entries->offsets[i + 1] - entries->offsets[i]);
+        } else {
+            p = entries->fixed + (size_t)i * (size_t)entries->width;
+            len = (size_t)entries->width;
         }
         if (kind == PK_SORT_FLOAT16 && half_is_nan(p)) continue;
         if (!lo) {
