@@ -48,8 +48,10 @@ static uint64_t hash_bytes(const uint8_t *p, size_t n) {
         h = ((h << 27) | (h >> 37)) * k_mul1;
     }
     if (i < n) {
+        /* the tail byte by byte: short strings (flags, codes) are the common
+         * dictionary keys, and a memcpy call per value costs more than this */
         uint64_t t = 0;
-        memcpy(&t, p + i, n - i);
+        for (size_t k = 0; i + k < n; k++) t |= (uint64_t)p[i + k] << (8 * k);
         h ^= t * k_mul2;
     }
     return finish(h);
@@ -74,7 +76,14 @@ PK_INLINE bool entry_equals(const pk_dict_builder *d, uint32_t e, const uint8_t 
     if (w == W_BINARY) {
         const int64_t *off = (const int64_t *)(const void *)d->offsets.data;
         if ((size_t)(off[e + 1] - off[e]) != len) return false;
-        return len == 0 || memcmp(vals + off[e], p, len) == 0; /* vals is NULL while empty */
+        if (len == 0) return true; /* vals is NULL while every entry is empty */
+        const uint8_t *q = vals + off[e];
+        if (len <= 8) {
+            for (size_t k = 0; k < len; k++)
+                if (q[k] != p[k]) return false;
+            return true;
+        }
+        return memcmp(q, p, len) == 0;
     }
     return memcmp(vals + (size_t)e * len, p, len) == 0;
 }
