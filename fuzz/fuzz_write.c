@@ -184,6 +184,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint32_t opt = fz_take(&in, 4);
     o.codec = CODECS[(opt & 0xff) % 7];
     if (!plank_codec_available(o.codec)) o.codec = PLANK_CODEC_UNCOMPRESSED;
+    /* the fastest level of each codec: the codecs have their own target,
+     * and speed here buys writer coverage */
+    o.codec_level = o.codec == PLANK_CODEC_BROTLI || o.codec == PLANK_CODEC_ZSTD ||
+                            o.codec == PLANK_CODEC_GZIP
+                        ? 1
+                        : 0;
     o.page_version = (opt >> 8) & 1 ? 2 : 1;
     o.format_version = (opt >> 9) & 1 ? 1 : 2;
     o.dictionary = (opt >> 10) & 1;

@@ -7,7 +7,10 @@
  * and body chosen by each test. A counting allocator checks that a page
  * claiming (nearly) 2 GiB with a tiny body is refused without that memory
  * being allocated, under the default limits and under lower ones. */
+#define _POSIX_C_SOURCE 200809L
 #include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "plank.h"
 #include "tharness.h"
@@ -387,10 +390,68 @@ static void test_counts_and_chunk_buffer(void) {
     plank_reader_close(r);
 }
 
+/* DELTA_LENGTH_BYTE_ARRAY of empty strings: zero-width miniblocks hold any
+ * number of lengths in a few bytes, and the decoder expands them per page;
+ * max_page_size bounds that expansion. The file is written by plank. */
+static void test_delta_lengths_bounded(void) {
+    char path[] = "/tmp/plank_limits_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    close(fd);
+    plank_schema_field f[2];
+    plank_schema_field_init(&f[0]);
+    plank_schema_field_init(&f[1]);
+    f[0].num_children = 1;
+    f[1].name = "s";
+    f[1].physical_type = PLANK_BYTE_ARRAY;
+    plank_column_options co;
+    plank_column_options_init(&co);
+    co.path = "s";
+    co.encoding = PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY;
+    plank_writer_options o;
+    plank_writer_options_init(&o);
+    o.codec = PLANK_CODEC_UNCOMPRESSED;
+    o.columns = &co;
+    o.num_column_options = 1;
+    plank_writer *w;
+    plank_error err;
+    CHECK(plank_writer_open_path(&w, path, f, 2, &o, &err) == PLANK_OK);
+    static int64_t offs[20001];
+    plank_batch b;
+    memset(&b, 0, sizeof b);
+    b.length = 20000;
+    b.offsets = offs;
+    b.data = (const uint8_t *)"";
+    CHECK(plank_writer_write_rows(w, &b, 20000, &err) == PLANK_OK);
+    CHECK(plank_writer_close(w, &err) == PLANK_OK);
+    for (int round = 0; round < 2; round++) {
+        plank_reader_options ro;
+        plank_reader_options_init(&ro);
+        if (round == 1) ro.max_page_size = 100000; /* 20000 lengths need 160000 bytes */
+        plank_reader *r;
+        CHECK(plank_reader_open_path(&r, path, &ro, &err) == PLANK_OK);
+        plank_column_reader *cr;
+        CHECK(plank_column_reader_open(r, 0, 0, &cr, &err) == PLANK_OK);
+        plank_batch rb;
+        plank_status st = plank_column_reader_read(cr, 100, &rb, &err);
+        if (round == 0) {
+            CHECK(st == PLANK_OK && rb.length == 100);
+        } else {
+            CHECK_MSG(st == PLANK_ERR_LIMIT && strstr(err.message, "max_page_size"), "%s",
+                      err.message);
+        }
+        plank_column_reader_close(cr);
+        plank_reader_close(r);
+    }
+    unlink(path);
+}
+
 int main(void) {
     test_lying_page_sizes();
     test_dictionary_larger_than_file();
     test_thrift_list_2g();
     test_counts_and_chunk_buffer();
+    test_delta_lengths_bounded();
     TEST_END();
 }

@@ -337,6 +337,19 @@ static plank_status decode_legacy_levels(plank_column_reader *cr, int64_t n, pla
 static plank_status start_values(plank_column_reader *cr, int32_t encoding, const uint8_t *vals,
                                  size_t vlen, int64_t non_null, plank_error *err) {
     const pk_dict *dict = cr->has_dict ? &cr->dict : NULL;
+    /* DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY decode their lengths (and
+     * prefix lengths) for the whole page up front, 8 bytes per value; since
+     * zero-width miniblocks encode any number of values in a few bytes,
+     * that array is bounded here by max_page_size, like a page. */
+    if (encoding == PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY || encoding == PLANK_ENC_DELTA_BYTE_ARRAY) {
+        uint64_t per = encoding == PLANK_ENC_DELTA_BYTE_ARRAY ? 16 : 8;
+        PK_RETURN_IF((uint64_t)non_null > cr->r->max_page_size / per, err, PLANK_ERR_LIMIT,
+                     "%s page of %lld values would decode %llu bytes of lengths, above the "
+                     "max_page_size limit of %llu",
+                     plank_encoding_name((plank_encoding)encoding), (long long)non_null,
+                     (unsigned long long)((uint64_t)non_null * per),
+                     (unsigned long long)cr->r->max_page_size);
+    }
     PK_FORWARD(pk_decoder_init(&cr->dec, (plank_encoding)encoding, cr->type,
                                cr->node->type_length, vals, vlen, non_null, dict, cr->a, err));
     pk_decoder_use_kernels(&cr->dec, cr->r->kernels);
