@@ -102,6 +102,7 @@ typedef struct leaf_levels {
     int64_t n;
     const pk_leaf_buf *buf;
     const plank_schema_node *pn;
+    const pk_kernels *kn;     /* the reader's kernel table */
 } leaf_levels;
 
 static leaf_levels levels_of(const pk_batch_view *v, int32_t leaf) {
@@ -112,6 +113,7 @@ static leaf_levels levels_of(const pk_batch_view *v, int32_t leaf) {
     l.rep = l.pn->max_repetition_level > 0 ? (const int16_t *)b->rep.data : NULL;
     l.n = v->slots[leaf];
     l.buf = b;
+    l.kn = v->r->kernels;
     return l;
 }
 
@@ -137,6 +139,13 @@ static plank_status fill_validity(const leaf_levels *l, const pk_anode *an, stru
     if (!l->def || an->def <= 0) return PLANK_OK;
     uint8_t *bits = array_buffer(arr, 0, (size_t)(m + 7) / 8, err);
     if (!bits) return PLANK_ERR_OUT_OF_MEMORY;
+    if (!l->rep && an->entry_def == 0 && an->def == l->pn->max_definition_level) {
+        /* A leaf outside lists: one entry per level, valid exactly when its
+         * level is the leaf's maximum: the levels-to-bitmap kernel. */
+        arr->null_count = l->n - l->kn->def_to_bitmap(l->def, (size_t)l->n, an->def, bits, 0);
+        if (arr->null_count == 0) drop_buffer(arr, 0);
+        return PLANK_OK;
+    }
     int64_t i = 0, nulls = 0;
     for (int64_t p = 0; p < l->n; p++) {
         if (!is_entry(l, p, an->entry_rep, an->entry_def)) continue;
