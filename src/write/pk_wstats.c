@@ -292,8 +292,9 @@ plank_status pk_minmax_update_entries(pk_minmax *m, pk_sort_kind kind, const pk_
         const uint8_t *p;
         size_t len;
         if (entries->type == PLANK_BYTE_ARRAY) {
-            p = entries->data + entries->offsets[i];
             len = (size_t)(entries->offsets[i + 1] - entries->offsets[i]);
+            /* a dictionary of empty strings has no byte storage at all */
+            p = len ? entries->data + entries->offsets[i] : (const uint8_t *)"";
         } else {
             p = entries->fixed + (size_t)i * (size_t)entries->width;
             len = (size_t)entries->width;
