@@ -14,12 +14,17 @@
  *   [8]    seed of the get/skip schedule (chunk sizes 1..257 or the rest)
  *   then the dictionary bytes, then the page's value bytes.
  *
+ * Every pk_decoder run is repeated with each kernel table the machine can
+ * run (scalar, AVX2, ...) and must give the scalar reference code's values
+ * and outcome exactly.
+ *
  * Checks beyond "no crash": exactly num_values values can be consumed and
  * one more is an error; byte-array ends are non-decreasing and inside the
  * data buffer; every failure carries its status and a message.
  */
 #include "fuzz_common.h"
 #include "encoding/pk_encoding.h"
+#include "simd/pk_kernels.h"
 
 static const plank_encoding encodings[10] = {
     PLANK_ENC_PLAIN, PLANK_ENC_PLAIN_DICTIONARY, PLANK_ENC_RLE, PLANK_ENC_BIT_PACKED,
@@ -34,9 +39,20 @@ static int64_t chunk(uint32_t *seed, int64_t left) {
     return 1 + (int64_t)((r >> 8) % 257);
 }
 
-static void run_decoder(plank_encoding enc, plank_physical_type type, int32_t type_length,
-                        int64_t num_values, const uint8_t *dict_bytes, size_t dict_len,
-                        int64_t dict_count, const uint8_t *page, size_t page_len, uint32_t seed) {
+/* FNV-1a over what a decode produced: the outputs of every level must agree. */
+static uint64_t digest(uint64_t h, const void *p, size_t n) {
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+/* Decodes the page with kernel table k (NULL: the scalar reference code) and
+ * returns a digest of the values, the byte-array ends and the outcome. */
+static uint64_t run_decoder(plank_encoding enc, plank_physical_type type, int32_t type_length,
+                            int64_t num_values, const uint8_t *dict_bytes, size_t dict_len,
+                            int64_t dict_count, const uint8_t *page, size_t page_len,
+                            uint32_t seed, const pk_kernels *k_table) {
+    uint64_t h = 0xcbf29ce484222325ULL;
     plank_error err;
     plank_error_init(&err);
     pk_dict dict;
@@ -53,8 +69,9 @@ static void run_decoder(plank_encoding enc, plank_physical_type type, int32_t ty
     fz_check_error(st, &err);
     if (st != PLANK_OK) {
         if (have_dict) pk_dict_release(&dict);
-        return;
+        return digest(h, &st, sizeof st);
     }
+    pk_decoder_use_kernels(&d, k_table);
     pk_buffer data;
     pk_buffer_init(&data, &fz_allocator);
     int64_t done = 0;
@@ -78,6 +95,13 @@ static void run_decoder(plank_encoding enc, plank_physical_type type, int32_t ty
                     prev = ends[i];
                 }
             }
+            if (st == PLANK_OK) {
+                h = digest(h, data.data + before, data.size - before);
+                for (int64_t i = 0; i < k; i++) {
+                    int64_t len = ends[i] - (i ? ends[i - 1] : (int64_t)before);
+                    h = digest(h, &len, sizeof len);
+                }
+            }
             free(ends);
             if (data.size > (1u << 24)) data.size = 0; /* keep memory bounded */
         } else {
@@ -86,6 +110,7 @@ static void run_decoder(plank_encoding enc, plank_physical_type type, int32_t ty
             if (st == PLANK_OK && type == PLANK_BOOLEAN)
                 for (int64_t i = 0; i < k; i++)
                     if (out[i] > 1) FZ_FAIL("boolean decoded as %u", out[i]);
+            if (st == PLANK_OK) h = digest(h, out, (size_t)k * (size_t)d.width);
             free(out);
         }
         fz_check_error(st, &err);
@@ -102,6 +127,8 @@ static void run_decoder(plank_encoding enc, plank_physical_type type, int32_t ty
     pk_buffer_reset(&data);
     pk_decoder_release(&d);
     if (have_dict) pk_dict_release(&dict);
+    h = digest(h, &done, sizeof done);
+    return digest(h, &failed, sizeof failed);
 }
 
 static void run_rle(const uint8_t *buf, size_t len, int bit_width, int64_t n, uint32_t seed) {
@@ -205,8 +232,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(page, in.p + dict_len, page_len);
 
     if (sel < 80) {
-        run_decoder(encodings[sel / 8], (plank_physical_type)(sel % 8), type_length, num_values,
-                    dict_bytes, dict_len, dict_count, page, page_len, seed);
+        /* the scalar reference, then every kernel table this machine runs:
+         * each must decode (or refuse) the page exactly like the reference */
+        uint64_t ref = run_decoder(encodings[sel / 8], (plank_physical_type)(sel % 8),
+                                   type_length, num_values, dict_bytes, dict_len, dict_count,
+                                   page, page_len, seed, NULL);
+        const pk_kernels *tables[PK_SIMD_AVX512 + 1];
+        int nt = pk_kernels_available(tables);
+        for (int t = 0; t < nt; t++) {
+            uint64_t got = run_decoder(encodings[sel / 8], (plank_physical_type)(sel % 8),
+                                       type_length, num_values, dict_bytes, dict_len,
+                                       dict_count, page, page_len, seed, tables[t]);
+            if (got != ref)
+                FZ_FAIL("kernel level %s decodes differently from the scalar reference",
+                        pk_simd_level_name(tables[t]->level));
+        }
     } else if (sel < 88) {
         run_rle(page, page_len, type_length % 34, num_values, seed);
     } else if (sel < 90) {
