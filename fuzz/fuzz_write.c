@@ -212,6 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memset(c, 0, offsetof(col, def));
         memset(c->vals, 0, sizeof c->vals);
         c->offs[0] = 0;
+        c->dlen = 0; /* after the arrays: not covered by the memset above */
         uint32_t spec = fz_take(&in, 2);
         c->type = TYPES[spec % 8];
         int32_t flba = 1 + (int32_t)((spec >> 3) % 16);
