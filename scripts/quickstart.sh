@@ -1,7 +1,8 @@
 #!/bin/sh
 # Quick start: install dependencies, build plank, generate a sample file
 # (1M lineitem-like rows, ZSTD) and run the main job on it: schema, metadata,
-# the first rows, and the read benchmark.
+# the first rows and the read benchmark; then the writer: a Parquet to
+# Parquet conversion (read back and compared) and the write benchmark.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -12,3 +13,7 @@ set -x
 build/plank schema build/data/sample.parquet
 build/plank cat build/data/sample.parquet --limit 5 --format table
 build/plank bench read build/data/sample.parquet --repeat 5
+build/plank convert build/data/sample.parquet build/data/sample_copy.parquet --codec snappy --page-version 2
+build/plank cat build/data/sample.parquet > build/data/sample.jsonl
+build/plank cat build/data/sample_copy.parquet | cmp - build/data/sample.jsonl
+build/plank bench write --rows 1000000 --repeat 3
