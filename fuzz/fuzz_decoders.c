@@ -96,7 +96,7 @@ static uint64_t run_decoder(plank_encoding enc, plank_physical_type type, int32_
                 }
             }
             if (st == PLANK_OK) {
-                h = digest(h, data.data + before, data.size - before);
+                if (data.size > before) h = digest(h, data.data + before, data.size - before);
                 for (int64_t i = 0; i < k; i++) {
                     int64_t len = ends[i] - (i ? ends[i - 1] : (int64_t)before);
                     h = digest(h, &len, sizeof len);
