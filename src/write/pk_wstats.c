@@ -180,6 +180,43 @@ static plank_status offer(pk_minmax *m, pk_sort_kind kind, const uint8_t *lo, si
 static uint32_t ld32(const uint8_t *p) { return pk_load_u32(p); }
 static uint64_t ld64(const uint8_t *p) { return pk_load_u64(p); }
 
+/* Value i of v as bytes (an empty byte array may have no storage at all). */
+PK_INLINE const uint8_t *value_at(const pk_values *v, int64_t i, size_t *len) {
+    if (v->type == PLANK_BYTE_ARRAY) {
+        *len = (size_t)(v->offsets[i + 1] - v->offsets[i]);
+        return *len ? v->data + v->offsets[i] : (const uint8_t *)"";
+    }
+    *len = (size_t)v->width;
+    return v->fixed + (size_t)i * (size_t)v->width;
+}
+
+/* Any order through pk_value_compare, over values sel[0..n) of v (sel NULL:
+ * values 0..n-1). */
+static plank_status scan_generic(pk_minmax *m, pk_sort_kind kind, const pk_values *v,
+                                 const uint32_t *sel, int64_t n, plank_error *err) {
+    const uint8_t *lo = NULL, *hi = NULL;
+    size_t lo_len = 0, hi_len = 0;
+    for (int64_t k = 0; k < n; k++) {
+        size_t len;
+        const uint8_t *p = value_at(v, sel ? (int64_t)sel[k] : k, &len);
+        if (kind == PK_SORT_FLOAT16 && half_is_nan(p)) continue;
+        if (!lo) {
+            lo = hi = p;
+            lo_len = hi_len = len;
+            continue;
+        }
+        if (pk_value_compare(kind, p, len, lo, lo_len) < 0) {
+            lo = p;
+            lo_len = len;
+        } else if (pk_value_compare(kind, p, len, hi, hi_len) > 0) {
+            hi = p;
+            hi_len = len;
+        }
+    }
+    if (!lo) return PLANK_OK;
+    return offer(m, kind, lo, lo_len, hi, hi_len, err);
+}
+
 /* The first 8 bytes as a big-endian number, zero-padded: when two prefixes
  * differ they order the strings (a shorter string padded with zeros sorts
  * before any longer one it starts); equal prefixes need the full compare. */
@@ -197,17 +234,9 @@ static plank_status update_bytes(pk_minmax *m, const pk_values *v, plank_error *
     const uint8_t *lo = NULL, *hi = NULL;
     size_t lo_len = 0, hi_len = 0;
     uint64_t lo_pre = 0, hi_pre = 0;
-    bool ba = v->type == PLANK_BYTE_ARRAY;
     for (int64_t i = 0; i < v->n; i++) {
-        const uint8_t *p;
         size_t len;
-        if (ba) {
-            p = v->data + v->offsets[i];
-            len = (size_t)(v->offsets[i + 1] - v->offsets[i]);
-        } else {
-            p = v->fixed + (size_t)i * (size_t)v->width;
-            len = (size_t)v->width;
-        }
+        const uint8_t *p = value_at(v, i, &len);
         uint64_t pre = be_prefix(p, len);
         if (!lo) {
             lo = hi = p;
@@ -251,70 +280,13 @@ plank_status pk_minmax_update(pk_minmax *m, pk_sort_kind kind, const pk_values *
     default: break;
     }
     if (kind == PK_SORT_BYTES) return update_bytes(m, v, err);
-    /* Variable or opaque bytes: track positions of the current extremes. */
-    const uint8_t *lo = NULL, *hi = NULL;
-    size_t lo_len = 0, hi_len = 0;
-    for (int64_t i = 0; i < v->n; i++) {
-        const uint8_t *p;
-        size_t len;
-        if (v->type == PLANK_BYTE_ARRAY) {
-            p = v->data + v->offsets[i];
-            len = (size_t)(v->offsets[i + 1] - v->offsets[i]);
-        } else {
-            p = v->fixed + (size_t)i * (size_t)v->width;
-            len = (size_t)v->width;
-        }
-        if (kind == PK_SORT_FLOAT16 && half_is_nan(p)) continue;
-        if (!lo) {
-            lo = hi = p;
-            lo_len = hi_len = len;
-            continue;
-        }
-        if (pk_value_compare(kind, p, len, lo, lo_len) < 0) {
-            lo = p;
-            lo_len = len;
-        } else if (pk_value_compare(kind, p, len, hi, hi_len) > 0) {
-            hi = p;
-            hi_len = len;
-        }
-    }
-    if (!lo) return PLANK_OK;
-    return offer(m, kind, lo, lo_len, hi, hi_len, err);
+    return scan_generic(m, kind, v, NULL, v->n, err);
 }
 
 plank_status pk_minmax_update_entries(pk_minmax *m, pk_sort_kind kind, const pk_values *entries,
                                       const uint32_t *sel, size_t n, plank_error *err) {
     if (n == 0 || kind == PK_SORT_NONE) return PLANK_OK;
-    const uint8_t *lo = NULL, *hi = NULL;
-    size_t lo_len = 0, hi_len = 0;
-    for (size_t k = 0; k < n; k++) {
-        int64_t i = sel[k];
-        const uint8_t *p;
-        size_t len;
-        if (entries->type == PLANK_BYTE_ARRAY) {
-            len = (size_t)(entries->offsets[i + 1] - entries->offsets[i]);
-            /* a dictionary of empty strings has no byte storage at all */
-            p = len ? entries->data + entries->offsets[i] : (const uint8_t *)"";
-        } else {
-            p = entries->fixed + (size_t)i * (size_t)entries->width;
-            len = (size_t)entries->width;
-        }
-        if (kind == PK_SORT_FLOAT16 && half_is_nan(p)) continue;
-        if (!lo) {
-            lo = hi = p;
-            lo_len = hi_len = len;
-            continue;
-        }
-        if (pk_value_compare(kind, p, len, lo, lo_len) < 0) {
-            lo = p;
-            lo_len = len;
-        } else if (pk_value_compare(kind, p, len, hi, hi_len) > 0) {
-            hi = p;
-            hi_len = len;
-        }
-    }
-    if (!lo) return PLANK_OK;
-    return offer(m, kind, lo, lo_len, hi, hi_len, err);
+    return scan_generic(m, kind, entries, sel, (int64_t)n, err);
 }
 
 plank_status pk_minmax_merge(pk_minmax *m, pk_sort_kind kind, const pk_minmax *o,
