@@ -724,8 +724,15 @@ typedef struct plank_writer_options {
     int64_t row_group_bytes;    /* encoded bytes buffered per row group at most, default
                                    128 MiB: bounds the writer's memory */
     bool dictionary;            /* dictionary-encode every column but BOOLEAN (default true) */
+    int32_t encoding;           /* plank_encoding of data pages without (or after) the
+                                   dictionary; -1 (default): DELTA_BINARY_PACKED for INT32 and
+                                   INT64 columns of format_version 2 files, RLE for BOOLEAN in
+                                   v2 pages, PLAIN otherwise. A given encoding applies to the
+                                   columns it can encode; the others keep their default */
     int64_t dictionary_page_size; /* a chunk's dictionary falls back to the column's
-                                   encoding past this many PLAIN bytes, default 1 MiB */
+                                   encoding past this many PLAIN bytes (default 1 MiB), or
+                                   after a page whose indices plus new entries take more than
+                                   that encoding would (estimated) */
     bool statistics;            /* chunk Statistics (default true) */
     bool page_index;            /* ColumnIndex + OffsetIndex (default true) */
     bool size_statistics;       /* SizeStatistics in chunks and the page index (default true) */

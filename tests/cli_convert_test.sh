@@ -172,6 +172,34 @@ EOF
     refuses "unknown column option" "$TMP/fail/m.parquet" 'plank:' \
         "$TMP/a.csv" "$TMP/fail/m.parquet" --encoding nosuch=PLAIN
     if [ -n "$(ls "$TMP/fail")" ]; then fail "files left in fail/: $(ls "$TMP/fail")"; else pass; fi
+
+    # Data-page encodings without the dictionary (RLE: the levels of these
+    # optional columns): the default (DELTA for the int64 id, PLAIN for the
+    # double score), `--encoding ENC` for every
+    # column it applies to, and format 1 (PLAIN).
+    encs() { # FILE COLUMN: the chunk's encodings line of `plank meta`
+        "$PLANK" meta "$1" | awk -v c="($2):" '$1 == "column" && $3 == c { f = 1 }
+            f && $1 == "encodings:" { sub(/^ *encodings: */, ""); print; exit }'
+    }
+    expect_encs() { # LABEL FILE COLUMN EXPECTED
+        got=$(encs "$2" "$3")
+        if [ "$got" = "$4" ]; then pass; else fail "$1: $3 encodings '$got', expected '$4'"; fi
+    }
+    converts "default fallback" "$TMP/a.csv" "$TMP/e1.parquet" --dictionary off &&
+        expect_encs "default fallback" "$TMP/e1.parquet" id 'RLE, DELTA_BINARY_PACKED' &&
+        expect_encs "default fallback" "$TMP/e1.parquet" score 'RLE, PLAIN'
+    converts "--encoding PLAIN" "$TMP/a.csv" "$TMP/e2.parquet" --dictionary off --encoding PLAIN &&
+        expect_encs "--encoding PLAIN" "$TMP/e2.parquet" id 'RLE, PLAIN'
+    converts "--encoding BYTE_STREAM_SPLIT" "$TMP/a.csv" "$TMP/e3.parquet" --dictionary off \
+        --encoding BYTE_STREAM_SPLIT &&
+        expect_encs "--encoding BYTE_STREAM_SPLIT" "$TMP/e3.parquet" id 'RLE, BYTE_STREAM_SPLIT' &&
+        expect_encs "--encoding BYTE_STREAM_SPLIT" "$TMP/e3.parquet" name 'RLE, PLAIN'
+    converts "format 1" "$TMP/a.csv" "$TMP/e4.parquet" --dictionary off --format-version 1 &&
+        expect_encs "format 1" "$TMP/e4.parquet" id 'RLE, PLAIN'
+    for f in e1 e2 e3 e4; do
+        "$PLANK" cat "$TMP/$f.parquet" > "$TMP/$f.jsonl" 2>&1
+        same "$f read back" "$TMP/a.jsonl" "$TMP/$f.jsonl"
+    done
     finish
 fi
 

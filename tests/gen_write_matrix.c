@@ -722,6 +722,8 @@ static const config CONFIGS[] = {
     {"brotli_v2_bss_dba_p7_rg300", PLANK_CODEC_BROTLI, 2, false, ENC_BSS_DBA, 7, 300, 2, false},
     {"snappy_v1_fallback_delta_p10_rg400", PLANK_CODEC_SNAPPY, 1, true, ENC_DELTA, 10, 400, 2, true},
     {"zstd_v2_fallback_bss_dba_p7", PLANK_CODEC_ZSTD, 2, true, ENC_BSS_DBA, 7, 0, 2, true},
+    /* the writer's own fallback encodings (DELTA_BINARY_PACKED for integers) */
+    {"zstd_v1_fallback_default_p10", PLANK_CODEC_ZSTD, 1, true, ENC_DEFAULT, 10, 0, 2, true},
 };
 #define NCONFIGS (int)(sizeof CONFIGS / sizeof CONFIGS[0])
 
@@ -755,6 +757,21 @@ static void sb_enc_list(sbuf *s, const int *e, int n) {
     sb_printf(s, "]");
 }
 
+/* Sets named "plain" (no dictionary, no per-column encodings) ask for PLAIN
+ * through the writer-wide `encoding` option. */
+static bool plain_config(const config *cf) { return !cf->dictionary && cf->enc_set == ENC_DEFAULT; }
+
+/* The data-page encoding the writer must pick by itself (its documented
+ * default): RLE for booleans in v2 pages, DELTA_BINARY_PACKED for
+ * INT32/INT64 in format 2 files, PLAIN otherwise. */
+static int default_data_encoding(const config *cf, plank_physical_type t) {
+    if (plain_config(cf)) return PLANK_ENC_PLAIN;
+    if (t == PLANK_BOOLEAN && cf->page_version == 2) return PLANK_ENC_RLE;
+    if ((t == PLANK_INT32 || t == PLANK_INT64) && cf->format_version == 2)
+        return PLANK_ENC_DELTA_BINARY_PACKED;
+    return PLANK_ENC_PLAIN;
+}
+
 /* configs.json entry of one file: what each column chunk must show. */
 static void describe(sbuf *s, const config *cf, const char *file) {
     int64_t rg = cf->rg_rows ? cf->rg_rows : NROWS;
@@ -768,8 +785,7 @@ static void describe(sbuf *s, const config *cf, const char *file) {
         for (int c = 0; c < NLEAF; c++) {
             const leaf *l = &LEAVES[c];
             int data = enc_for(cf->enc_set, l);
-            if (data < 0) data = l->type == PLANK_BOOLEAN && cf->page_version == 2 ? PLANK_ENC_RLE
-                                                                                   : PLANK_ENC_PLAIN;
+            if (data < 0) data = default_data_encoding(cf, l->type);
             int dict = cf->format_version == 1 ? PLANK_ENC_PLAIN_DICTIONARY : PLANK_ENC_RLE_DICTIONARY;
             bool dict_on = cf->dictionary && l->type != PLANK_BOOLEAN;
             int inc[3], exc[3], ni = 0, ne = 0;
@@ -813,6 +829,7 @@ static void write_config(const char *dir, const config *cf) {
     if (cf->page_rows) o.page_rows = cf->page_rows;
     if (cf->rg_rows) o.row_group_rows = cf->rg_rows;
     if (cf->fallback) o.dictionary_page_size = 1;
+    if (plain_config(cf)) o.encoding = PLANK_ENC_PLAIN;
     plank_column_options co[NLEAF];
     int nco = 0;
     for (int c = 0; c < NLEAF; c++) {

@@ -890,6 +890,167 @@ static void test_dict_roundtrip(void) {
     free(s.data);
 }
 
+/* INT32/INT64 values in a small range take the builder's dense table: ranges
+ * that grow down and up between puts, negative values, the ends of the
+ * int64 range, and then a value far away that moves every entry to the hash
+ * table; clear() starts dense again. dict_check compares every index with a
+ * first-seen numbering and decodes the pages. */
+static void test_dict_dense(void) {
+    plank_error err;
+    ref_rng r = {7};
+    const size_t n = 6000;
+    int64_t *v64 = malloc(n * sizeof *v64);
+    int32_t *v32 = malloc(n * sizeof *v32);
+    /* bases: ordinary, negative, the bottom and the top of int64 */
+    const int64_t bases[] = {1000, -30000, INT64_MIN, INT64_MAX - 4000};
+    for (size_t b = 0; b < 4; b++) {
+        for (int type = 0; type < 2; type++) {
+            if (type == 0 && b >= 2) continue; /* int32 covers the first two */
+            /* thirds: [base, base+100), then a wider range below and above,
+             * then (last third) values up to 2^20 away: hash mode */
+            for (size_t i = 0; i < n; i++) {
+                uint64_t span = i < n / 3 ? 100 : i < 2 * n / 3 ? 4000 : (uint64_t)1 << 20;
+                uint64_t off = ref_below(&r, span);
+                int64_t x = b == 3 ? (int64_t)((uint64_t)bases[b] + 4000 - off)
+                                   : (int64_t)((uint64_t)bases[b] + off);
+                if (i >= n / 3 && i < 2 * n / 3 && b < 2 && (i & 1)) x -= 2000; /* below base */
+                v64[i] = x;
+                v32[i] = (int32_t)x;
+            }
+            pk_dict_builder d;
+            plank_physical_type t = type ? PLANK_INT64 : PLANK_INT32;
+            int32_t w = type ? 8 : 4;
+            CHECK(pk_dict_builder_init(&d, t, w, NULL, &err) == PLANK_OK);
+            /* in three puts so the range grows between them */
+            for (int pass = 0; pass < 2; pass++) {
+                uint32_t *idx = malloc(n * sizeof *idx);
+                for (size_t part = 0; part < 3; part++) {
+                    size_t a = part * n / 3, e = (part + 1) * n / 3;
+                    pk_values v = {.type = t, .width = w, .n = (int64_t)(e - a),
+                                   .fixed = type ? (const uint8_t *)(v64 + a)
+                                                 : (const uint8_t *)(v32 + a)};
+                    CHECK(pk_dict_builder_put(&d, &v, idx + a, &err) == PLANK_OK);
+                    if (part == 0) CHECK(d.dense != NULL && !d.hashed);
+                    if (part == 2) CHECK(d.hashed && d.dense == NULL);
+                }
+                /* the same through dict_check (indices continue: same values) */
+                pk_values all = {.type = t, .width = w, .n = (int64_t)n,
+                                 .fixed = type ? (const uint8_t *)v64 : (const uint8_t *)v32};
+                uint32_t *again = malloc(n * sizeof *again);
+                CHECK(pk_dict_builder_put(&d, &all, again, &err) == PLANK_OK);
+                CHECK(memcmp(idx, again, n * sizeof *idx) == 0);
+                free(again);
+                free(idx);
+                pk_dict_builder_clear(&d);
+                CHECK(d.count == 0 && d.dense == NULL);
+                dict_check(&d, &all);
+                pk_dict_builder_clear(&d);
+            }
+            pk_dict_builder_release(&d);
+        }
+    }
+    free(v64);
+    free(v32);
+}
+
+/* Short byte strings (0..20 bytes, every length around the 4/8/16-byte
+ * word boundaries) from a small pool, from a padded buffer (whole-word
+ * loads) and from an unpadded one (the same values must get the same
+ * indices either way), and pk_delta_size_bound against the encoder. */
+static void test_dict_padded_strings(void) {
+    plank_error err;
+    ref_rng r = {11};
+    enum { POOL = 60, N = 20000 };
+    uint8_t pool[POOL][24];
+    size_t plen[POOL];
+    for (size_t k = 0; k < POOL; k++) {
+        plen[k] = k < 21 ? k : ref_below(&r, 21);
+        for (size_t j = 0; j < plen[k]; j++) pool[k][j] = (uint8_t)(ref_below(&r, 3) ? 'a' : ref_next(&r));
+    }
+    int64_t *off = malloc((N + 1) * sizeof *off);
+    pk_buffer data;
+    pk_buffer_init(&data, NULL);
+    off[0] = 0;
+    for (size_t i = 0; i < N; i++) {
+        size_t k = ref_below(&r, POOL);
+        CHECK(pk_buffer_append(&data, pool[k], plen[k], &err) == PLANK_OK);
+        off[i + 1] = (int64_t)data.size;
+    }
+    /* an exact-size copy: reading past a value's end would leave it */
+    uint8_t *tight = malloc(data.size ? data.size : 1);
+    memcpy(tight, data.data, data.size);
+    pk_values padded = {.type = PLANK_BYTE_ARRAY, .n = N, .offsets = off, .data = data.data,
+                        .padded = true};
+    pk_values plain = padded;
+    plain.data = tight;
+    plain.padded = false;
+    pk_dict_builder d;
+    CHECK(pk_dict_builder_init(&d, PLANK_BYTE_ARRAY, 0, NULL, &err) == PLANK_OK);
+    dict_check(&d, &padded);
+    uint32_t *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    CHECK(pk_dict_builder_put(&d, &padded, a, &err) == PLANK_OK);
+    CHECK(pk_dict_builder_put(&d, &plain, b, &err) == PLANK_OK);
+    CHECK(memcmp(a, b, N * sizeof *a) == 0);
+    pk_dict_builder_clear(&d);
+    dict_check(&d, &plain);
+    CHECK(pk_dict_builder_put(&d, &padded, b, &err) == PLANK_OK);
+    CHECK(memcmp(a, b, N * sizeof *a) == 0); /* same first-seen order, same indices */
+    pk_dict_builder_release(&d);
+    free(a);
+    free(b);
+    free(tight);
+    free(off);
+    pk_buffer_reset(&data);
+
+    /* pk_delta_size_bound >= what DELTA_BINARY_PACKED writes */
+    const size_t sizes[] = {0, 1, 2, 33, 129, 1000, 5000};
+    int64_t *x = malloc(5000 * sizeof *x);
+    int32_t *y = malloc(5000 * sizeof *y);
+    for (int shape = 0; shape < 4; shape++) {
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            size_t n = sizes[si];
+            for (size_t i = 0; i < n; i++) {
+                uint64_t u = ref_next(&r);
+                x[i] = shape == 0 ? (int64_t)(i * 3)                 /* sorted */
+                       : shape == 1 ? (int64_t)(u % 1000)            /* small */
+                       : shape == 2 ? (int64_t)u                     /* full range */
+                                    : (i & 1 ? INT64_MIN : INT64_MAX); /* wrapping */
+                y[i] = (int32_t)x[i];
+            }
+            for (int t = 0; t < 2; t++) {
+                pk_values v = {.type = t ? PLANK_INT64 : PLANK_INT32, .width = t ? 8 : 4,
+                               .n = (int64_t)n,
+                               .fixed = t ? (const uint8_t *)x : (const uint8_t *)y};
+                pk_buffer out;
+                pk_buffer_init(&out, NULL);
+                CHECK(pk_encode_values(PLANK_ENC_DELTA_BINARY_PACKED, &v, &out, NULL, &err) ==
+                      PLANK_OK);
+                CHECK_MSG(pk_delta_size_bound(&v) >= out.size,
+                          "delta bound %zu < %zu (shape %d, n %zu, %s)", pk_delta_size_bound(&v),
+                          out.size, shape, n, t ? "int64" : "int32");
+                pk_buffer_reset(&out);
+            }
+        }
+    }
+    free(x);
+    free(y);
+}
+
+/* What was inserted before an OOM is still there and findable: a put of the
+ * entries (allocations allowed again, none needed) maps them to themselves. */
+static void check_after_oom(pk_dict_builder *d, th_alloc *ta) {
+    plank_error err;
+    pk_values e;
+    pk_dict_builder_entries(d, &e);
+    ta->fail_at = 0;
+    uint32_t *i2 = malloc((size_t)(d->count + 1) * sizeof *i2);
+    CHECK(pk_dict_builder_put(d, &e, i2, &err) == PLANK_OK);
+    bool ok = true;
+    for (int64_t i = 0; i < d->count; i++) ok = ok && i2[i] == (uint32_t)i;
+    CHECK(ok);
+    free(i2);
+}
+
 /* Every allocation failure of the builder: OOM (or success), the entries so
  * far stay consistent, and nothing leaks. */
 static void test_dict_oom(void) {
@@ -911,17 +1072,7 @@ static void test_dict_oom(void) {
             succeeded = true;
         } else {
             CHECK_EQ_I64(st, PLANK_ERR_OUT_OF_MEMORY);
-            /* What was inserted is still there and findable: a put of the
-             * entries (without new allocations) maps them to themselves. */
-            pk_values e;
-            pk_dict_builder_entries(&d, &e);
-            ta.fail_at = 0;
-            uint32_t *i2 = malloc((size_t)(d.count + 1) * sizeof *i2);
-            CHECK(pk_dict_builder_put(&d, &e, i2, &err) == PLANK_OK);
-            bool ok = true;
-            for (int64_t i = 0; i < d.count; i++) ok = ok && i2[i] == (uint32_t)i;
-            CHECK(ok);
-            free(i2);
+            check_after_oom(&d, &ta);
         }
         pk_buffer_reset(&page);
         pk_dict_builder_release(&d);
@@ -932,6 +1083,36 @@ static void test_dict_oom(void) {
     free(idx);
     free(s.off);
     free(s.data);
+
+    /* INT64 through the dense table (and its growth) and then the hash
+     * table: each allocation failing in turn. */
+    int64_t vals[3000];
+    for (int i = 0; i < 3000; i++)
+        vals[i] = i < 1000 ? i % 97 : i < 2000 ? -(int64_t)(i % 3000) : (int64_t)i << 20;
+    succeeded = false;
+    for (int64_t fail = 1; fail < 200 && !succeeded; fail++) {
+        th_alloc ta;
+        plank_allocator a = failing_alloc(&ta, fail);
+        plank_error err;
+        pk_dict_builder d;
+        uint32_t ix[3000];
+        plank_status st = pk_dict_builder_init(&d, PLANK_INT64, 8, &a, &err);
+        for (int part = 0; part < 3 && st == PLANK_OK; part++) {
+            pk_values pv = {.type = PLANK_INT64, .width = 8, .n = 1000,
+                            .fixed = (const uint8_t *)(vals + part * 1000)};
+            st = pk_dict_builder_put(&d, &pv, ix + part * 1000, &err);
+        }
+        if (st == PLANK_OK) {
+            succeeded = true;
+        } else {
+            CHECK_EQ_I64(st, PLANK_ERR_OUT_OF_MEMORY);
+            check_after_oom(&d, &ta);
+        }
+        pk_dict_builder_release(&d);
+        CHECK_EQ_I64(ta.live_blocks, 0);
+        CHECK_EQ_I64(ta.live_bytes, 0);
+    }
+    CHECK(succeeded);
 }
 
 int main(void) {
@@ -946,6 +1127,8 @@ int main(void) {
     test_dict_basic();
     test_dict_floats();
     test_dict_roundtrip();
+    test_dict_dense();
+    test_dict_padded_strings();
     test_dict_oom();
     TEST_END();
 }

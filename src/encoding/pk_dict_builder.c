@@ -7,7 +7,15 @@
  * those types touches one slot and nothing else) or, for other widths, the
  * value's 64-bit hash (so growing never rehashes bytes and a probe compares
  * bytes only when the hashes agree); then entry index + 1 (0 = empty). The
- * table doubles before an insertion would take it past 5/8 full.
+ * table doubles before an insertion would take it past 1/4 full while it has
+ * at most 64 Ki slots (1 MiB: cheap, and a first-probe hit is a predicted
+ * branch; at 5/8 about every other lookup probed twice and mispredicted),
+ * past 5/8 beyond that.
+ *
+ * INT32/INT64 columns start in a dense table instead (see pk_encoder.h):
+ * entry + 1 stored at value - base, no hash at all, as long as every value
+ * so far lies within PK_DICT_DENSE_SPAN. Byte strings of up to 16 bytes from
+ * padded input hash and compare as two masked words.
  *
  * Values compare by their bytes: floats by bit pattern (so -0 and +0 are two
  * entries, and NaNs are one entry per payload).
@@ -19,11 +27,14 @@
 #include "pk_encoding.h"
 
 #define DICT_MIN_SLOTS 64
+#define DICT_SPARSE_SLOTS ((size_t)1 << 16)
 /* Indices are stored + 1 in uint32 slots and written in 32-bit widths. */
 #define DICT_MAX_ENTRIES ((int64_t)UINT32_MAX - 1)
 
 /* Entries the table holds before it must grow. */
-static size_t max_entries(size_t slots) { return slots / 2 + slots / 8; }
+static size_t max_entries(size_t slots) {
+    return slots <= DICT_SPARSE_SLOTS ? slots / 4 : slots / 2 + slots / 8;
+}
 
 static size_t slot_count(const pk_dict_builder *d) { return d->slots ? d->slot_mask + 1 : 0; }
 
@@ -40,7 +51,45 @@ PK_INLINE uint64_t finish(uint64_t h) {
     return h ^ (h >> 32);
 }
 
+PK_INLINE uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+/* Values of up to 16 bytes hash and compare as two words, zero past the
+ * value's end. */
+#define SHORT_MAX 16
+
+static const uint64_t k_byte_mask[9] = {
+    0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, UINT64_C(0xFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFF),
+    UINT64_C(0xFFFFFFFFFFFFFF), UINT64_MAX};
+
+typedef struct words2 {
+    uint64_t a, b;
+} words2;
+
+/* The two words of a value of n <= 16 bytes at p, with 16 bytes readable
+ * from p (padded input, or the dictionary's own buffer): two loads and two
+ * masks, no branch on n. */
+PK_INLINE words2 short_words_padded(const uint8_t *p, size_t n) {
+    words2 w;
+    size_t na = n < 8 ? n : 8, nb = n - na;
+    w.a = pk_load_u64(p) & k_byte_mask[na];
+    w.b = pk_load_u64(p + 8) & k_byte_mask[nb];
+    return w;
+}
+
+/* The same words where only p[0..n) may be read. */
+PK_INLINE words2 short_words(const uint8_t *p, size_t n) {
+    uint8_t t[16] = {0};
+    memcpy(t, p, n);
+    words2 w = {pk_load_u64(t), pk_load_u64(t + 8)};
+    return w;
+}
+
+PK_INLINE uint64_t hash_short(words2 w, size_t n) {
+    return finish((w.a ^ k_mul2) * k_mul1 ^ rotl64(w.b + (uint64_t)n * k_mul2, 29));
+}
+
 static uint64_t hash_bytes(const uint8_t *p, size_t n) {
+    if (n <= SHORT_MAX) return hash_short(short_words(p, n), n);
     uint64_t h = (uint64_t)n * k_mul1;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -62,14 +111,15 @@ static uint64_t hash_bytes(const uint8_t *p, size_t n) {
  * W_BINARY the BYTE_ARRAY values. */
 enum { W_BINARY = 0, W_ANY = -1 };
 
-PK_INLINE uint64_t hash_value(const uint8_t *p, size_t len, int w) {
+PK_INLINE uint64_t hash_value(const uint8_t *p, size_t len, int w, bool padded) {
     if (w == 4) return finish(pk_load_u32(p) + k_mul1);
     if (w == 8) return finish(pk_load_u64(p) + k_mul1);
+    if (padded && len <= SHORT_MAX) return hash_short(short_words_padded(p, len), len);
     return hash_bytes(p, len);
 }
 
 PK_INLINE bool entry_equals(const pk_dict_builder *d, uint32_t e, const uint8_t *p, size_t len,
-                            int w) {
+                            int w, bool padded) {
     const uint8_t *vals = d->values.data;
     if (w == 4) return pk_load_u32(vals + (size_t)e * 4) == pk_load_u32(p);
     if (w == 8) return pk_load_u64(vals + (size_t)e * 8) == pk_load_u64(p);
@@ -78,10 +128,11 @@ PK_INLINE bool entry_equals(const pk_dict_builder *d, uint32_t e, const uint8_t 
         if ((size_t)(off[e + 1] - off[e]) != len) return false;
         if (len == 0) return true; /* vals is NULL while every entry is empty */
         const uint8_t *q = vals + off[e];
-        if (len <= 8) {
-            for (size_t k = 0; k < len; k++)
-                if (q[k] != p[k]) return false;
-            return true;
+        if (len <= SHORT_MAX) {
+            /* the entries' buffer is padded: 16 bytes readable from q */
+            words2 x = short_words_padded(q, len);
+            words2 y = padded ? short_words_padded(p, len) : short_words(p, len);
+            return ((x.a ^ y.a) | (x.b ^ y.b)) == 0;
         }
         return memcmp(q, p, len) == 0;
     }
@@ -173,10 +224,14 @@ static plank_status dict_insert(pk_dict_builder *d, uint64_t h, uint64_t key, co
  * overlapped miss per value instead of a serial one. */
 #define DICT_AHEAD 16
 
+static const uint8_t k_zero16[16];
+
 PK_INLINE const uint8_t *value_at(const pk_values *v, size_t i, int w, size_t *len) {
     if (w == W_BINARY) {
         *len = (size_t)(v->offsets[i + 1] - v->offsets[i]);
-        return *len ? v->data + v->offsets[i] : (const uint8_t *)""; /* data may be NULL */
+        /* data may be NULL when every value is empty; k_zero16 can be
+         * read as a whole short value */
+        return *len ? v->data + v->offsets[i] : k_zero16;
     }
     return v->fixed + i * *len;
 }
@@ -184,6 +239,7 @@ PK_INLINE const uint8_t *value_at(const pk_values *v, size_t i, int w, size_t *l
 PK_INLINE plank_status put_body(pk_dict_builder *d, const pk_values *v, uint32_t *indices, int w,
                                 plank_error *err) {
     size_t n = (size_t)v->n, len = (size_t)v->width;
+    const bool padded = w == W_BINARY && v->padded;
     uint64_t ahead[DICT_AHEAD];
     for (size_t i = 0; i < n; i++) {
         if (i % DICT_AHEAD == 0) {
@@ -191,7 +247,7 @@ PK_INLINE plank_status put_body(pk_dict_builder *d, const pk_values *v, uint32_t
             for (size_t k = 0; k < m; k++) {
                 size_t l = (size_t)v->width;
                 const uint8_t *q = value_at(v, i + k, w, &l);
-                ahead[k] = hash_value(q, l, w);
+                ahead[k] = hash_value(q, l, w, padded);
                 __builtin_prefetch(&d->slots[2 * ((size_t)ahead[k] & d->slot_mask)]);
             }
         }
@@ -206,7 +262,7 @@ PK_INLINE plank_status put_body(pk_dict_builder *d, const pk_values *v, uint32_t
                 break;
             }
             if (d->slots[2 * s] == key &&
-                (w == 4 || w == 8 || entry_equals(d, (uint32_t)(e - 1), p, len, w))) {
+                (w == 4 || w == 8 || entry_equals(d, (uint32_t)(e - 1), p, len, w, padded))) {
                 indices[i] = (uint32_t)(e - 1);
                 break;
             }
@@ -214,6 +270,106 @@ PK_INLINE plank_status put_body(pk_dict_builder *d, const pk_values *v, uint32_t
         }
     }
     return PLANK_OK;
+}
+
+/* ---- Dense table (INT32/INT64) ---------------------------------------------------- */
+
+PK_INLINE int64_t int_at(const uint8_t *p, size_t i, int w) {
+    return w == 4 ? (int64_t)(int32_t)pk_load_u32(p + 4 * i) : (int64_t)pk_load_u64(p + 8 * i);
+}
+
+/* Leaves dense mode for good: every entry goes into the hash table. */
+static plank_status dense_to_hash(pk_dict_builder *d, plank_error *err) {
+    int w = d->width;
+    while (!d->slots || (size_t)d->count + 1 > max_entries(slot_count(d)))
+        PK_FORWARD(dict_grow(d, err));
+    const uint8_t *vals = d->values.data;
+    for (int64_t e = 0; e < d->count; e++) {
+        uint64_t key = slot_key(vals + (size_t)e * (size_t)w, (size_t)w, w, 0);
+        size_t s = free_slot(d, key_hash(key, w));
+        d->slots[2 * s] = key;
+        d->slots[2 * s + 1] = (uint64_t)e + 1;
+    }
+    pk_free(d->alloc, d->dense, d->dense_span * sizeof *d->dense);
+    d->dense = NULL;
+    d->dense_span = 0;
+    d->hashed = true;
+    return PLANK_OK;
+}
+
+/* Makes the dense table cover [lo, hi] as well as what it covers now, if
+ * that range stays under PK_DICT_DENSE_SPAN values; *ok false otherwise. */
+static plank_status dense_cover(pk_dict_builder *d, int64_t lo, int64_t hi, bool *ok,
+                                plank_error *err) {
+    if (d->dense) {
+        int64_t top = (int64_t)((uint64_t)d->dense_base + d->dense_span - 1);
+        if (top < d->dense_base) top = INT64_MAX; /* a table reaching past INT64_MAX */
+        if (lo >= d->dense_base && hi <= top) {
+            *ok = true;
+            return PLANK_OK;
+        }
+        lo = lo < d->dense_base ? lo : d->dense_base;
+        hi = hi > top ? hi : top;
+    }
+    uint64_t need = (uint64_t)hi - (uint64_t)lo; /* entries - 1, no overflow in uint64 */
+    *ok = need < PK_DICT_DENSE_SPAN;
+    if (!*ok) return PLANK_OK;
+    uint64_t span = 64;
+    while (span <= need) span *= 2;
+    uint32_t *t = pk_calloc(d->alloc, span * sizeof *t);
+    PK_RETURN_IF(!t, err, PLANK_ERR_OUT_OF_MEMORY,
+                 "out of memory for a dictionary table of %llu entries",
+                 (unsigned long long)span);
+    if (d->dense) {
+        memcpy(t + ((uint64_t)d->dense_base - (uint64_t)lo), d->dense,
+               d->dense_span * sizeof *t);
+        pk_free(d->alloc, d->dense, d->dense_span * sizeof *d->dense);
+    }
+    d->dense = t;
+    d->dense_base = lo;
+    d->dense_span = span;
+    return PLANK_OK;
+}
+
+/* Indices of v's values through the dense table, which covers them all. */
+PK_INLINE plank_status dense_put(pk_dict_builder *d, const pk_values *v, uint32_t *indices,
+                                 int w, plank_error *err) {
+    const uint8_t *p = v->fixed;
+    uint32_t *dense = d->dense;
+    const uint64_t base = (uint64_t)d->dense_base;
+    for (size_t i = 0, n = (size_t)v->n; i < n; i++) {
+        uint64_t off = (uint64_t)int_at(p, i, w) - base;
+        uint32_t e = dense[off];
+        if (PK_LIKELY(e != 0)) {
+            indices[i] = e - 1;
+            continue;
+        }
+        /* at most PK_DICT_DENSE_SPAN entries: far from DICT_MAX_ENTRIES */
+        PK_FORWARD(pk_buffer_append(&d->values, p + i * (size_t)w, (size_t)w, err));
+        d->plain_bytes += (size_t)w;
+        dense[off] = (uint32_t)d->count + 1;
+        indices[i] = (uint32_t)d->count;
+        d->count++;
+    }
+    return PLANK_OK;
+}
+
+/* Dense mode for the batch when its range allows; *done false if the
+ * caller must use the hash table (entries moved there). */
+static plank_status try_dense(pk_dict_builder *d, const pk_values *v, uint32_t *indices,
+                              bool *done, plank_error *err) {
+    int w = d->width;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0, n = (size_t)v->n; i < n; i++) {
+        int64_t x = int_at(v->fixed, i, w);
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    bool ok;
+    PK_FORWARD(dense_cover(d, lo, hi, &ok, err));
+    *done = ok;
+    if (!ok) return dense_to_hash(d, err);
+    return w == 4 ? dense_put(d, v, indices, 4, err) : dense_put(d, v, indices, 8, err);
 }
 
 /* ---- Builder ------------------------------------------------------------------ */
@@ -231,6 +387,7 @@ plank_status pk_dict_builder_init(pk_dict_builder *d, plank_physical_type type, 
     PK_RETURN_IF(type == PLANK_BOOLEAN, err, PLANK_ERR_INVALID_ARGUMENT,
                  "BOOLEAN columns are not dictionary-encoded");
     d->width = type == PLANK_BYTE_ARRAY ? 0 : width;
+    d->hashed = type != PLANK_INT32 && type != PLANK_INT64;
     if (type == PLANK_BYTE_ARRAY) {
         int64_t zero = 0;
         PK_FORWARD(pk_buffer_append(&d->offsets, &zero, sizeof zero, err));
@@ -243,6 +400,10 @@ void pk_dict_builder_release(pk_dict_builder *d) {
     pk_free(d->alloc, d->slots, slots * 2 * sizeof *d->slots);
     d->slots = NULL;
     d->slot_mask = 0;
+    pk_free(d->alloc, d->dense, d->dense_span * sizeof *d->dense);
+    d->dense = NULL;
+    d->dense_span = 0;
+    d->hashed = d->type != PLANK_INT32 && d->type != PLANK_INT64;
     pk_buffer_reset(&d->values);
     pk_buffer_reset(&d->offsets);
     d->count = 0;
@@ -251,6 +412,11 @@ void pk_dict_builder_release(pk_dict_builder *d) {
 
 void pk_dict_builder_clear(pk_dict_builder *d) {
     if (d->slots) memset(d->slots, 0, slot_count(d) * 2 * sizeof *d->slots);
+    /* each chunk picks dense or hashed mode afresh */
+    pk_free(d->alloc, d->dense, d->dense_span * sizeof *d->dense);
+    d->dense = NULL;
+    d->dense_span = 0;
+    d->hashed = d->type != PLANK_INT32 && d->type != PLANK_INT64;
     d->count = 0;
     d->plain_bytes = 0;
     d->values.size = 0;
@@ -267,6 +433,11 @@ plank_status pk_dict_builder_put(pk_dict_builder *d, const pk_values *v, uint32_
                  plank_physical_type_name(d->type), (int)d->width);
     if (v->n == 0) return PLANK_OK;
     PK_RETURN_IF(!indices, err, PLANK_ERR_INVALID_ARGUMENT, "no array for the indices");
+    if (!d->hashed) {
+        bool done;
+        PK_FORWARD(try_dense(d, v, indices, &done, err));
+        if (done) return PLANK_OK;
+    }
     if (!d->slots) PK_FORWARD(dict_grow(d, err));
     if (d->type == PLANK_BYTE_ARRAY) return put_body(d, v, indices, W_BINARY, err);
     if (d->width == 4) return put_body(d, v, indices, 4, err);

@@ -493,6 +493,37 @@ static plank_status delta_encode(const void *src, size_t n, int kind, pk_buffer 
     }
 }
 
+/* Delta range of n INT32 (is64 false, wrapping 32-bit deltas) or INT64
+ * values: max - min of the deltas as signed numbers, as the unsigned width
+ * the packed (delta - min_delta) values need. */
+PK_INLINE uint64_t delta_range(const uint8_t *p, size_t n, bool is64) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    if (is64) {
+        for (size_t i = 1; i < n; i++) {
+            int64_t d = (int64_t)(pk_load_u64(p + 8 * i) - pk_load_u64(p + 8 * i - 8));
+            lo = d < lo ? d : lo;
+            hi = d > hi ? d : hi;
+        }
+    } else {
+        for (size_t i = 1; i < n; i++) {
+            int64_t d = (int32_t)(pk_load_u32(p + 4 * i) - pk_load_u32(p + 4 * i - 4));
+            lo = d < lo ? d : lo;
+            hi = d > hi ? d : hi;
+        }
+    }
+    return n > 1 ? (uint64_t)hi - (uint64_t)lo : 0;
+}
+
+size_t pk_delta_size_bound(const pk_values *v) {
+    if (v->type != PLANK_INT32 && v->type != PLANK_INT64) return 0;
+    size_t n = v->n > 0 ? (size_t)v->n : 0;
+    int w = width_of(delta_range(v->fixed, n, v->type == PLANK_INT64));
+    size_t deltas = n ? n - 1 : 0, blocks = (deltas + DELTA_BLOCK - 1) / DELTA_BLOCK;
+    size_t minis = (deltas + DELTA_MINI - 1) / DELTA_MINI;
+    /* header: block size, miniblock count, value count, first value */
+    return 3 + 10 + 10 + blocks * (10 + DELTA_MINIS) + minis * DELTA_MINI / 8 * (size_t)w;
+}
+
 /* ---- DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY ---------------------------------- */
 
 /* Bytes of value i of a BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY pk_values (data

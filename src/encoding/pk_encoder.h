@@ -28,6 +28,9 @@ typedef struct pk_values {
     const uint8_t *fixed;
     const int64_t *offsets;
     const uint8_t *data;
+    bool padded;             /* BYTE_ARRAY: at least 16 readable bytes follow every value's
+                                start in `data` (a pk_buffer's padding), so short values
+                                can be read in whole words */
 } pk_values;
 
 /* Checks v before anything is encoded: n >= 0, width matches the type,
@@ -78,11 +81,22 @@ plank_status pk_encode_values(plank_encoding enc, const pk_values *v, pk_buffer 
  * writer's page-size accounting uses the PLAIN size of what it staged). */
 size_t pk_plain_size(const pk_values *v);
 
+/* An upper bound of the bytes pk_encode_values(DELTA_BINARY_PACKED) would
+ * append for INT32/INT64 values (0 for other types): every miniblock packed
+ * at the width of the page's whole delta range. One pass without output, so
+ * the writer can weigh a dictionary against DELTA page by page. */
+size_t pk_delta_size_bound(const pk_values *v);
+
 /* ---- Dictionary builder --------------------------------------------------- */
 
 /* Assigns indices 0, 1, 2, ... to distinct values in first-seen order (an
  * open-addressing hash table over the values' bytes; float values compare by
- * bit pattern, so NaNs with one payload are one entry and -0 != +0). */
+ * bit pattern, so NaNs with one payload are one entry and -0 != +0).
+ * INT32/INT64 values start in a dense table indexed by value - base while
+ * every value seen lies within a range of PK_DICT_DENSE_SPAN (dates, small
+ * codes, quantities): one load per value, no hashing; the first value
+ * outside that range moves the entries to the hash table for good. */
+#define PK_DICT_DENSE_SPAN ((uint64_t)1 << 16)
 typedef struct pk_dict_builder {
     plank_physical_type type;
     int32_t width;            /* fixed width (BOOLEAN not supported) */
@@ -94,6 +108,11 @@ typedef struct pk_dict_builder {
      * types) or its 64-bit hash (others), [1] index + 1 (0 = empty) */
     uint64_t *slots;
     size_t slot_mask;
+    /* dense table: entry index + 1 of value dense_base + i (0 = absent) */
+    uint32_t *dense;
+    int64_t dense_base;
+    uint64_t dense_span;      /* entries of `dense` */
+    bool hashed;              /* dense mode given up (or not applicable) */
     pk_buffer values;         /* fixed: count * width; BYTE_ARRAY: the bytes */
     pk_buffer offsets;        /* BYTE_ARRAY: count + 1 int64 */
 } pk_dict_builder;

@@ -111,10 +111,21 @@ int cli_wopts_parse(cli_wopts *w, const char *command, const char *arg, const ch
     } else if (strcmp(name, "--encoding") == 0) {
         const char *eq = strrchr(value, '=');
         int32_t e;
+        if (!eq && parse_encoding(value, &e)) {
+            /* no column: the writer-wide encoding of data pages */
+            if (e == PLANK_ENC_RLE_DICTIONARY || e == PLANK_ENC_PLAIN_DICTIONARY)
+                o->dictionary = true;
+            else if (e == PLANK_ENC_BIT_PACKED)
+                return cli_usage_error("%s: BIT_PACKED is a deprecated level encoding, not a "
+                                       "data-page encoding", command);
+            else
+                o->encoding = e;
+            return 0;
+        }
         if (!eq || eq == value || !parse_encoding(eq + 1, &e))
-            return cli_usage_error("%s: --encoding needs COLUMN=ENCODING with a spec encoding "
-                                   "name (PLAIN, RLE_DICTIONARY, DELTA_BINARY_PACKED, ...), not "
-                                   "'%s'", command, value);
+            return cli_usage_error("%s: --encoding needs ENCODING or COLUMN=ENCODING with a spec "
+                                   "encoding name (PLAIN, RLE_DICTIONARY, DELTA_BINARY_PACKED, "
+                                   "...), not '%s'", command, value);
         /* The path is kept in place: argv outlives the options. */
         char *path = (char *)value;
         path[eq - value] = '\0';

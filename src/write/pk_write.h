@@ -140,8 +140,7 @@ typedef struct pk_colw {
     pk_dict_builder dict;
     bool dict_on;               /* pages are dictionary encoded (not fallen back) */
     bool dict_used;             /* some page of the chunk used the dictionary */
-    int64_t dict_enc_bytes;     /* dictionary-encoded page values so far (chunk) */
-    int64_t dict_plain_equiv;   /* what PLAIN would have taken for them */
+    int64_t dict_pages;         /* dictionary-encoded pages of the chunk so far */
     pk_buffer pages;            /* data pages: headers + payloads */
     pk_buffer idx;              /* scratch: dictionary indices */
     pk_buffer seen, sel;        /* scratch: dictionary entries used by a page */

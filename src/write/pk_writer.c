@@ -74,6 +74,7 @@ void plank_writer_options_init(plank_writer_options *o) {
     o->row_group_rows = PK_DEFAULT_RG_ROWS;
     o->row_group_bytes = PK_DEFAULT_RG_BYTES;
     o->dictionary = true;
+    o->encoding = -1;
     o->dictionary_page_size = PK_DEFAULT_DICT_PAGE;
     o->statistics = true;
     o->page_index = true;
@@ -255,6 +256,21 @@ static plank_status build_schema(plank_writer *w, const plank_schema_field *fiel
     return PLANK_OK;
 }
 
+/* The data-page encoding of a column without (or after) its dictionary.
+ * DELTA_BINARY_PACKED for integers in format 2 files, as parquet-mr's v2
+ * writer does: on keys, prices and other columns whose dictionary falls
+ * back it is several times smaller than PLAIN before compression and
+ * cheaper to write than PLAIN plus compression of the larger page; every
+ * current reader decodes it. Format 1 files keep PLAIN for old readers. */
+static plank_encoding default_encoding(plank_physical_type type, const plank_writer_options *o) {
+    if (o->encoding >= 0 && pk_encoding_applies((plank_encoding)o->encoding, type))
+        return (plank_encoding)o->encoding;
+    if (type == PLANK_BOOLEAN && o->page_version == 2) return PLANK_ENC_RLE;
+    if ((type == PLANK_INT32 || type == PLANK_INT64) && o->format_version >= 2)
+        return PLANK_ENC_DELTA_BINARY_PACKED;
+    return PLANK_ENC_PLAIN;
+}
+
 static int32_t find_column(const plank_writer *w, const char *path) {
     int32_t found = -1, hits = 0;
     for (int32_t c = 0; c < w->num_columns; c++) {
@@ -281,6 +297,15 @@ static plank_status setup(plank_writer *w, const plank_schema_field *schema, int
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "page_version must be 1 or 2");
     if (opts->format_version != 1 && opts->format_version != 2)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "format_version must be 1 or 2");
+    bool enc_ok = opts->encoding == -1;
+    for (int t = PLANK_BOOLEAN; t <= PLANK_FIXED_LEN_BYTE_ARRAY && opts->encoding >= 0; t++)
+        enc_ok = enc_ok || pk_encoding_applies((plank_encoding)opts->encoding,
+                                               (plank_physical_type)t);
+    if (!enc_ok)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "writer options: encoding %d is not a data-page encoding "
+                            "(the dictionary is the `dictionary` option)",
+                            (int)opts->encoding);
     if (!pk_compress_available(opts->codec))
         return pk_error_set(err, PLANK_ERR_UNSUPPORTED, "codec %s is not available in this build",
                             plank_codec_name(opts->codec));
@@ -338,8 +363,7 @@ static plank_status setup(plank_writer *w, const plank_schema_field *schema, int
         o.page_rows = opts->page_rows;
         o.dictionary = opts->dictionary;
         o.dictionary_page_size = opts->dictionary_page_size;
-        o.encoding = leaf->physical_type == PLANK_BOOLEAN && opts->page_version == 2
-                         ? PLANK_ENC_RLE : PLANK_ENC_PLAIN;
+        o.encoding = default_encoding(leaf->physical_type, opts);
         o.statistics = opts->statistics;
         o.page_index = opts->page_index;
         o.size_statistics = opts->size_statistics;
