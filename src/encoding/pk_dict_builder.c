@@ -6,7 +6,8 @@
  * number of two-word slots: the 4- or 8-byte value itself (so a lookup of
  * those types touches one slot and nothing else) or, for other widths, the
  * value's 64-bit hash (so growing never rehashes bytes and a probe compares
- * bytes only when the hashes agree); then entry index + 1 (0 = empty). The
+ * bytes only when the hashes agree); then entry index + 1 (0 = empty), for
+ * byte strings with the length in the upper half (see put_binary). The
  * table doubles before an insertion would take it past 1/4 full while it has
  * at most 64 Ki slots (1 MiB: cheap, and a first-probe hit is a predicted
  * branch; at 5/8 about every other lookup probed twice and mispredicted),
@@ -118,24 +119,13 @@ PK_INLINE uint64_t hash_value(const uint8_t *p, size_t len, int w, bool padded) 
     return hash_bytes(p, len);
 }
 
+/* Entry e equals p[0..len) (fixed widths; byte strings compare in
+ * put_binary). */
 PK_INLINE bool entry_equals(const pk_dict_builder *d, uint32_t e, const uint8_t *p, size_t len,
-                            int w, bool padded) {
+                            int w) {
     const uint8_t *vals = d->values.data;
     if (w == 4) return pk_load_u32(vals + (size_t)e * 4) == pk_load_u32(p);
     if (w == 8) return pk_load_u64(vals + (size_t)e * 8) == pk_load_u64(p);
-    if (w == W_BINARY) {
-        const int64_t *off = (const int64_t *)(const void *)d->offsets.data;
-        if ((size_t)(off[e + 1] - off[e]) != len) return false;
-        if (len == 0) return true; /* vals is NULL while every entry is empty */
-        const uint8_t *q = vals + off[e];
-        if (len <= SHORT_MAX) {
-            /* the entries' buffer is padded: 16 bytes readable from q */
-            words2 x = short_words_padded(q, len);
-            words2 y = padded ? short_words_padded(p, len) : short_words(p, len);
-            return ((x.a ^ y.a) | (x.b ^ y.b)) == 0;
-        }
-        return memcmp(q, p, len) == 0;
-    }
     return memcmp(vals + (size_t)e * len, p, len) == 0;
 }
 
@@ -202,18 +192,26 @@ static plank_status dict_insert(pk_dict_builder *d, uint64_t h, uint64_t key, co
     }
     size_t at = d->values.size;
     PK_FORWARD(pk_buffer_append(&d->values, p, len, err));
+    uint64_t tag = 0;
     if (d->type == PLANK_BYTE_ARRAY) {
         int64_t end = (int64_t)d->values.size;
         plank_status st = pk_buffer_append(&d->offsets, &end, sizeof end, err);
+        if (st == PLANK_OK) {
+            words2 x = {0, 0};
+            if (len <= SHORT_MAX) x = short_words(p, len);
+            st = pk_buffer_append(&d->words, &x, sizeof x, err);
+            if (st != PLANK_OK) d->offsets.size -= sizeof end;
+        }
         if (st != PLANK_OK) {
             d->values.size = at;
             return st;
         }
         d->plain_bytes += 4;
+        tag = (uint64_t)len << 32;
     }
     d->plain_bytes += len;
     d->slots[2 * s] = key;
-    d->slots[2 * s + 1] = (uint64_t)d->count + 1;
+    d->slots[2 * s + 1] = tag | ((uint64_t)d->count + 1);
     *index = (uint32_t)d->count;
     d->count++;
     return PLANK_OK;
@@ -236,10 +234,64 @@ PK_INLINE const uint8_t *value_at(const pk_values *v, size_t i, int w, size_t *l
     return v->fixed + i * *len;
 }
 
+/* Byte strings. Slot word 1 holds the length above the entry index + 1,
+ * and every entry of up to 16 bytes keeps its two masked words in `words`:
+ * a short value is found from the slot and 16 bytes of `words`, without the
+ * offsets or the bytes of the entry. */
+static plank_status put_binary(pk_dict_builder *d, const pk_values *v, uint32_t *indices,
+                               plank_error *err) {
+    const size_t n = (size_t)v->n;
+    const bool padded = v->padded;
+    uint64_t ahead[DICT_AHEAD];
+    for (size_t i = 0; i < n; i++) {
+        if (i % DICT_AHEAD == 0) {
+            size_t m = n - i < DICT_AHEAD ? n - i : DICT_AHEAD;
+            for (size_t k = 0; k < m; k++) {
+                size_t l;
+                const uint8_t *q = value_at(v, i + k, W_BINARY, &l);
+                ahead[k] = hash_value(q, l, W_BINARY, padded);
+                __builtin_prefetch(&d->slots[2 * ((size_t)ahead[k] & d->slot_mask)]);
+            }
+        }
+        size_t len;
+        const uint8_t *p = value_at(v, i, W_BINARY, &len);
+        const uint64_t h = ahead[i % DICT_AHEAD];
+        const bool is_short = len <= SHORT_MAX;
+        words2 x = {0, 0};
+        if (is_short) x = padded ? short_words_padded(p, len) : short_words(p, len);
+        size_t s = (size_t)h & d->slot_mask;
+        for (;;) {
+            uint64_t e = d->slots[2 * s + 1];
+            if (!e) {
+                PK_FORWARD(dict_insert(d, h, h, p, len, s, &indices[i], err));
+                break;
+            }
+            if (d->slots[2 * s] == h && (e >> 32) == len) {
+                uint32_t ix = (uint32_t)e - 1;
+                bool eq;
+                if (is_short) {
+                    const uint8_t *wd = d->words.data + (size_t)ix * sizeof(words2);
+                    eq = ((pk_load_u64(wd) ^ x.a) | (pk_load_u64(wd + 8) ^ x.b)) == 0;
+                } else {
+                    const int64_t *off = (const int64_t *)(const void *)d->offsets.data;
+                    eq = memcmp(d->values.data + off[ix], p, len) == 0;
+                }
+                if (eq) {
+                    indices[i] = ix;
+                    break;
+                }
+            }
+            s = (s + 1) & d->slot_mask;
+        }
+    }
+    return PLANK_OK;
+}
+
+/* Fixed widths: 4 and 8 bytes compare the slot key (the value itself). */
 PK_INLINE plank_status put_body(pk_dict_builder *d, const pk_values *v, uint32_t *indices, int w,
                                 plank_error *err) {
     size_t n = (size_t)v->n, len = (size_t)v->width;
-    const bool padded = w == W_BINARY && v->padded;
+    const bool padded = false;
     uint64_t ahead[DICT_AHEAD];
     for (size_t i = 0; i < n; i++) {
         if (i % DICT_AHEAD == 0) {
@@ -262,7 +314,7 @@ PK_INLINE plank_status put_body(pk_dict_builder *d, const pk_values *v, uint32_t
                 break;
             }
             if (d->slots[2 * s] == key &&
-                (w == 4 || w == 8 || entry_equals(d, (uint32_t)(e - 1), p, len, w, padded))) {
+                (w == 4 || w == 8 || entry_equals(d, (uint32_t)(e - 1), p, len, w))) {
                 indices[i] = (uint32_t)(e - 1);
                 break;
             }
@@ -368,6 +420,9 @@ static plank_status try_dense(pk_dict_builder *d, const pk_values *v, uint32_t *
     bool ok;
     PK_FORWARD(dense_cover(d, lo, hi, &ok, err));
     *done = ok;
+    d->put_range_known = ok;
+    d->put_lo = lo;
+    d->put_hi = hi;
     if (!ok) return dense_to_hash(d, err);
     return w == 4 ? dense_put(d, v, indices, 4, err) : dense_put(d, v, indices, 8, err);
 }
@@ -380,6 +435,7 @@ plank_status pk_dict_builder_init(pk_dict_builder *d, plank_physical_type type, 
     d->alloc = alloc ? alloc : pk_default_allocator();
     pk_buffer_init(&d->values, d->alloc);
     pk_buffer_init(&d->offsets, d->alloc);
+    pk_buffer_init(&d->words, d->alloc);
     d->type = type;
     /* The widths pk_values_check expects (BYTE_ARRAY: 0). */
     pk_values probe = {.type = type, .width = width, .n = 0};
@@ -406,6 +462,7 @@ void pk_dict_builder_release(pk_dict_builder *d) {
     d->hashed = d->type != PLANK_INT32 && d->type != PLANK_INT64;
     pk_buffer_reset(&d->values);
     pk_buffer_reset(&d->offsets);
+    pk_buffer_reset(&d->words);
     d->count = 0;
     d->plain_bytes = 0;
 }
@@ -420,6 +477,7 @@ void pk_dict_builder_clear(pk_dict_builder *d) {
     d->count = 0;
     d->plain_bytes = 0;
     d->values.size = 0;
+    d->words.size = 0;
     if (d->offsets.size) d->offsets.size = sizeof(int64_t); /* offsets[0] = 0 stays */
 }
 
@@ -431,6 +489,7 @@ plank_status pk_dict_builder_put(pk_dict_builder *d, const pk_values *v, uint32_
                  "%s values of width %d put into a dictionary of %s values of width %d",
                  plank_physical_type_name(v->type), (int)v->width,
                  plank_physical_type_name(d->type), (int)d->width);
+    d->put_range_known = false;
     if (v->n == 0) return PLANK_OK;
     PK_RETURN_IF(!indices, err, PLANK_ERR_INVALID_ARGUMENT, "no array for the indices");
     if (!d->hashed) {
@@ -439,7 +498,7 @@ plank_status pk_dict_builder_put(pk_dict_builder *d, const pk_values *v, uint32_
         if (done) return PLANK_OK;
     }
     if (!d->slots) PK_FORWARD(dict_grow(d, err));
-    if (d->type == PLANK_BYTE_ARRAY) return put_body(d, v, indices, W_BINARY, err);
+    if (d->type == PLANK_BYTE_ARRAY) return put_binary(d, v, indices, err);
     if (d->width == 4) return put_body(d, v, indices, 4, err);
     if (d->width == 8) return put_body(d, v, indices, 8, err);
     return put_body(d, v, indices, W_ANY, err);

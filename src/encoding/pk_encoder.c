@@ -313,8 +313,14 @@ plank_status pk_values_check(const pk_values *v, plank_error *err) {
     PK_RETURN_IF(!off, err, PLANK_ERR_INVALID_ARGUMENT, "byte array offsets missing");
     PK_RETURN_IF(off[0] < 0, err, PLANK_ERR_INVALID_ARGUMENT, "negative first offset %lld",
                  (long long)off[0]);
-    for (int64_t i = 0; i < v->n; i++) {
-        int64_t len = off[i + 1] - off[i];
+    /* One branch-free pass (it runs on every page the writer encodes); the
+     * slow search for the culprit only when something is wrong. A negative
+     * length is above INT32_MAX as unsigned. */
+    uint64_t bad = 0;
+    for (int64_t i = 0; i < v->n; i++)
+        bad |= (uint64_t)((uint64_t)off[i + 1] - (uint64_t)off[i] > (uint64_t)INT32_MAX);
+    for (int64_t i = 0; bad && i < v->n; i++) {
+        int64_t len = (int64_t)((uint64_t)off[i + 1] - (uint64_t)off[i]);
         PK_RETURN_IF(off[i + 1] < off[i] || len > INT32_MAX, err, PLANK_ERR_INVALID_ARGUMENT,
                      "byte array value %lld has length %lld (offsets %lld..%lld)",
                      (long long)i, (long long)len, (long long)off[i], (long long)off[i + 1]);

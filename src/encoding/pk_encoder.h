@@ -113,8 +113,15 @@ typedef struct pk_dict_builder {
     int64_t dense_base;
     uint64_t dense_span;      /* entries of `dense` */
     bool hashed;              /* dense mode given up (or not applicable) */
+    /* after a put that went through the dense table: the smallest and
+     * largest value of that put (signed), so a caller needing them (page
+     * statistics) does not scan again */
+    bool put_range_known;
+    int64_t put_lo, put_hi;
     pk_buffer values;         /* fixed: count * width; BYTE_ARRAY: the bytes */
     pk_buffer offsets;        /* BYTE_ARRAY: count + 1 int64 */
+    pk_buffer words;          /* BYTE_ARRAY: per entry, its bytes as two zero-padded
+                                 words when it has at most 16 (else zeros) */
 } pk_dict_builder;
 
 plank_status pk_dict_builder_init(pk_dict_builder *d, plank_physical_type type, int32_t width,

@@ -158,11 +158,14 @@ static plank_status minmax_from_dict(pk_colw *c, const uint32_t *idx, int64_t n,
     PK_FORWARD(pk_buffer_resize(&c->seen, (count + 7) / 8, err));
     memset(c->seen.data, 0, (count + 7) / 8);
     PK_FORWARD(pk_buffer_resize(&c->sel, 0, err));
-    for (int64_t i = 0; i < n; i++) {
+    size_t found = 0;
+    /* stops once every entry is found: at once for flags and codes */
+    for (int64_t i = 0; i < n && found < count; i++) {
         uint32_t e = idx[i];
         if (pk_bit_get(c->seen.data, e)) continue;
         pk_bit_set(c->seen.data, e);
         PK_FORWARD(pk_buffer_append(&c->sel, &e, sizeof e, err));
+        found++;
     }
     pk_values ent;
     pk_dict_builder_entries(&c->dict, &ent);
@@ -204,8 +207,12 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
     bool want_mm = (c->o.statistics || c->o.page_index) && c->sort != PK_SORT_NONE;
     bool mm_from_dict = want_mm && c->dict_on &&
                         (c->type == PLANK_BYTE_ARRAY || c->type == PLANK_FIXED_LEN_BYTE_ARRAY);
+    /* Signed integers going into the dictionary: its dense table finds
+     * the page's range anyway (checked after the put; a hashed put scans). */
+    bool mm_after_dict = want_mm && c->dict_on &&
+                         (c->sort == PK_SORT_I32 || c->sort == PK_SORT_I64);
     pk_minmax_clear(&c->p_mm);
-    if (want_mm && !mm_from_dict) {
+    if (want_mm && !mm_from_dict && !mm_after_dict) {
         PK_FORWARD(pk_minmax_update(&c->p_mm, c->sort, &v, err));
         PK_FORWARD(pk_minmax_merge(&c->c_mm, c->sort, &c->p_mm, err));
     }
@@ -245,6 +252,14 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
         int64_t entry_bytes = (int64_t)c->dict.plain_bytes;
         PK_FORWARD(pk_dict_builder_put(&c->dict, &v, (uint32_t *)c->idx.data, err));
         if (mm_from_dict) PK_FORWARD(minmax_from_dict(c, (const uint32_t *)c->idx.data, v.n, err));
+        if (mm_after_dict) {
+            if (c->dict.put_range_known)
+                PK_FORWARD(pk_minmax_offer_int(&c->p_mm, c->sort, c->dict.put_lo,
+                                               c->dict.put_hi, err));
+            else
+                PK_FORWARD(pk_minmax_update(&c->p_mm, c->sort, &v, err));
+            PK_FORWARD(pk_minmax_merge(&c->c_mm, c->sort, &c->p_mm, err));
+        }
         PK_FORWARD(pk_encode_dict_indices((const uint32_t *)c->idx.data, (size_t)v.n,
                                           c->dict.count, &c->enc, err));
         used = c->o.format_version == 1 ? PLANK_ENC_PLAIN_DICTIONARY : PLANK_ENC_RLE_DICTIONARY;
@@ -257,17 +272,23 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
          * its indices alone, unless over half its bytes were new entries
          * (mostly distinct values: keys, prices, free text). Columns that
          * fall back stop paying for hashing after one or two pages. */
-        int64_t added = (int64_t)c->dict.plain_bytes - entry_bytes;
-        int64_t page_plain = (int64_t)pk_plain_size(&v);
-        int64_t fallback = c->o.encoding == PLANK_ENC_DELTA_BINARY_PACKED
-                               ? (int64_t)pk_delta_size_bound(&v)
-                               : page_plain;
-        int64_t idx_bytes = (int64_t)c->enc.size;
+        /* The weighing runs on pages 1-4, 8, 16, 32, ... of a chunk: a
+         * dictionary that paid on those keeps paying on data like them,
+         * and the size limit is checked on every page. */
+        int64_t k = ++c->dict_pages;
         bool stop = (int64_t)c->dict.plain_bytes > c->o.dictionary_page_size;
-        if (c->dict_pages++ == 0)
-            stop = stop || idx_bytes > fallback || 2 * added > page_plain;
-        else
-            stop = stop || idx_bytes + added > fallback;
+        if (k <= 4 || (k & (k - 1)) == 0) {
+            int64_t added = (int64_t)c->dict.plain_bytes - entry_bytes;
+            int64_t page_plain = (int64_t)pk_plain_size(&v);
+            int64_t fallback = c->o.encoding == PLANK_ENC_DELTA_BINARY_PACKED
+                                   ? (int64_t)pk_delta_size_bound(&v)
+                                   : page_plain;
+            int64_t idx_bytes = (int64_t)c->enc.size;
+            if (k == 1)
+                stop = stop || idx_bytes > fallback || 2 * added > page_plain;
+            else
+                stop = stop || idx_bytes + added > fallback;
+        }
         if (stop)
             c->dict_on = false;
         vdata = c->enc.data;

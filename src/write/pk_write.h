@@ -66,6 +66,10 @@ plank_status pk_minmax_update(pk_minmax *m, pk_sort_kind kind, const pk_values *
 plank_status pk_minmax_update_entries(pk_minmax *m, pk_sort_kind kind, const pk_values *entries,
                                       const uint32_t *sel, size_t n, plank_error *err);
 /* Folds another min/max (e.g. a page's into the chunk's). */
+/* Offers lo and hi (already the smallest and largest) of a PK_SORT_I32 or
+ * PK_SORT_I64 column. */
+plank_status pk_minmax_offer_int(pk_minmax *m, pk_sort_kind kind, int64_t lo, int64_t hi,
+                                 plank_error *err);
 plank_status pk_minmax_merge(pk_minmax *m, pk_sort_kind kind, const pk_minmax *o,
                              plank_error *err);
 /* Compares two PLAIN values of the kind: <0, 0, >0. */

@@ -289,6 +289,15 @@ plank_status pk_minmax_update_entries(pk_minmax *m, pk_sort_kind kind, const pk_
     return scan_generic(m, kind, entries, sel, (int64_t)n, err);
 }
 
+plank_status pk_minmax_offer_int(pk_minmax *m, pk_sort_kind kind, int64_t lo, int64_t hi,
+                                 plank_error *err) {
+    if (kind == PK_SORT_I32) {
+        int32_t l = (int32_t)lo, h = (int32_t)hi;
+        return offer(m, kind, (const uint8_t *)&l, sizeof l, (const uint8_t *)&h, sizeof h, err);
+    }
+    return offer(m, kind, (const uint8_t *)&lo, sizeof lo, (const uint8_t *)&hi, sizeof hi, err);
+}
+
 plank_status pk_minmax_merge(pk_minmax *m, pk_sort_kind kind, const pk_minmax *o,
                              plank_error *err) {
     if (!o->has) return PLANK_OK;
