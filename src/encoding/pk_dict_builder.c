@@ -221,6 +221,8 @@ static plank_status dict_insert(pk_dict_builder *d, uint64_t h, uint64_t key, co
  * before they are probed, so a table larger than the cache costs one
  * overlapped miss per value instead of a serial one. */
 #define DICT_AHEAD 16
+/* Slots (16 bytes each) of a table that stays in a 32 KiB L1 data cache. */
+#define DICT_L1_SLOTS 2048
 
 static const uint8_t k_zero16[16];
 
@@ -243,9 +245,12 @@ static plank_status put_binary(pk_dict_builder *d, const pk_values *v, uint32_t 
     const size_t n = (size_t)v->n;
     const bool padded = v->padded;
     uint64_t ahead[DICT_AHEAD];
+    bool small = true;
     for (size_t i = 0; i < n; i++) {
         if (i % DICT_AHEAD == 0) {
-            size_t m = n - i < DICT_AHEAD ? n - i : DICT_AHEAD;
+            /* A table in L1 gains nothing from prefetching: hash in line. */
+            small = slot_count(d) <= DICT_L1_SLOTS;
+            size_t m = small ? 0 : n - i < DICT_AHEAD ? n - i : DICT_AHEAD;
             for (size_t k = 0; k < m; k++) {
                 size_t l;
                 const uint8_t *q = value_at(v, i + k, W_BINARY, &l);
@@ -255,10 +260,11 @@ static plank_status put_binary(pk_dict_builder *d, const pk_values *v, uint32_t 
         }
         size_t len;
         const uint8_t *p = value_at(v, i, W_BINARY, &len);
-        const uint64_t h = ahead[i % DICT_AHEAD];
         const bool is_short = len <= SHORT_MAX;
         words2 x = {0, 0};
         if (is_short) x = padded ? short_words_padded(p, len) : short_words(p, len);
+        const uint64_t h = !small ? ahead[i % DICT_AHEAD]
+                           : is_short ? hash_short(x, len) : hash_bytes(p, len);
         size_t s = (size_t)h & d->slot_mask;
         for (;;) {
             uint64_t e = d->slots[2 * s + 1];
@@ -383,48 +389,91 @@ static plank_status dense_cover(pk_dict_builder *d, int64_t lo, int64_t hi, bool
     return PLANK_OK;
 }
 
-/* Indices of v's values through the dense table, which covers them all. */
-PK_INLINE plank_status dense_put(pk_dict_builder *d, const pk_values *v, uint32_t *indices,
-                                 int w, plank_error *err) {
+/* Indices of values [*at, n) of v through the dense table, as long as they
+ * fall inside it; *at is left at the first value outside (n: all done) and
+ * [*lo, *hi] widened over the values taken. Tracking the range here spares
+ * a separate min/max pass once the table exists. */
+PK_INLINE plank_status dense_run(pk_dict_builder *d, const pk_values *v, uint32_t *indices, int w,
+                                 size_t *at, int64_t *lo, int64_t *hi, plank_error *err) {
     const uint8_t *p = v->fixed;
     uint32_t *dense = d->dense;
-    const uint64_t base = (uint64_t)d->dense_base;
-    for (size_t i = 0, n = (size_t)v->n; i < n; i++) {
-        uint64_t off = (uint64_t)int_at(p, i, w) - base;
+    const uint64_t base = (uint64_t)d->dense_base, span = d->dense_span;
+    const size_t n = (size_t)v->n;
+    int64_t l = *lo, h = *hi;
+    size_t i = *at;
+    plank_status st = PLANK_OK;
+    for (; i < n; i++) {
+        int64_t x = int_at(p, i, w);
+        uint64_t off = (uint64_t)x - base;
+        if (PK_UNLIKELY(off >= span)) break;
+        l = x < l ? x : l;
+        h = x > h ? x : h;
         uint32_t e = dense[off];
         if (PK_LIKELY(e != 0)) {
             indices[i] = e - 1;
             continue;
         }
         /* at most PK_DICT_DENSE_SPAN entries: far from DICT_MAX_ENTRIES */
-        PK_FORWARD(pk_buffer_append(&d->values, p + i * (size_t)w, (size_t)w, err));
+        st = pk_buffer_append(&d->values, p + i * (size_t)w, (size_t)w, err);
+        if (st != PLANK_OK) break;
         d->plain_bytes += (size_t)w;
         dense[off] = (uint32_t)d->count + 1;
         indices[i] = (uint32_t)d->count;
         d->count++;
     }
-    return PLANK_OK;
+    *at = i;
+    *lo = l;
+    *hi = h;
+    return st;
 }
 
-/* Dense mode for the batch when its range allows; *done false if the
- * caller must use the hash table (entries moved there). */
-static plank_status try_dense(pk_dict_builder *d, const pk_values *v, uint32_t *indices,
-                              bool *done, plank_error *err) {
-    int w = d->width;
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (size_t i = 0, n = (size_t)v->n; i < n; i++) {
+PK_INLINE void int_range(const pk_values *v, size_t from, int w, int64_t *lo, int64_t *hi) {
+    int64_t l = INT64_MAX, h = INT64_MIN;
+    for (size_t i = from, n = (size_t)v->n; i < n; i++) {
         int64_t x = int_at(v->fixed, i, w);
-        lo = x < lo ? x : lo;
-        hi = x > hi ? x : hi;
+        l = x < l ? x : l;
+        h = x > h ? x : h;
     }
-    bool ok;
-    PK_FORWARD(dense_cover(d, lo, hi, &ok, err));
-    *done = ok;
-    d->put_range_known = ok;
+    *lo = l;
+    *hi = h;
+}
+
+/* Puts v through the dense table while its values allow, widening the
+ * table as needed; past PK_DICT_DENSE_SPAN the entries move to the hash
+ * table, which takes the rest of v. */
+static plank_status put_dense(pk_dict_builder *d, const pk_values *v, uint32_t *indices,
+                              plank_error *err) {
+    const int w = d->width;
+    const size_t n = (size_t)v->n;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    size_t at = 0;
+    bool cover = !d->dense;
+    for (;;) {
+        if (cover) {
+            /* no table yet, or the value at `at` lies outside it: cover
+             * the range of everything left, or give up dense mode */
+            int64_t rl, rh;
+            bool ok;
+            int_range(v, at, w, &rl, &rh);
+            PK_FORWARD(dense_cover(d, rl, rh, &ok, err));
+            if (!ok) {
+                PK_FORWARD(dense_to_hash(d, err));
+                pk_values rest = *v;
+                rest.n = (int64_t)(n - at);
+                rest.fixed = v->fixed + at * (size_t)w;
+                return w == 4 ? put_body(d, &rest, indices + at, 4, err)
+                              : put_body(d, &rest, indices + at, 8, err);
+            }
+        }
+        PK_FORWARD(w == 4 ? dense_run(d, v, indices, 4, &at, &lo, &hi, err)
+                          : dense_run(d, v, indices, 8, &at, &lo, &hi, err));
+        if (at == n) break;
+        cover = true;
+    }
+    d->put_range_known = true;
     d->put_lo = lo;
     d->put_hi = hi;
-    if (!ok) return dense_to_hash(d, err);
-    return w == 4 ? dense_put(d, v, indices, 4, err) : dense_put(d, v, indices, 8, err);
+    return PLANK_OK;
 }
 
 /* ---- Builder ------------------------------------------------------------------ */
@@ -492,11 +541,7 @@ plank_status pk_dict_builder_put(pk_dict_builder *d, const pk_values *v, uint32_
     d->put_range_known = false;
     if (v->n == 0) return PLANK_OK;
     PK_RETURN_IF(!indices, err, PLANK_ERR_INVALID_ARGUMENT, "no array for the indices");
-    if (!d->hashed) {
-        bool done;
-        PK_FORWARD(try_dense(d, v, indices, &done, err));
-        if (done) return PLANK_OK;
-    }
+    if (!d->hashed) return put_dense(d, v, indices, err);
     if (!d->slots) PK_FORWARD(dict_grow(d, err));
     if (d->type == PLANK_BYTE_ARRAY) return put_binary(d, v, indices, err);
     if (d->width == 4) return put_body(d, v, indices, 4, err);
