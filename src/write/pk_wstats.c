@@ -229,26 +229,44 @@ PK_INLINE uint64_t be_prefix(const uint8_t *p, size_t len) {
     return x;
 }
 
+static const uint64_t k_prefix_mask[9] = {
+    0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, UINT64_C(0xFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFF),
+    UINT64_C(0xFFFFFFFFFFFFFF), UINT64_MAX};
+
+/* be_prefix where 8 bytes are readable from p (padded input): no loop. */
+PK_INLINE uint64_t be_prefix_padded(const uint8_t *p, size_t len) {
+    return __builtin_bswap64(pk_load_u64(p) & k_prefix_mask[len < 8 ? len : 8]);
+}
+
+/* Order of two strings with equal prefixes: when both fit in the prefix,
+ * one is the other followed by zero bytes, so the shorter is less. */
+PK_INLINE int tie_order(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
+    if (alen <= 8 && blen <= 8) return (alen > blen) - (alen < blen);
+    return cmp_bytes(a, alen, b, blen);
+}
+
 /* Unsigned lexicographic min/max: one prefix compare per value for most. */
 static plank_status update_bytes(pk_minmax *m, const pk_values *v, plank_error *err) {
     const uint8_t *lo = NULL, *hi = NULL;
     size_t lo_len = 0, hi_len = 0;
     uint64_t lo_pre = 0, hi_pre = 0;
+    static const uint8_t zero8[8];
     for (int64_t i = 0; i < v->n; i++) {
         size_t len;
         const uint8_t *p = value_at(v, i, &len);
-        uint64_t pre = be_prefix(p, len);
+        if (len == 0) p = zero8; /* the "" of value_at is 1 byte */
+        uint64_t pre = v->padded ? be_prefix_padded(p, len) : be_prefix(p, len);
         if (!lo) {
             lo = hi = p;
             lo_len = hi_len = len;
             lo_pre = hi_pre = pre;
             continue;
         }
-        if (pre < lo_pre || (pre == lo_pre && cmp_bytes(p, len, lo, lo_len) < 0)) {
+        if (pre < lo_pre || (pre == lo_pre && tie_order(p, len, lo, lo_len) < 0)) {
             lo = p;
             lo_len = len;
             lo_pre = pre;
-        } else if (pre > hi_pre || (pre == hi_pre && cmp_bytes(p, len, hi, hi_len) > 0)) {
+        } else if (pre > hi_pre || (pre == hi_pre && tie_order(p, len, hi, hi_len) > 0)) {
             hi = p;
             hi_len = len;
             hi_pre = pre;
