@@ -148,14 +148,27 @@ static plank_status offer(pk_minmax *m, pk_sort_kind kind, const uint8_t *lo, si
 }
 
 /* Typed scans keep the hot loop free of calls; each ends in one offer. */
+/* Integers keep two independent min/max pairs: one chain of compare +
+ * select per value is its latency, two chains overlap. */
 #define PK_SCAN_INT(T, LOAD)                                                   \
     do {                                                                       \
-        T lo = (T)LOAD(v->fixed), hi = lo;                                     \
-        for (int64_t i = 1; i < v->n; i++) {                                   \
+        T lo = (T)LOAD(v->fixed), hi = lo, lo2 = lo, hi2 = lo;                 \
+        int64_t i = 1;                                                         \
+        for (; i + 2 <= v->n; i += 2) {                                        \
+            T x = (T)LOAD(v->fixed + (size_t)i * sizeof(T));                   \
+            T y = (T)LOAD(v->fixed + (size_t)(i + 1) * sizeof(T));             \
+            lo = x < lo ? x : lo;                                              \
+            hi = x > hi ? x : hi;                                              \
+            lo2 = y < lo2 ? y : lo2;                                           \
+            hi2 = y > hi2 ? y : hi2;                                           \
+        }                                                                      \
+        for (; i < v->n; i++) {                                                \
             T x = (T)LOAD(v->fixed + (size_t)i * sizeof(T));                   \
             lo = x < lo ? x : lo;                                              \
             hi = x > hi ? x : hi;                                              \
         }                                                                      \
+        lo = lo2 < lo ? lo2 : lo;                                              \
+        hi = hi2 > hi ? hi2 : hi;                                              \
         return offer(m, kind, (const uint8_t *)&lo, sizeof lo, (const uint8_t *)&hi, \
                      sizeof hi, err);                                          \
     } while (0)
@@ -238,41 +251,45 @@ PK_INLINE uint64_t be_prefix_padded(const uint8_t *p, size_t len) {
     return __builtin_bswap64(pk_load_u64(p) & k_prefix_mask[len < 8 ? len : 8]);
 }
 
-/* Order of two strings with equal prefixes: when both fit in the prefix,
- * one is the other followed by zero bytes, so the shorter is less. */
-PK_INLINE int tie_order(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
-    if (alen <= 8 && blen <= 8) return (alen > blen) - (alen < blen);
-    return cmp_bytes(a, alen, b, blen);
-}
-
-/* Unsigned lexicographic min/max: one prefix compare per value for most. */
+/* Unsigned lexicographic min/max. Each value gets the key (8-byte prefix,
+ * min(length, 9)), which orders any two strings exactly unless both are
+ * longer than 8 bytes with the same prefix: equal prefixes mean the shorter
+ * one (of at most 8 bytes) is the other's start, so it is less. The
+ * compares are combined without branches (flags and codes tie with the
+ * current min or max on every other value, which as a branch mispredicts);
+ * only real ties of long strings and actual new extremes branch. */
 static plank_status update_bytes(pk_minmax *m, const pk_values *v, plank_error *err) {
-    const uint8_t *lo = NULL, *hi = NULL;
-    size_t lo_len = 0, hi_len = 0;
-    uint64_t lo_pre = 0, hi_pre = 0;
     static const uint8_t zero8[8];
-    for (int64_t i = 0; i < v->n; i++) {
-        size_t len;
+    size_t len;
+    const uint8_t *lo = value_at(v, 0, &len), *hi = lo;
+    if (len == 0) lo = hi = zero8; /* the "" of value_at is 1 byte */
+    size_t lo_len = len, hi_len = len;
+    uint64_t lo_pre = v->padded ? be_prefix_padded(lo, len) : be_prefix(lo, len), hi_pre = lo_pre;
+    size_t lo_l9 = len < 9 ? len : 9, hi_l9 = lo_l9;
+    for (int64_t i = 1; i < v->n; i++) {
         const uint8_t *p = value_at(v, i, &len);
-        if (len == 0) p = zero8; /* the "" of value_at is 1 byte */
+        if (len == 0) p = zero8;
         uint64_t pre = v->padded ? be_prefix_padded(p, len) : be_prefix(p, len);
-        if (!lo) {
-            lo = hi = p;
-            lo_len = hi_len = len;
-            lo_pre = hi_pre = pre;
-            continue;
-        }
-        if (pre < lo_pre || (pre == lo_pre && tie_order(p, len, lo, lo_len) < 0)) {
+        size_t l9 = len < 9 ? len : 9;
+        bool lt = (pre < lo_pre) | ((pre == lo_pre) & (l9 < lo_l9));
+        bool gt = (pre > hi_pre) | ((pre == hi_pre) & (l9 > hi_l9));
+        if (PK_UNLIKELY((pre == lo_pre) & (l9 == 9) & (lo_l9 == 9)))
+            lt = cmp_bytes(p, len, lo, lo_len) < 0;
+        if (PK_UNLIKELY((pre == hi_pre) & (l9 == 9) & (hi_l9 == 9)))
+            gt = cmp_bytes(p, len, hi, hi_len) > 0;
+        if (lt) {
             lo = p;
             lo_len = len;
             lo_pre = pre;
-        } else if (pre > hi_pre || (pre == hi_pre && tie_order(p, len, hi, hi_len) > 0)) {
+            lo_l9 = l9;
+        }
+        if (gt) {
             hi = p;
             hi_len = len;
             hi_pre = pre;
+            hi_l9 = l9;
         }
     }
-    if (!lo) return PLANK_OK;
     return offer(m, PK_SORT_BYTES, lo, lo_len, hi, hi_len, err);
 }
 
