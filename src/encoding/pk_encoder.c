@@ -437,25 +437,18 @@ PK_INLINE uint64_t sext32(uint64_t v) {
  * makes bw a constant, so the packing loop unrolls with fixed shifts and no
  * branch on the bit position). */
 #define PK_PACK_CASE(W) \
-    case W: return pack_bits(d, DELTA_MINI, W, K_U64, o);
+    case (W): return pack_bits(d, DELTA_MINI, (W), K_U64, o);
+#define PK_PACK_8(B)                                                              \
+    PK_PACK_CASE(B) PK_PACK_CASE((B) + 1) PK_PACK_CASE((B) + 2) PK_PACK_CASE((B) + 3) \
+    PK_PACK_CASE((B) + 4) PK_PACK_CASE((B) + 5) PK_PACK_CASE((B) + 6) PK_PACK_CASE((B) + 7)
 static uint8_t *pack_mini(const uint64_t *d, int bw, uint8_t *o) {
     switch (bw) {
-        PK_PACK_CASE(0) PK_PACK_CASE(1) PK_PACK_CASE(2) PK_PACK_CASE(3) PK_PACK_CASE(4)
-        PK_PACK_CASE(5) PK_PACK_CASE(6) PK_PACK_CASE(7) PK_PACK_CASE(8) PK_PACK_CASE(9)
-        PK_PACK_CASE(10) PK_PACK_CASE(11) PK_PACK_CASE(12) PK_PACK_CASE(13) PK_PACK_CASE(14)
-        PK_PACK_CASE(15) PK_PACK_CASE(16) PK_PACK_CASE(17) PK_PACK_CASE(18) PK_PACK_CASE(19)
-        PK_PACK_CASE(20) PK_PACK_CASE(21) PK_PACK_CASE(22) PK_PACK_CASE(23) PK_PACK_CASE(24)
-        PK_PACK_CASE(25) PK_PACK_CASE(26) PK_PACK_CASE(27) PK_PACK_CASE(28) PK_PACK_CASE(29)
-        PK_PACK_CASE(30) PK_PACK_CASE(31) PK_PACK_CASE(32) PK_PACK_CASE(33) PK_PACK_CASE(34)
-        PK_PACK_CASE(35) PK_PACK_CASE(36) PK_PACK_CASE(37) PK_PACK_CASE(38) PK_PACK_CASE(39)
-        PK_PACK_CASE(40) PK_PACK_CASE(41) PK_PACK_CASE(42) PK_PACK_CASE(43) PK_PACK_CASE(44)
-        PK_PACK_CASE(45) PK_PACK_CASE(46) PK_PACK_CASE(47) PK_PACK_CASE(48) PK_PACK_CASE(49)
-        PK_PACK_CASE(50) PK_PACK_CASE(51) PK_PACK_CASE(52) PK_PACK_CASE(53) PK_PACK_CASE(54)
-        PK_PACK_CASE(55) PK_PACK_CASE(56) PK_PACK_CASE(57) PK_PACK_CASE(58) PK_PACK_CASE(59)
-        PK_PACK_CASE(60) PK_PACK_CASE(61) PK_PACK_CASE(62) PK_PACK_CASE(63)
+        PK_PACK_8(0) PK_PACK_8(8) PK_PACK_8(16) PK_PACK_8(24)
+        PK_PACK_8(32) PK_PACK_8(40) PK_PACK_8(48) PK_PACK_8(56)
     default: return pack_bits(d, DELTA_MINI, 64, K_U64, o);
     }
 }
+#undef PK_PACK_8
 #undef PK_PACK_CASE
 
 /* One block of k (1..128) deltas following `prev`; returns the last value. */
