@@ -196,7 +196,8 @@ static plank_status encode_levels(pk_colw *c, plank_error *err, size_t *rep_len,
 
 static plank_status cut_page(pk_colw *c, plank_error *err) {
     if (c->p_slots == 0) return PLANK_OK;
-    pk_values v = {c->type, c->width, c->p_values, c->vals.data,
+    const uint8_t *fixed = c->direct ? c->direct : c->vals.data;
+    pk_values v = {c->type, c->width, c->p_values, fixed,
                    (const int64_t *)c->offs.data, c->vals.data, true};
     int64_t nulls = c->p_slots - c->p_values;
 
@@ -297,8 +298,8 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
                c->type != PLANK_BYTE_ARRAY) {
         /* PLAIN fixed-width values are the staged bytes themselves. */
         used = PLANK_ENC_PLAIN;
-        vdata = c->vals.data;
-        vlen = c->vals.size;
+        vdata = fixed;
+        vlen = (size_t)v.n * (size_t)c->width;
     } else {
         PK_FORWARD(pk_encode_values(c->o.encoding, &v, &c->enc, c->kernels, err));
         used = c->o.encoding;
@@ -420,6 +421,7 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
     c->def.size = c->rep.size = c->vals.size = 0;
     if (c->type == PLANK_BYTE_ARRAY) c->offs.size = sizeof(int64_t); /* offsets[0] == 0 stays */
     c->page_full = false;
+    c->direct = NULL;
     return PLANK_OK;
 }
 
@@ -500,10 +502,28 @@ static size_t staged_size(const pk_colw *c) {
 plank_status pk_colw_append(pk_colw *c, const plank_batch *b, int64_t begin, int64_t end,
                             plank_error *err) {
     const int16_t *rep = c->max_rep > 0 ? b->rep_levels : NULL;
+    /* Required flat fixed-width columns whose pages are cut by rows: a
+     * whole page of the batch is encoded where it lies, without staging
+     * (the same pages as staging would make: page_rows values each). */
+    const bool direct_ok = c->max_def == 0 && c->max_rep == 0 && c->type != PLANK_BOOLEAN &&
+                           c->type != PLANK_BYTE_ARRAY &&
+                           c->o.page_rows <= c->o.page_size / c->width;
     int64_t i = begin;
     while (i < end) {
         bool starts = !rep || rep[i] == 0;
         if (starts && c->page_full) PK_FORWARD(cut_page(c, err));
+        if (direct_ok && c->p_slots == 0 && end - i >= c->o.page_rows) {
+            c->direct = (const uint8_t *)b->values + (size_t)i * (size_t)c->width;
+            c->p_slots = c->p_values = c->p_rows = c->o.page_rows;
+            plank_status st = cut_page(c, err); /* resets direct and the counts */
+            if (st != PLANK_OK) {
+                c->direct = NULL; /* nothing staged: a later flush cuts no page */
+                c->p_slots = c->p_values = c->p_rows = 0;
+                return st;
+            }
+            i += c->o.page_rows;
+            continue;
+        }
         int64_t rows_left = c->o.page_rows - c->p_rows;
         int64_t j;
         if (!rep) {

@@ -138,6 +138,8 @@ typedef struct pk_colw {
     pk_buffer offs;             /* BYTE_ARRAY: int64 offsets, n + 1 */
     int64_t p_slots, p_values, p_rows;
     bool page_full;             /* cut before the next record start */
+    const uint8_t *direct;      /* the current page's fixed-width values read in place from
+                                   the caller's batch (instead of `vals`), or NULL */
     bool in_record;             /* the last slot appended may continue */
 
     /* ---- the chunk (row group) ---- */
