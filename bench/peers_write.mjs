@@ -6,8 +6,13 @@
 // `COPY t TO 'file' (FORMAT parquet, COMPRESSION codec)`. Polars (run with
 // POLARS_MAX_THREADS=1) loads the Parquet file DuckDB wrote, so it holds the
 // same types (decimals stay decimals), and the timed part is writeParquet.
-// Prints one JSON line per (peer, codec): median and best seconds of REPEAT
-// runs and the output size.
+// With PLANK=path/to/plank in the environment, each round also runs
+// `plank bench write --repeat 1` (dictionary on, then off) right before the
+// peers, so the samples of all writers are taken side by side (this
+// machine's load changes from minute to minute; plank's time excludes its
+// table generation, as the peers' excludes the CSV load).
+// Prints one JSON line per (writer, codec): median and best seconds of REPEAT
+// rounds and the output size.
 import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -45,24 +50,42 @@ const polarsSrc = path.join(outdir, 'polars_source.parquet');
 await con.run(`COPY t TO '${polarsSrc}' (FORMAT parquet, COMPRESSION uncompressed)`);
 const df = pl.readParquet(polarsSrc);
 
+import { execFileSync } from 'node:child_process';
+const plank = process.env.PLANK;
+const rowsArg = String(rows);
+
+function plankOnce(codec, dict, file) {
+  const c = codec === 'uncompressed' ? 'none' : codec;
+  const out = execFileSync(plank, ['bench', 'write', '--rows', rowsArg, '--repeat', '1',
+    '--codec', c, '--dictionary', dict, '-o', file, '--json'], { encoding: 'utf8' });
+  const r = JSON.parse(out.trim().split('\n').pop());
+  return { secs: r.median_seconds, bytes: r.file_bytes };
+}
+
 for (const codec of codecs) {
   const dfile = path.join(outdir, `duckdb_${codec}.parquet`);
-  const times = [];
-  for (let i = 0; i < repeat; i++) {
-    const t0 = process.hrtime.bigint();
-    await con.run(`COPY t TO '${dfile}' (FORMAT parquet, COMPRESSION ${codec})`);
-    times.push(Number(process.hrtime.bigint() - t0) / 1e9);
-  }
-  console.log(JSON.stringify({ peer: 'duckdb', codec, rows, repeat, ...stats(times),
-    bytes: fs.statSync(dfile).size }));
-
   const pfile = path.join(outdir, `polars_${codec}.parquet`);
-  const ptimes = [];
+  const times = { duckdb: [], polars: [], plank_on: [], plank_off: [] };
+  const bytes = {};
   for (let i = 0; i < repeat; i++) {
-    const t0 = process.hrtime.bigint();
+    if (plank) {
+      for (const dict of ['on', 'off']) {
+        const r = plankOnce(codec, dict, path.join(outdir, `plank_${codec}_${dict}.parquet`));
+        times[`plank_${dict}`].push(r.secs);
+        bytes[`plank_${dict}`] = r.bytes;
+      }
+    }
+    let t0 = process.hrtime.bigint();
+    await con.run(`COPY t TO '${dfile}' (FORMAT parquet, COMPRESSION ${codec})`);
+    times.duckdb.push(Number(process.hrtime.bigint() - t0) / 1e9);
+    t0 = process.hrtime.bigint();
     df.writeParquet(pfile, { compression: codec });
-    ptimes.push(Number(process.hrtime.bigint() - t0) / 1e9);
+    times.polars.push(Number(process.hrtime.bigint() - t0) / 1e9);
   }
-  console.log(JSON.stringify({ peer: 'polars', codec, rows, repeat, ...stats(ptimes),
-    bytes: fs.statSync(pfile).size }));
+  bytes.duckdb = fs.statSync(dfile).size;
+  bytes.polars = fs.statSync(pfile).size;
+  for (const [peer, t] of Object.entries(times)) {
+    if (!t.length) continue;
+    console.log(JSON.stringify({ peer, codec, rows, repeat, ...stats(t), bytes: bytes[peer] }));
+  }
 }

@@ -3,9 +3,11 @@
 # (COPY ... TO, one thread) and Polars (writeParquet, POLARS_MAX_THREADS=1)
 # writing the same lineitem-like table, per codec, with output sizes.
 # plank generates the table (deterministic) and exports it as CSV; the peers
-# load that CSV once (not timed) and time only their Parquet write.
-# Prints one JSON line per run and a summary table (medians; ratios are
-# peer time / plank time, so > 1 means plank is faster).
+# load that CSV once (not timed) and time only their Parquet write. The
+# writers take turns round by round (plank dictionary on, off, DuckDB,
+# Polars), so every writer's samples see the same machine load.
+# Prints one JSON line per writer and codec and a summary table (medians of
+# REPEAT rounds; ratios are peer time / plank time, > 1: plank is faster).
 set -eu
 cd "$(dirname "$0")/.."
 rows=${1:-4000000}
@@ -19,29 +21,26 @@ tmp=$(mktemp -d -p "$dir")
 trap 'rm -rf "$tmp"' EXIT
 "$build/plank" bench write --rows "$rows" --repeat 0 --csv "$tmp/lineitem.csv" >/dev/null
 out=$tmp/results.jsonl
-for codec in snappy zstd none; do
-    for dict in on off; do
-        "$build/plank" bench write --rows "$rows" --repeat "$rep" --codec "$codec" \
-            --dictionary "$dict" --json | sed "s/^{/{\"peer\":\"plank\",\"dict\":\"$dict\",/" >>"$out"
-    done
-done
-POLARS_MAX_THREADS=1 node bench/peers_write.mjs "$tmp/lineitem.csv" "$tmp/peers" "$rep" \
-    snappy zstd uncompressed >>"$out"
+# One node process loads the table into DuckDB and Polars once; each round
+# runs plank (dictionary on, off), DuckDB and Polars one after the other.
+PLANK="$build/plank" POLARS_MAX_THREADS=1 node bench/peers_write.mjs "$tmp/lineitem.csv" \
+    "$tmp/peers" "$rep" snappy zstd uncompressed >"$out"
 cat "$out"
 node -e '
 const rows = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(JSON.parse);
-const norm = c => ({ SNAPPY: "snappy", ZSTD: "zstd", UNCOMPRESSED: "none", uncompressed: "none" }[c] ?? c);
-const plank = {}, peers = [];
-for (const r of rows) {
-  if (r.peer === "plank") plank[norm(r.codec) + "/" + r.dict] = r;
-  else peers.push(r);
-}
-console.log("| codec | writer | median s | rows/s | file MB | plank dict=on speedup |");
-console.log("|---|---|---|---|---|---|");
+const norm = c => ({ uncompressed: "none" }[c] ?? c);
+const name = { plank_on: "plank (dictionary on)", plank_off: "plank (dictionary off)",
+               duckdb: "DuckDB", polars: "Polars" };
+console.log("| codec | writer | median s | best s | rows/s (median) | file MB | speedup of plank (dictionary on) |");
+console.log("|---|---|---:|---:|---:|---:|---:|");
 for (const c of ["snappy", "zstd", "none"]) {
-  const p = plank[c + "/on"], q = plank[c + "/off"];
-  for (const [name, r] of [["plank (dictionary on)", p], ["plank (dictionary off)", q]])
-    console.log(`| ${c} | ${name} | ${r.median_seconds.toFixed(3)} | ${(r.rows / r.median_seconds / 1e6).toFixed(2)} M | ${(r.file_bytes / 1e6).toFixed(1)} | |`);
-  for (const r of peers.filter(r => norm(r.codec) === c))
-    console.log(`| ${c} | ${r.peer} | ${r.median_s.toFixed(3)} | ${(r.rows / r.median_s / 1e6).toFixed(2)} M | ${(r.bytes / 1e6).toFixed(1)} | ${(r.median_s / p.median_seconds).toFixed(2)}x |`);
+  const order = ["plank_on", "plank_off", "duckdb", "polars"];
+  const here = rows.filter(r => norm(r.codec) === c)
+                   .sort((a, b) => order.indexOf(a.peer) - order.indexOf(b.peer));
+  const p = here.find(r => r.peer === "plank_on");
+  for (const r of here) {
+    const sp = r.peer.startsWith("plank") ? "" : (r.median_s / p.median_s).toFixed(2) + "x";
+    console.log(`| ${c} | ${name[r.peer]} | ${r.median_s.toFixed(3)} | ${r.best_s.toFixed(3)} | ` +
+                `${(r.rows / r.median_s / 1e6).toFixed(2)} M | ${(r.bytes / 1e6).toFixed(1)} | ${sp} |`);
+  }
 }' "$out"
