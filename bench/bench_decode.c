@@ -76,8 +76,9 @@ static void delta_row(bool is64, int bw, uint8_t *out) {
     for (int s = 1; s < nsets; s++) {
         double vps;
         MEASURE(vps, {
-            if (is64) sink += sets[s]->delta_i64(o.data, bw, N / 32 - 1, 3, 0, out);
-            else sink += sets[s]->delta_i32(o.data, bw, N / 32 - 1, 3, 0, out);
+            uint8_t w = (uint8_t)bw;
+            if (is64) sink += sets[s]->delta_i64(o.data, &w, 1, N / 32 - 1, 3, 0, out);
+            else sink += sets[s]->delta_i32(o.data, &w, 1, N / 32 - 1, 3, 0, out);
         });
         printf("  kernel-%s %6.2f", names[s], vps / 1e9);
     }
