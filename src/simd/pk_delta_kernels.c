@@ -242,30 +242,94 @@ PK_AVX2_FN uint32_t pk_delta_i32_avx2(const uint8_t *in, const uint8_t *widths, 
     return (uint32_t)_mm256_cvtsi256_si32(carry);
 }
 
-/* INT64: width 0 is the sequence; every other width uses the scalar stamps.
- * Two AVX2 versions for widths <= 30 (the 32-bit unpack, an in-lane 32-bit
- * scan, vpmovzxdq to 64-bit lanes, the half's total broadcast with vpermq;
- * and the same with a full 8-lane 32-bit scan) ran at about 10 cycles per 8
- * values against 7.4 for the stamps, which issue about 5-6 instructions per
- * value: on Zen 3 the lane-crossing widen and broadcast ops cost 0.5-1 cycle
- * each (bench/README.md). */
+/* INT64, widths 1..16, one group of 32 values per step, transposed: 64-bit
+ * lane j holds the 8 values 8j..8j+7 of the group (one little-endian word at
+ * byte j*bw holds all of them for widths <= 8; two words, at j*bw and
+ * j*bw + 4*bw/8, for 9..16), so the running sums within each lane are plain
+ * vertical adds. The four lanes' totals are then prefix-summed once (two
+ * shifted adds) with the carry, added to the 8 sums, and a 4x4 transpose of
+ * 64-bit elements puts the values back in order for the stores. Reading a
+ * value costs an and and a shift; no lane-crossing op runs per value, which
+ * is what made the in-order layout slower than the scalar stamps. */
+PK_AVX2_INLINE __m256i d64_words(const uint8_t *p, size_t bw) {
+    __m128i a = _mm_castpd_si128(_mm_loadh_pd(
+        _mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)p)),
+        (const double *)(const void *)(p + bw)));
+    __m128i b = _mm_castpd_si128(_mm_loadh_pd(
+        _mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)(p + 2 * bw))),
+        (const double *)(const void *)(p + 3 * bw)));
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
+}
+
+/* Stores the 4x4 64-bit block whose column t is c[t] (lane j of c[t] is value
+ * 8j + t of the group) as rows: out + 64*j gets lane j of c[0..3]. */
+PK_AVX2_INLINE void d64_store_t(const __m256i *c, uint8_t *out) {
+    __m256i t0 = _mm256_unpacklo_epi64(c[0], c[1]), t1 = _mm256_unpackhi_epi64(c[0], c[1]);
+    __m256i t2 = _mm256_unpacklo_epi64(c[2], c[3]), t3 = _mm256_unpackhi_epi64(c[2], c[3]);
+    _mm256_storeu_si256((__m256i *)(void *)out, _mm256_permute2x128_si256(t0, t2, 0x20));
+    _mm256_storeu_si256((__m256i *)(void *)(out + 64), _mm256_permute2x128_si256(t1, t3, 0x20));
+    _mm256_storeu_si256((__m256i *)(void *)(out + 128), _mm256_permute2x128_si256(t0, t2, 0x31));
+    _mm256_storeu_si256((__m256i *)(void *)(out + 192), _mm256_permute2x128_si256(t1, t3, 0x31));
+}
+
+PK_AVX2_INLINE __m256i d64_small(const uint8_t *p, size_t bw, size_t groups, uint64_t md,
+                                 __m256i carry, uint8_t *out, const int two_words) {
+    const __m256i mask = _mm256_set1_epi64x((long long)((UINT64_C(1) << bw) - 1));
+    const __m256i vmd = _mm256_set1_epi64x((long long)md);
+    const __m128i cnt = _mm_cvtsi32_si128((int)bw), cnt1 = _mm_cvtsi32_si128((int)(4 * bw % 8));
+    const size_t o1 = 4 * bw / 8;
+    for (size_t g = 0; g < groups; g++, p += 4 * bw, out += 32 * 8) {
+        __m256i c[8], w = d64_words(p, bw), s = _mm256_setzero_si256();
+        for (int t = 0; t < 8; t++) {
+            if (two_words && t == 4) w = _mm256_srl_epi64(d64_words(p + o1, bw), cnt1);
+            s = _mm256_add_epi64(s, _mm256_add_epi64(_mm256_and_si256(w, mask), vmd));
+            w = _mm256_srl_epi64(w, cnt);
+            c[t] = s;
+        }
+        /* Lane totals S; inclusive prefix I over the lanes; each lane's values
+         * get the carry plus the totals of the lanes before it (I - S). */
+        __m256i sh1 = _mm256_blend_epi32(_mm256_permute4x64_epi64(s, 0x90),
+                                         _mm256_setzero_si256(), 0x03);
+        __m256i x = _mm256_add_epi64(s, sh1);
+        __m256i incl = _mm256_add_epi64(x, _mm256_permute2x128_si256(x, x, 0x08));
+        __m256i e = _mm256_add_epi64(carry, _mm256_sub_epi64(incl, s));
+        carry = _mm256_add_epi64(carry, _mm256_permute4x64_epi64(incl, 0xFF));
+        for (int t = 0; t < 8; t++) c[t] = _mm256_add_epi64(c[t], e);
+        d64_store_t(c, out);
+        d64_store_t(c + 4, out + 32);
+    }
+    return carry;
+}
+
+/* INT64: width 0 is the sequence, widths 1..16 the transposed kernel above,
+ * wider ones the scalar stamps. An in-order AVX2 version for widths <= 30
+ * (the 32-bit unpack, a 32-bit scan, vpmovzxdq to 64-bit lanes, the half's
+ * total broadcast with vpermq) ran at about 10 cycles per 8 values against
+ * 7.4 for the stamps, which issue about 5-6 instructions per value: on Zen 3
+ * the lane-crossing widen and broadcast ops cost 0.5-1 cycle each
+ * (bench/README.md). */
 PK_AVX2_FN uint64_t pk_delta_i64_avx2(const uint8_t *in, const uint8_t *widths, size_t minis,
                                       size_t groups, uint64_t min_delta, uint64_t last,
                                       uint8_t *out) {
+    __m256i carry = _mm256_set1_epi64x((long long)last);
     for (size_t m = 0; m < minis;) {
         size_t run = same_width_run(widths, m, minis);
         int bw = widths[m] <= 64 ? widths[m] : 0;
         if (bw == 0) {
-            __m256i carry = _mm256_set1_epi64x((long long)last);
             carry = d64_seq(groups * run * 8, min_delta, carry, out);
-            last = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(carry));
+        } else if (bw <= 8) {
+            carry = d64_small(in, (size_t)bw, groups * run, min_delta, carry, out, 0);
+        } else if (bw <= 16) {
+            carry = d64_small(in, (size_t)bw, groups * run, min_delta, carry, out, 1);
         } else {
-            last = scalar64[bw](in, groups * run, min_delta, last, out);
+            uint64_t l = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(carry));
+            l = scalar64[bw](in, groups * run, min_delta, l, out);
+            carry = _mm256_set1_epi64x((long long)l);
         }
         in += groups * run * 4 * (size_t)bw;
         out += groups * run * 32 * 8;
         m += run;
     }
-    return last;
+    return (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(carry));
 }
 #endif /* PK_HAVE_X86_KERNELS */
