@@ -98,6 +98,19 @@ typedef struct pk_kernels {
 
 } pk_kernels;
 
+/* count_eq16 through the table, with inputs under 16 levels counted in
+ * place: for them the call costs more than the count (bench/README.md,
+ * "Level counting"). */
+static inline int64_t pk_count_eq16(const pk_kernels *k, const int16_t *lv, size_t n,
+                                    int16_t value) {
+    if (n < 16) {
+        int64_t c = 0;
+        for (size_t i = 0; i < n; i++) c += lv[i] == value;
+        return c;
+    }
+    return k->count_eq16(lv, n, value);
+}
+
 /* The kernels to use at `level` (never NULL). */
 const pk_kernels *pk_kernels_for(pk_simd_level level);
 /* The distinct tables this machine can run under the current caps, lowest
