@@ -99,6 +99,13 @@ PK_INLINE size_t same_width_run(const uint8_t *widths, size_t m, size_t minis) {
     return run;
 }
 
+/* True when every miniblock is wider than `max` (all go to scalar stamps). */
+PK_INLINE bool all_wider(const uint8_t *widths, size_t minis, int max) {
+    for (size_t m = 0; m < minis; m++)
+        if (widths[m] <= max) return false;
+    return true;
+}
+
 /* The scalar kernels: one stamp call per run of miniblocks of one width. */
 #define fn_SCALAR_RUNS(bits)                                                                 \
     uint##bits##_t pk_delta_i##bits##_scalar(const uint8_t *in, const uint8_t *widths,        \
@@ -219,6 +226,10 @@ PK_AVX2_INLINE __m256i d64_seq(size_t quads, uint64_t md, __m256i carry, uint8_t
 PK_AVX2_FN uint32_t pk_delta_i32_avx2(const uint8_t *in, const uint8_t *widths, size_t minis,
                                       size_t groups, uint32_t min_delta, uint32_t last,
                                       uint8_t *out) {
+    /* Calls with only scalar-stamp widths skip the vector state (ymm spills
+     * around the stamp calls, carry moves in and out of a register). */
+    if (all_wider(widths, minis, 32))
+        return pk_delta_i32_scalar(in, widths, minis, groups, min_delta, last, out);
     const __m256i vmd = _mm256_set1_epi32((int)min_delta);
     __m256i carry = _mm256_set1_epi32((int)last);
     for (size_t m = 0; m < minis;) {
@@ -311,6 +322,8 @@ PK_AVX2_INLINE __m256i d64_small(const uint8_t *p, size_t bw, size_t groups, uin
 PK_AVX2_FN uint64_t pk_delta_i64_avx2(const uint8_t *in, const uint8_t *widths, size_t minis,
                                       size_t groups, uint64_t min_delta, uint64_t last,
                                       uint8_t *out) {
+    if (all_wider(widths, minis, 16))
+        return pk_delta_i64_scalar(in, widths, minis, groups, min_delta, last, out);
     __m256i carry = _mm256_set1_epi64x((long long)last);
     for (size_t m = 0; m < minis;) {
         size_t run = same_width_run(widths, m, minis);
