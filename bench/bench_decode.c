@@ -153,8 +153,11 @@ static void bss_row(size_t w, uint8_t *out) {
 }
 
 int main(int argc, char **argv) {
-    /* "bench_decode delta": the DELTA rows only. */
+    /* "bench_decode delta [32|64 [bw]]": the DELTA rows only (of one type,
+     * one width), e.g. to measure a row again alone. */
     bool delta_only = argc > 1 && strcmp(argv[1], "delta") == 0;
+    int only_type = delta_only && argc > 2 ? atoi(argv[2]) : 0;
+    int only_bw = delta_only && argc > 3 ? atoi(argv[3]) : -1;
     pk_cpu cpu;
     pk_cpu_detect(&cpu);
     sets[nsets] = NULL;
@@ -170,8 +173,11 @@ int main(int argc, char **argv) {
            pk_simd_level_name(cpu.detected), pk_simd_level_name(cpu.level));
     uint8_t *out = malloc(N * 16);
     static const int widths[] = {0, 1, 2, 4, 8, 12, 16, 20, 24, 32, 33, 48, 64};
-    for (int is64 = 0; is64 <= 1; is64++)
-        for (size_t i = 0; i < sizeof widths / sizeof *widths; i++) delta_row(is64, widths[i], out);
+    for (int is64 = 0; is64 <= 1; is64++) {
+        if (only_type && only_type != (is64 ? 64 : 32)) continue;
+        for (size_t i = 0; i < sizeof widths / sizeof *widths; i++)
+            if (only_bw < 0 || only_bw == widths[i]) delta_row(is64, widths[i], out);
+    }
     if (delta_only) {
         free(out);
         return 0;
