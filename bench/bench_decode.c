@@ -2,14 +2,16 @@
  * bench_decode.c: values per second of the DELTA_BINARY_PACKED,
  * dictionary-gather and BYTE_STREAM_SPLIT paths at each dispatch level this
  * machine has (reference = the per-value scalar decoder). Numbers, not a
- * test. Pages of 65536 values (output 256/512 KiB, about L2), best of
- * several repetitions of a loop of at least 50 ms.
+ * test. Pages of 65536 values (output 256/512 KiB, about L2), 21 rounds of
+ * a loop of at least 20 ms (DELTA: 10 ms, the columns of a row taking turns);
+ * every cell is "median/best" G values/s.
  *
- * Build: see bench/README.md (no CMake target yet). Time is the thread CPU
- * time, so that a loaded machine slows the numbers less.
+ * Build: the bench_decode CMake target (tests/CMakeLists.txt). Time is the
+ * thread CPU time, so that a loaded machine slows the numbers less.
  */
 #define _POSIX_C_SOURCE 200112L
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "enc_ref.h"
@@ -27,22 +29,30 @@ static double now(void) {
 
 static volatile uint64_t sink;
 
-/* Best values/s over 5 rounds of >= 50 ms of `op` on N values. */
-#define MEASURE(result, op)                                           \
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Values/s of `op` on N values over ROUNDS rounds of >= 20 ms each:
+ * result_med the median round, result_best the best. */
+#define ROUNDS 21
+#define MEASURE(result_med, result_best, op)                          \
     do {                                                              \
-        double best_ = 0;                                             \
-        for (int round_ = 0; round_ < 5; round_++) {                  \
+        double r_[ROUNDS];                                            \
+        for (int round_ = 0; round_ < ROUNDS; round_++) {             \
             long reps_ = 0;                                           \
             double t0_ = now(), t1_;                                  \
             do {                                                      \
                 op;                                                   \
                 reps_++;                                              \
                 t1_ = now();                                          \
-            } while (t1_ - t0_ < 0.05);                               \
-            double r_ = (double)reps_ * N / (t1_ - t0_);              \
-            if (r_ > best_) best_ = r_;                               \
+            } while (t1_ - t0_ < 0.02);                               \
+            r_[round_] = (double)reps_ * N / (t1_ - t0_);             \
         }                                                             \
-        result = best_;                                               \
+        qsort(r_, ROUNDS, sizeof r_[0], cmp_double);                  \
+        result_med = r_[ROUNDS / 2];                                  \
+        result_best = r_[ROUNDS - 1];                                 \
     } while (0)
 
 static const pk_kernels *sets[3];
@@ -61,25 +71,40 @@ static void delta_row(bool is64, int bw, uint8_t *out) {
     ref_delta_opts op = {128, 4, !is64 && bw > 32, is64, bw, false, false, false};
     ref_delta(&o, v, N, &op, &r);
     printf("DELTA INT%d bw %2d:", is64 ? 64 : 32, bw);
-    for (int s = 0; s < nsets; s++) {
-        double vps;
-        MEASURE(vps, {
-            pk_delta_decoder d;
-            pk_delta_init(&d, o.data, o.size, is64, NULL);
-            if (is64) pk_delta_read_i64(&d, sets[s], out, N, NULL);
-            else pk_delta_read_i32(&d, sets[s], out, N, NULL);
-            sink += out[N - 1];
-        });
-        printf("  %s %6.2f G/s", names[s], vps / 1e9);
+    /* Columns: the stream through each set, then the kernel alone (on N/32
+     * contiguous groups, no block headers) of each non-reference set. The
+     * columns take turns round by round, so a burst of load from another
+     * job slows all of them alike. */
+    int ncol = 2 * nsets - 1;
+    double r_[5][ROUNDS];
+    for (int round = 0; round < ROUNDS; round++) {
+        for (int c = 0; c < ncol; c++) {
+            const pk_kernels *k = sets[c < nsets ? c : c - nsets + 1];
+            long reps = 0;
+            double t0 = now(), t1;
+            do {
+                if (c < nsets) {
+                    pk_delta_decoder d;
+                    pk_delta_init(&d, o.data, o.size, is64, NULL);
+                    if (is64) pk_delta_read_i64(&d, k, out, N, NULL);
+                    else pk_delta_read_i32(&d, k, out, N, NULL);
+                    sink += out[N - 1];
+                } else {
+                    uint8_t w = (uint8_t)bw;
+                    if (is64) sink += k->delta_i64(o.data, &w, 1, N / 32 - 1, 3, 0, out);
+                    else sink += k->delta_i32(o.data, &w, 1, N / 32 - 1, 3, 0, out);
+                }
+                reps++;
+                t1 = now();
+            } while (t1 - t0 < 0.01);
+            r_[c][round] = (double)reps * N / (t1 - t0);
+        }
     }
-    /* The kernel alone on N/32 contiguous groups (no miniblock headers). */
-    for (int s = 1; s < nsets; s++) {
-        double vps;
-        MEASURE(vps, {
-            if (is64) sink += sets[s]->delta_i64(o.data, bw, N / 32 - 1, 3, 0, out);
-            else sink += sets[s]->delta_i32(o.data, bw, N / 32 - 1, 3, 0, out);
-        });
-        printf("  kernel-%s %6.2f", names[s], vps / 1e9);
+    for (int c = 0; c < ncol; c++) {
+        qsort(r_[c], ROUNDS, sizeof r_[c][0], cmp_double);
+        printf("  %s%s %5.2f/%5.2f", c < nsets ? "" : "kernel-",
+               names[c < nsets ? c : c - nsets + 1], r_[c][ROUNDS / 2] / 1e9,
+               r_[c][ROUNDS - 1] / 1e9);
     }
     printf("\n");
     free(v);
@@ -94,15 +119,15 @@ static void dict_row(size_t w, int64_t count, uint8_t *out) {
     for (size_t i = 0; i < N; i++) idx[i] = (uint32_t)ref_below(&r, (uint64_t)count);
     printf("dict gather %zu-byte, %6lld entries:", w, (long long)count);
     for (int s = 1; s < nsets; s++) {
-        double vps;
-        MEASURE(vps, {
+        double vps, med;
+        MEASURE(med, vps, {
             for (size_t i = 0; i < N; i += 512) {
                 if (w == 4) sets[s]->dict_gather32(dict, count, idx + i, 512, out + i * w);
                 else sets[s]->dict_gather64(dict, count, idx + i, 512, out + i * w);
             }
             sink += out[0];
         });
-        printf("  %s %6.2f G/s", names[s], vps / 1e9);
+        printf("  %s %5.2f/%5.2f G/s", names[s], med / 1e9, vps / 1e9);
     }
     printf("\n");
     free(dict);
@@ -116,18 +141,23 @@ static void bss_row(size_t w, uint8_t *out) {
     uint8_t *src = malloc(stride * w);
     for (size_t i = 0; i < stride * w; i++) src[i] = (uint8_t)(i * 131);
     printf("BYTE_STREAM_SPLIT %zu-byte:", w);
-    double mc;
-    MEASURE(mc, { memcpy(out, src, N * w); sink += out[5]; });
+    double mc, mc_med;
+    MEASURE(mc_med, mc, { memcpy(out, src, N * w); sink += out[5]; });
     for (int s = 1; s < nsets; s++) {
-        double vps;
-        MEASURE(vps, { sets[s]->bss_decode(src, stride, w, N, out); sink += out[7]; });
-        printf("  %s %6.2f G/s", names[s], vps / 1e9);
+        double vps, med;
+        MEASURE(med, vps, { sets[s]->bss_decode(src, stride, w, N, out); sink += out[7]; });
+        printf("  %s %5.2f/%5.2f G/s", names[s], med / 1e9, vps / 1e9);
     }
-    printf("  (memcpy %6.2f G values/s)\n", mc / 1e9);
+    printf("  (memcpy %5.2f/%5.2f G values/s)\n", mc_med / 1e9, mc / 1e9);
     free(src);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    /* "bench_decode delta [32|64 [bw]]": the DELTA rows only (of one type,
+     * one width), e.g. to measure a row again alone. */
+    bool delta_only = argc > 1 && strcmp(argv[1], "delta") == 0;
+    int only_type = delta_only && argc > 2 ? atoi(argv[2]) : 0;
+    int only_bw = delta_only && argc > 3 ? atoi(argv[3]) : -1;
     pk_cpu cpu;
     pk_cpu_detect(&cpu);
     sets[nsets] = NULL;
@@ -143,8 +173,15 @@ int main(void) {
            pk_simd_level_name(cpu.detected), pk_simd_level_name(cpu.level));
     uint8_t *out = malloc(N * 16);
     static const int widths[] = {0, 1, 2, 4, 8, 12, 16, 20, 24, 32, 33, 48, 64};
-    for (int is64 = 0; is64 <= 1; is64++)
-        for (size_t i = 0; i < sizeof widths / sizeof *widths; i++) delta_row(is64, widths[i], out);
+    for (int is64 = 0; is64 <= 1; is64++) {
+        if (only_type && only_type != (is64 ? 64 : 32)) continue;
+        for (size_t i = 0; i < sizeof widths / sizeof *widths; i++)
+            if (only_bw < 0 || only_bw == widths[i]) delta_row(is64, widths[i], out);
+    }
+    if (delta_only) {
+        free(out);
+        return 0;
+    }
     static const int64_t counts[] = {8, 16, 1000, 100000, 1000000};
     for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
         dict_row(4, counts[i], out);

@@ -37,36 +37,63 @@ static uint64_t bits_at(const uint8_t *p, uint64_t bit, int bw) {
     return v;
 }
 
+/* One kernel call over `minis` miniblocks of the given widths, `groups`
+ * groups each, from an exact-size allocation (the groups plus the kernels'
+ * slack), compared with the running sums computed bit by bit. */
+static void check_kernel(const pk_kernels *k, const uint8_t *widths, size_t minis,
+                         size_t groups, ref_rng *r) {
+    size_t nbytes = PK_DELTA_KERNEL_SLACK, n = minis * groups * 32;
+    for (size_t m = 0; m < minis; m++) nbytes += groups * 4 * widths[m];
+    uint8_t *in = malloc(nbytes);
+    for (size_t i = 0; i < nbytes; i++) in[i] = (uint8_t)ref_next(r);
+    size_t off = ref_below(r, 8);
+    uint8_t *o32 = malloc(n * 4 + off), *o64 = malloc(n * 8 + off);
+    uint64_t md = ref_next(r), last = ref_next(r);
+    if (ref_below(r, 2)) md = 0 - ref_below(r, 1000);
+    uint32_t l32 = k->delta_i32(in, widths, minis, groups, (uint32_t)md, (uint32_t)last, o32 + off);
+    uint64_t l64 = k->delta_i64(in, widths, minis, groups, md, last, o64 + off);
+    uint64_t x = last, bit = 0;
+    size_t bad = 0, first = n;
+    for (size_t i = 0; i < n; i++) {
+        int bw = widths[i / (groups * 32)];
+        x += md + bits_at(in, bit, bw);
+        bit += (uint64_t)bw;
+        uint32_t g32;
+        uint64_t g64;
+        memcpy(&g32, o32 + off + 4 * i, 4);
+        memcpy(&g64, o64 + off + 8 * i, 8);
+        if ((g32 != (uint32_t)x || g64 != x) && !bad++) first = i;
+    }
+    CHECK_MSG(!bad && l32 == (uint32_t)x && l64 == x,
+              "%s widths %d.. (%zu miniblocks) groups %zu: %zu bad, first at %zu",
+              set_name(k), widths[0], minis, groups, bad, first);
+    free(in);
+    free(o32);
+    free(o64);
+}
+
 static void test_kernels(void) {
     ref_rng r = {11};
+    /* Widths where the kernels switch paths (sequence, 32-bit lanes, five-byte
+     * values, the 64-bit scan limit, scalar stamps). */
+    static const uint8_t edges[] = {0, 1, 25, 26, 27, 29, 30, 31, 32, 33, 63, 64};
     for (int s = 1; s < nsets; s++) {
         const pk_kernels *k = sets[s];
         for (int bw = 0; bw <= 64; bw++) {
-            for (size_t groups = 1; groups <= 4; groups++) {
-                size_t nbytes = groups * 4 * (size_t)bw + PK_DELTA_KERNEL_SLACK;
-                uint8_t *in = malloc(nbytes);
-                for (size_t i = 0; i < nbytes; i++) in[i] = (uint8_t)ref_next(&r);
-                size_t n = groups * 32, off = ref_below(&r, 8);
-                uint8_t *o32 = malloc(n * 4 + off), *o64 = malloc(n * 8 + off);
-                uint64_t md = ref_next(&r), last = ref_next(&r);
-                if (bw < 60 && ref_below(&r, 2)) md = 0 - ref_below(&r, 1000);
-                uint32_t l32 = k->delta_i32(in, bw, groups, (uint32_t)md, (uint32_t)last, o32 + off);
-                uint64_t l64 = k->delta_i64(in, bw, groups, md, last, o64 + off);
-                uint64_t x = last;
-                int bad = 0;
-                for (size_t i = 0; i < n; i++) {
-                    x += md + bits_at(in, i * (uint64_t)bw, bw);
-                    uint32_t g32;
-                    uint64_t g64;
-                    memcpy(&g32, o32 + off + 4 * i, 4);
-                    memcpy(&g64, o64 + off + 8 * i, 8);
-                    bad += g32 != (uint32_t)x || g64 != x;
+            uint8_t w1 = (uint8_t)bw;
+            for (size_t groups = 1; groups <= 4; groups++) check_kernel(k, &w1, 1, groups, &r);
+            /* Runs of equal and of different widths in one call. */
+            for (int t = 0; t < 8; t++) {
+                uint8_t widths[8];
+                size_t minis = 1 + ref_below(&r, 8);
+                widths[0] = w1;
+                for (size_t m = 1; m < minis; m++) {
+                    uint64_t c = ref_below(&r, 3);
+                    widths[m] = c == 0 ? widths[m - 1]
+                                : c == 1 ? edges[ref_below(&r, sizeof edges)]
+                                         : (uint8_t)ref_below(&r, 65);
                 }
-                CHECK_MSG(!bad && l32 == (uint32_t)x && l64 == x, "%s bw %d groups %zu: %d bad",
-                          set_name(k), bw, groups, bad);
-                free(in);
-                free(o32);
-                free(o64);
+                check_kernel(k, widths, minis, 1 + ref_below(&r, 2), &r);
             }
         }
     }
@@ -85,14 +112,15 @@ static void check_stream(const uint64_t *v, size_t n, const ref_delta_opts *op, 
     uint8_t *buf = malloc(o.size);
     memcpy(buf, o.data, o.size);
     size_t w = op->is64 ? 8 : 4;
-    uint8_t *out = malloc(n * w + 1);
+    /* Outputs at every alignment. */
+    uint8_t *base = malloc(n * w + 8), *out = base + seed % 8;
     for (int s = 0; s < nsets; s++) {
         const pk_kernels *k = sets[s];
         pk_delta_decoder d;
         plank_error err = {0};
         CHECK(pk_delta_init(&d, buf, o.size, op->is64, &err) == PLANK_OK);
         ref_rng cr = {seed ^ 0x55};
-        memset(out, 0xA5, n * w + 1);
+        memset(base, 0xA5, n * w + 8);
         bool ok = true;
         size_t i = 0;
         while (i < n && ok) {
@@ -137,7 +165,7 @@ static void check_stream(const uint64_t *v, size_t n, const ref_delta_opts *op, 
             CHECK(pk_delta_end(&d, &end, &err) == PLANK_OK && end == buf + o.size);
         }
     }
-    free(out);
+    free(base);
     free(buf);
     free(o.data);
 }
@@ -235,6 +263,39 @@ static void test_special(void) {
             check_stream(v, n, &opt, n, 0, false, "truncated last miniblock");
         }
     }
+}
+
+/* Blocks whose miniblocks have different widths (the kernels switch paths
+ * from one miniblock to the next: width 0, 32-bit lanes, five-byte values,
+ * the INT64 two-word and scalar cases, 32/33/64), streams starting near the
+ * wrap-around, lengths up to 4200, read in one call or in chunks that split
+ * miniblocks, with skips. */
+static void test_mixed_widths(void) {
+    ref_rng r = {23};
+    static const int classes[] = {0, 0, 1, 5, 8, 9, 13, 16, 17, 25, 27, 30, 31, 32, -1};
+    size_t ncls = sizeof classes / sizeof *classes;
+    uint64_t *v = malloc(sizeof(uint64_t) * 4200);
+    char what[96];
+    for (int iter = 0; iter < 120; iter++) {
+        bool is64 = iter % 2;
+        size_t n = iter < 8 ? (size_t)iter * 129 : 1 + ref_below(&r, 4200);
+        uint64_t md = iter % 3 == 0 ? 0 - ref_below(&r, 50) : ref_below(&r, 50);
+        uint64_t x = iter % 4 == 0 ? (is64 ? UINT64_MAX - 3000 : 0x7FFFF000) : ref_next(&r);
+        int cls = 0;
+        for (size_t i = 0; i < n; i++) {
+            /* Value i > 0 is delta i - 1 of its block: miniblocks start at
+             * i = 1, 33, 65, ... */
+            if (i % 32 == 1) cls = classes[ref_below(&r, ncls)];
+            v[i] = is64 ? x : sext32(x);
+            x += cls < 0 ? ref_next(&r) : md + (ref_next(&r) & ref_mask(cls));
+        }
+        ref_delta_opts op = {128, 4, !is64 && iter % 3 == 1, is64, 0, iter % 5 == 0,
+                             iter % 5 == 1, iter % 5 == 2};
+        snprintf(what, sizeof what, "mixed widths INT%d n %zu iter %d", is64 ? 64 : 32, n, iter);
+        check_stream(v, n, &op, (uint64_t)iter, iter % 3 ? 0 : 1 + (size_t)iter % 97,
+                     iter % 4 == 3, what);
+    }
+    free(v);
 }
 
 /* ---- DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY through pk_decoder ----------------------- */
@@ -363,6 +424,7 @@ int main(void) {
     test_widths();
     test_lengths_and_splits();
     test_special();
+    test_mixed_widths();
     test_byte_arrays();
     test_corrupt();
     TEST_END();

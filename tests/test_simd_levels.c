@@ -58,6 +58,34 @@ static void test_counting(const pk_kernels *k) {
     free(ones);
 }
 
+/* Every length 0..4096 at every start offset 0..15 levels from an aligned
+ * allocation that ends with the last level (so ASan sees any read past it),
+ * through the kernel and
+ * through pk_count_eq16, with negative levels and a negative value too. The
+ * AVX2 kernel switches paths at 4, 8, 16 and 64 levels and per chunk. */
+static void test_offsets(const pk_kernels *k) {
+    ref_rng r = {19};
+    int16_t *src = malloc((4096 + 16) * 2);
+    for (size_t i = 0; i < 4096 + 16; i++) src[i] = (int16_t)((int)ref_below(&r, 4) - 1);
+    for (size_t n = 0; n <= 4096; n += n < 200 ? 1 : 61) {
+        for (size_t off = 0; off < 16; off++) {
+            int16_t *mem = malloc((off + n) * 2 + (off + n == 0)), *lv = mem + off;
+            if (n) memcpy(lv, src + off, n * 2);
+            for (int16_t v = -1; v <= 2; v += 3) {
+                int64_t want = ref_count(lv, n, v);
+                CHECK_MSG(k->count_eq16(lv, n, v) == want && pk_count_eq16(k, lv, n, v) == want,
+                          "count n %zu offset %zu v %d level %s", n, off, (int)v,
+                          pk_simd_level_name(k->level));
+            }
+            for (size_t i = 0; i < n; i++) lv[i] = (int16_t)(lv[i] & 1);
+            CHECK_MSG(k->sum01_16(lv, n) == ref_count(lv, n, 1), "sum n %zu offset %zu level %s",
+                      n, off, pk_simd_level_name(k->level));
+            free(mem);
+        }
+    }
+    free(src);
+}
+
 static void test_range(const pk_kernels *k) {
     for (size_t n = 0; n <= 70; n++) {
         int16_t *lv = malloc(n ? n * 2 : 1);
@@ -124,6 +152,7 @@ int main(void) {
         CHECK(k->delta_i32 && k->delta_i64 && k->dict_gather32 && k->dict_gather64 &&
               k->bss_decode);
         test_counting(tabs[t]);
+        test_offsets(tabs[t]);
         test_range(tabs[t]);
         test_bitmap(tabs[t]);
     }

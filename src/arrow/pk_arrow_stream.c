@@ -156,7 +156,7 @@ static plank_status leaf_append(pk_leaf_buf *l, const plank_schema_node *pn,
                      "column %d (%s): a record starts with repetition level %d",
                      (int)pn->column, pn->path, (int)b->rep_levels[0]);
         PK_FORWARD(pk_buffer_append(&l->rep, b->rep_levels, (size_t)k * 2, err));
-        l->starts += kn->count_eq16(b->rep_levels, (size_t)k, 0);
+        l->starts += pk_count_eq16(kn, b->rep_levels, (size_t)k, 0);
     } else {
         l->starts += k;
     }
@@ -300,7 +300,7 @@ static plank_status leaf_cut(pk_stream *s, int32_t i, int64_t rows, int64_t *slo
      * start of record `rows`, then level by level. */
     const pk_kernels *kn = s->r->kernels;
     for (int64_t m; (m = l->n - p < 1024 ? l->n - p : 1024) > 0; p += m) {
-        int64_t in = kn->count_eq16(rep + p, (size_t)m, 0);
+        int64_t in = pk_count_eq16(kn, rep + p, (size_t)m, 0);
         if (c + in > rows) break;
         c += in;
     }

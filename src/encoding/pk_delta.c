@@ -245,48 +245,58 @@ static void delta_groups(pk_delta_decoder *d, const pk_kernels *k, uint64_t grou
             memcpy(pad, src, gbytes);
             src = pad;
         }
-        uint8_t *o = out + done * 32 * w;
+        uint8_t *o = out + done * 32 * w, width = (uint8_t)bw;
         if (w == 8) {
-            last = k->delta_i64(src, bw, (size_t)m, d->min_delta, last, o);
+            last = k->delta_i64(src, &width, 1, (size_t)m, d->min_delta, last, o);
         } else {
-            last = k->delta_i32(src, bw, (size_t)m, (uint32_t)d->min_delta, (uint32_t)last, o);
+            last = k->delta_i32(src, &width, 1, (size_t)m, (uint32_t)d->min_delta,
+                                (uint32_t)last, o);
         }
         done += m;
     }
     d->last = last;
 }
 
-/* A whole block (all of whose values are requested and present) in one loop
- * over its miniblocks: one bounds check for the block instead of one per
- * miniblock. Returns false, changing nothing, when a width is invalid or the
- * block (plus the kernels' slack) is not inside the buffer; the
- * per-miniblock path then reports the error or handles the end. */
-static bool delta_block_fast(pk_delta_decoder *d, const pk_kernels *k, uint8_t *out, size_t w) {
-    const uint8_t *in = d->mini_data;
-    uint64_t vpm = d->values_per_mini, total = 0;
-    for (uint64_t m = 0; m < d->miniblocks; m++) {
-        if (d->widths[m] > 64) return false;
-        total += vpm * d->widths[m] / 8;
-    }
-    if (total + PK_DELTA_KERNEL_SLACK > (uint64_t)(d->end - in)) return false;
+/* Whole blocks, as many as the request and the stream cover, from the start
+ * of a block: each block's header (min delta, widths) is parsed here and the
+ * block goes to one kernel call, with one bounds check; the decoder's state
+ * stays in locals. Stops at the first block that has a width above 64 or is
+ * not entirely inside the buffer with the kernels' slack after it, leaving
+ * the decoder at that block's start: the per-miniblock path then reports the
+ * error or handles the end. Returns the number of values decoded. */
+static int64_t delta_blocks(pk_delta_decoder *d, const pk_kernels *k, uint8_t *out, int64_t n,
+                            size_t w) {
+    uint64_t bs = d->block_size, minis = d->miniblocks, vpm = d->values_per_mini;
+    int64_t want = n < pk_delta_remaining(d) ? n : pk_delta_remaining(d);
+    uint64_t blocks = (uint64_t)want / bs, b = 0;
     size_t groups = (size_t)(vpm / PK_DELTA_GROUP);
-    uint64_t last = d->last, md = d->min_delta;
-    for (uint64_t m = 0; m < d->miniblocks; m++) {
-        int bw = d->widths[m];
-        if (w == 8) {
-            last = k->delta_i64(in, bw, groups, md, last, out);
-        } else {
-            last = k->delta_i32(in, bw, groups, (uint32_t)md, (uint32_t)last, out);
+    const uint8_t *p = d->p, *end = d->end;
+    uint64_t last = d->last;
+    for (; b < blocks; b++, out += bs * w) {
+        const uint8_t *q = p;
+        uint64_t zz, bits = 0;
+        if (!pk_read_uleb128(&q, end, 10, &zz) || (uint64_t)(end - q) < minis) break;
+        bool bad = false;
+        for (uint64_t m = 0; m < minis; m++) {
+            bad |= q[m] > 64;
+            bits += q[m];
         }
-        in += vpm * (uint64_t)bw / 8;
-        out += vpm * w;
+        /* bits * vpm <= 64 * block size <= 2^37: no overflow. */
+        uint64_t bytes = bits * vpm / 8;
+        if (bad || bytes + PK_DELTA_KERNEL_SLACK > (uint64_t)(end - q) - minis) break;
+        uint64_t md = pk_zigzag_decode(zz);
+        if (w == 8) {
+            last = k->delta_i64(q + minis, q, (size_t)minis, groups, md, last, out);
+        } else {
+            last = k->delta_i32(q + minis, q, (size_t)minis, groups, (uint32_t)md,
+                                (uint32_t)last, out);
+        }
+        p = q + minis + bytes;
     }
+    d->p = p;
     d->last = last;
-    d->values_read += (int64_t)d->block_size;
-    d->mini_data = d->p = in;
-    d->mini_index = d->miniblocks;
-    d->in_block = false;
-    return true;
+    d->values_read += (int64_t)(b * bs);
+    return (int64_t)(b * bs);
 }
 
 static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t *out,
@@ -326,13 +336,13 @@ static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t
         n--;
     }
     while (n > 0) {
-        if (!d->in_block) PK_FORWARD(delta_block_start(d, err));
-        if (d->mini_index == 0 && d->mini_pos == 0 && (uint64_t)n >= d->block_size &&
-            (uint64_t)pk_delta_remaining(d) >= d->block_size && delta_block_fast(d, k, out, w)) {
-            out += d->block_size * w;
-            n -= (int64_t)d->block_size;
-            continue;
+        if (!d->in_block && (uint64_t)n >= d->block_size) {
+            int64_t m = delta_blocks(d, k, out, n, w);
+            out += (size_t)m * w;
+            n -= m;
+            if (n == 0) break;
         }
+        if (!d->in_block) PK_FORWARD(delta_block_start(d, err));
         if (d->mini_pos == 0) PK_FORWARD(delta_mini_check(d, err));
         int bw = d->widths[d->mini_index];
         uint64_t m = d->values_per_mini - d->mini_pos;

@@ -290,7 +290,7 @@ static plank_status count_non_null(plank_column_reader *cr, int64_t n, int64_t *
     const pk_kernels *kn = cr->r->kernels;
     int64_t c = 0;
     if (!cr->def_rle) {
-        *count = kn->count_eq16(cr->bp_def, (size_t)n, cr->max_def);
+        *count = pk_count_eq16(kn, cr->bp_def, (size_t)n, cr->max_def);
         return PLANK_OK;
     }
     pk_rle_decoder d = cr->def_dec;
@@ -299,7 +299,7 @@ static plank_status count_non_null(plank_column_reader *cr, int64_t n, int64_t *
     while (n > 0) {
         int64_t k = n < PK_SCRATCH_LEVELS ? n : PK_SCRATCH_LEVELS;
         PK_FORWARD(pk_rle_get_i16(&d, lv, k, err));
-        c += kn->count_eq16(lv, (size_t)k, cr->max_def);
+        c += pk_count_eq16(kn, lv, (size_t)k, cr->max_def);
         n -= k;
     }
     *count = c;
@@ -692,7 +692,7 @@ static plank_status advance(plank_column_reader *cr, int64_t n, plank_batch *out
                                        cr->max_rep > 0 ? rep : NULL, err));
                 int64_t nn = m;
                 if (cr->max_def > 0)
-                    nn = cr->r->kernels->count_eq16(def, (size_t)m, cr->max_def);
+                    nn = pk_count_eq16(cr->r->kernels, def, (size_t)m, cr->max_def);
                 PK_FORWARD(pk_decoder_skip(&cr->dec, nn, err));
                 left -= m;
             }

@@ -22,31 +22,35 @@
 
 /* ---- DELTA_BINARY_PACKED miniblock groups ------------------------------------------ */
 
-/* The delta kernels decode `groups` groups of 32 values of `bw` (0..64) bits,
- * packed LSB-first from in[0..groups*4*bw) (a group is exactly 4*bw bytes),
- * as running sums: value = previous + min_delta + packed delta, starting from
- * `last`; they return the last value written. _i32 wraps at 32 bits (the low
- * 32 bits of each packed delta are used, so widths 33..64 of INT32 columns
- * decode as the reference does), _i64 at 64 bits.
+/* The delta kernels decode `minis` consecutive miniblocks of `groups` groups
+ * of 32 values each; miniblock m has widths[m] bits per value (0..64,
+ * checked by the caller) and is packed LSB-first in groups*4*widths[m] bytes
+ * right after the previous one (a group is exactly 4*bw bytes). The values
+ * are running sums: value = previous + min_delta + packed delta, starting
+ * from `last`; they return the last value written. _i32 wraps at 32 bits
+ * (the low 32 bits of each packed delta are used, so widths 33..64 of INT32
+ * columns decode as the reference does), _i64 at 64 bits.
  * They may read up to PK_DELTA_KERNEL_SLACK bytes past the last group: the
  * caller guarantees those bytes are inside its buffer (or copies the group). */
 #define PK_DELTA_KERNEL_SLACK 16
 #define PK_DELTA_GROUP 32
 
-typedef uint32_t (*pk_delta_i32_fn)(const uint8_t *in, int bw, size_t groups, uint32_t min_delta,
-                                    uint32_t last, uint8_t *out);
-typedef uint64_t (*pk_delta_i64_fn)(const uint8_t *in, int bw, size_t groups, uint64_t min_delta,
-                                    uint64_t last, uint8_t *out);
+typedef uint32_t (*pk_delta_i32_fn)(const uint8_t *in, const uint8_t *widths, size_t minis,
+                                    size_t groups, uint32_t min_delta, uint32_t last,
+                                    uint8_t *out);
+typedef uint64_t (*pk_delta_i64_fn)(const uint8_t *in, const uint8_t *widths, size_t minis,
+                                    size_t groups, uint64_t min_delta, uint64_t last,
+                                    uint8_t *out);
 
-uint32_t pk_delta_i32_scalar(const uint8_t *in, int bw, size_t groups, uint32_t min_delta,
-                             uint32_t last, uint8_t *out);
-uint64_t pk_delta_i64_scalar(const uint8_t *in, int bw, size_t groups, uint64_t min_delta,
-                             uint64_t last, uint8_t *out);
+uint32_t pk_delta_i32_scalar(const uint8_t *in, const uint8_t *widths, size_t minis,
+                             size_t groups, uint32_t min_delta, uint32_t last, uint8_t *out);
+uint64_t pk_delta_i64_scalar(const uint8_t *in, const uint8_t *widths, size_t minis,
+                             size_t groups, uint64_t min_delta, uint64_t last, uint8_t *out);
 #ifdef PK_HAVE_X86_KERNELS
-uint32_t pk_delta_i32_avx2(const uint8_t *in, int bw, size_t groups, uint32_t min_delta,
-                           uint32_t last, uint8_t *out);
-uint64_t pk_delta_i64_avx2(const uint8_t *in, int bw, size_t groups, uint64_t min_delta,
-                           uint64_t last, uint8_t *out);
+uint32_t pk_delta_i32_avx2(const uint8_t *in, const uint8_t *widths, size_t minis,
+                           size_t groups, uint32_t min_delta, uint32_t last, uint8_t *out);
+uint64_t pk_delta_i64_avx2(const uint8_t *in, const uint8_t *widths, size_t minis,
+                           size_t groups, uint64_t min_delta, uint64_t last, uint8_t *out);
 #endif
 
 /* ---- Dictionary gather ------------------------------------------------------------- */

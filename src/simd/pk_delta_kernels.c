@@ -1,13 +1,20 @@
 /*
- * pk_delta_kernels.c: DELTA_BINARY_PACKED miniblock kernels, one body per bit
- * width 0..64 stamped out by macro (the width is a compile-time constant in
- * each copy, so every shift, mask and byte offset folds), for scalar code and
- * AVX2. Width 0 is an arithmetic sequence: no bits are extracted.
+ * pk_delta_kernels.c: DELTA_BINARY_PACKED miniblock kernels. A call decodes
+ * a run of miniblocks (a whole block, from pk_delta.c) with their widths, so
+ * the block's header is parsed once and the running sum stays in a register
+ * from one miniblock to the next.
  *
- * A kernel call decodes whole groups of 32 values; the caller (pk_delta.c)
- * handles partial groups and the bounds: a group is 4*bw bytes and the
- * kernels may read up to PK_DELTA_KERNEL_SLACK bytes past the last group.
- * All arithmetic is unsigned, so wrapping is defined.
+ * Scalar: one body per bit width 0..64 stamped out by macro (the width is a
+ * compile-time constant in each copy, so every shift, mask and byte offset
+ * folds), one call per run of miniblocks of the same width. AVX2: one body
+ * whose shuffle and shift constants come from the unpack tables, chosen per
+ * run of miniblocks without an indirect branch; width 0 is an arithmetic
+ * sequence (no bits are extracted).
+ *
+ * The caller (pk_delta.c) handles partial groups and the bounds: a group of
+ * 32 values is 4*bw bytes and the kernels may read up to
+ * PK_DELTA_KERNEL_SLACK bytes past the last group. All arithmetic is
+ * unsigned, so wrapping is defined.
  */
 #include "pk_decode_kernels.h"
 
@@ -84,135 +91,258 @@ PK_BW_ALL(fn_STAMP32)
 static const delta64_fixed scalar64[65] = {PK_BW_ALL(REF_S64)};
 static const delta32_fixed scalar32[65] = {PK_BW_ALL(REF_S32)};
 
-uint64_t pk_delta_i64_scalar(const uint8_t *in, int bw, size_t groups, uint64_t min_delta,
-                             uint64_t last, uint8_t *out) {
-    return scalar64[(unsigned)bw <= 64 ? bw : 0](in, groups, min_delta, last, out);
+/* Miniblocks m.. that share widths[m]: one stamp call covers them all (a
+ * writer often gives the miniblocks of a block one width). */
+PK_INLINE size_t same_width_run(const uint8_t *widths, size_t m, size_t minis) {
+    size_t run = 1;
+    while (m + run < minis && widths[m + run] == widths[m]) run++;
+    return run;
 }
 
-uint32_t pk_delta_i32_scalar(const uint8_t *in, int bw, size_t groups, uint32_t min_delta,
-                             uint32_t last, uint8_t *out) {
-    return scalar32[(unsigned)bw <= 64 ? bw : 0](in, groups, min_delta, last, out);
+/* True when every miniblock is wider than `max` (all go to scalar stamps). */
+PK_INLINE bool all_wider(const uint8_t *widths, size_t minis, int max) {
+    for (size_t m = 0; m < minis; m++)
+        if (widths[m] <= max) return false;
+    return true;
 }
+
+/* The scalar kernels: one stamp call per run of miniblocks of one width. */
+#define fn_SCALAR_RUNS(bits)                                                                 \
+    uint##bits##_t pk_delta_i##bits##_scalar(const uint8_t *in, const uint8_t *widths,        \
+                                             size_t minis, size_t groups, uint##bits##_t md,  \
+                                             uint##bits##_t last, uint8_t *out) {             \
+        for (size_t m = 0; m < minis;) {                                                      \
+            size_t run = same_width_run(widths, m, minis);                                    \
+            int bw = widths[m] <= 64 ? widths[m] : 0;                                         \
+            last = scalar##bits[bw](in, groups * run, md, last, out);                         \
+            in += groups * run * 4 * (size_t)bw;                                              \
+            out += groups * run * 32 * (bits / 8);                                            \
+            m += run;                                                                         \
+        }                                                                                     \
+        return last;                                                                          \
+    }
+fn_SCALAR_RUNS(32)
+fn_SCALAR_RUNS(64)
 
 /* ---- AVX2 ----------------------------------------------------------------------------- */
 
 #ifdef PK_HAVE_X86_KERNELS
 #include <immintrin.h>
 
+#include "pk_unpack_tables_avx2.h"
+
 #define PK_AVX2_FN __attribute__((target("avx2,bmi2")))
 #define PK_AVX2_INLINE static inline __attribute__((always_inline, target("avx2,bmi2")))
 
-/* Bit position of value j (0..3) of the 128-bit lane L of an 8-value chunk;
- * lane 1 is loaded from byte (4*bw)/8, so it starts (4*bw)%8 bits in. */
-#define LBIT(L, j) ((L) * ((4 * bw) % 8) + (j) * bw)
-/* Shuffle index of byte k of value j's dword (0x80: zero). */
-#define SIX(L, j, k) (char)(LBIT(L, j) / 8 + (k) <= 15 ? LBIT(L, j) / 8 + (k) : 0x80)
-#define SIX4(L, j, k0)                                                                       \
-    SIX(L, j, k0), SIX(L, j, k0 + 1), SIX(L, j, k0 + 2), SIX(L, j, k0 + 3)
-#define SIX5(L, j) (char)(LBIT(L, j) / 8 + 4 <= 15 ? LBIT(L, j) / 8 + 4 : 0x80), \
-    (char)0x80, (char)0x80, (char)0x80
+/* One width's unpack constants, loaded from the generated tables of
+ * pk_unpack_avx2.c once per run of miniblocks. The width is a run-time value:
+ * a loop per width would cost an indirect branch per miniblock, which
+ * mispredicts when the widths of consecutive miniblocks differ (real data),
+ * while these constants cost the same instructions per value as immediates. */
+typedef struct dk_regs {
+    __m256i lo, hi, shr, shl, mask;
+    size_t lane1; /* byte offset of the high 128-bit half's load */
+    bool two;     /* some value spans five bytes: second shuffle and shift */
+} dk_regs;
+
+PK_AVX2_INLINE dk_regs dk_setup(int bw) {
+    dk_regs r;
+    if (bw == 32) {
+        /* The tables stop at 31 (unpack32 copies width 32): the identity. */
+        r.lo = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2,
+                                3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        r.hi = r.shr = r.shl = _mm256_setzero_si256();
+        r.mask = _mm256_set1_epi32(-1);
+        r.lane1 = 16;
+        r.two = false;
+        return r;
+    }
+    const pk_unpack_avx2_table *t = &pk_unpack_avx2_tables[bw];
+    r.lo = _mm256_loadu_si256((const __m256i *)(const void *)t->shuf_lo);
+    r.hi = _mm256_loadu_si256((const __m256i *)(const void *)t->shuf_hi);
+    r.shr = _mm256_loadu_si256((const __m256i *)(const void *)t->shr);
+    r.shl = _mm256_loadu_si256((const __m256i *)(const void *)t->shl);
+    r.mask = _mm256_set1_epi32((int)((1u << bw) - 1));
+    r.lane1 = t->lane1;
+    r.two = t->two_words != 0;
+    return r;
+}
 
 /* The 8 values (bw <= 32) of the bw bytes at p as 32-bit lanes. Reads 16
- * bytes at p and at p + (4*bw)/8: at most 16 bytes past the chunk. */
-PK_AVX2_INLINE __m256i unpack8(const uint8_t *p, const int bw) {
+ * bytes at p and at p + lane1 (lane1 <= bw/2): less than 16 bytes past the
+ * chunk. */
+PK_AVX2_INLINE __m256i dk_unpack(const uint8_t *p, const dk_regs *r, const int two) {
     __m256i x = _mm256_inserti128_si256(
         _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p)),
-        _mm_loadu_si128((const __m128i *)(const void *)(p + (4 * bw) / 8)), 1);
-    const __m256i ctl = _mm256_setr_epi8(SIX4(0, 0, 0), SIX4(0, 1, 0), SIX4(0, 2, 0),
-                                         SIX4(0, 3, 0), SIX4(1, 0, 0), SIX4(1, 1, 0),
-                                         SIX4(1, 2, 0), SIX4(1, 3, 0));
-    const __m256i shr = _mm256_setr_epi32(LBIT(0, 0) % 8, LBIT(0, 1) % 8, LBIT(0, 2) % 8,
-                                          LBIT(0, 3) % 8, LBIT(1, 0) % 8, LBIT(1, 1) % 8,
-                                          LBIT(1, 2) % 8, LBIT(1, 3) % 8);
-    __m256i v = _mm256_srlv_epi32(_mm256_shuffle_epi8(x, ctl), shr);
-    if (bw > 25) {
-        /* A value may reach into a fifth byte: shift it in from the left. */
-        const __m256i ctl5 = _mm256_setr_epi8(SIX5(0, 0), SIX5(0, 1), SIX5(0, 2), SIX5(0, 3),
-                                              SIX5(1, 0), SIX5(1, 1), SIX5(1, 2), SIX5(1, 3));
-        const __m256i shl = _mm256_sub_epi32(_mm256_set1_epi32(32), shr);
-        v = _mm256_or_si256(v, _mm256_sllv_epi32(_mm256_shuffle_epi8(x, ctl5), shl));
-    }
-    if (bw < 32) v = _mm256_and_si256(v, _mm256_set1_epi32((int)((1u << (bw & 31)) - 1)));
-    return v;
+        _mm_loadu_si128((const __m128i *)(const void *)(p + r->lane1)), 1);
+    __m256i v = _mm256_srlv_epi32(_mm256_shuffle_epi8(x, r->lo), r->shr);
+    if (two) v = _mm256_or_si256(v, _mm256_sllv_epi32(_mm256_shuffle_epi8(x, r->hi), r->shl));
+    return _mm256_and_si256(v, r->mask);
 }
 
-/* Inclusive prefix sum of 8 uint32 lanes. The carry (the previous value in
- * all lanes) is added by the caller, so that the only loop-carried
- * dependency is one add per 8 values. */
-PK_AVX2_INLINE __m256i scan32(__m256i v) {
-    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
-    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 8));
-    __m256i t = _mm256_shuffle_epi32(v, 0xFF);
-    t = _mm256_permute2x128_si256(t, t, 0x08);
-    return _mm256_add_epi32(v, t);
-}
-
-PK_AVX2_INLINE uint32_t avx2_delta32_body(const uint8_t *in, size_t groups, uint32_t md,
-                                          uint32_t last, uint8_t *out, const int bw) {
-    const __m256i vmd = _mm256_set1_epi32((int)md);
+/* Running sums in 32 bits: an inclusive prefix sum of the 8 lanes, plus the
+ * carry (the previous value in all lanes) added after it, so that the only
+ * loop-carried dependency is one add per 8 values. */
+PK_AVX2_INLINE __m256i d32_chunks(const uint8_t *p, int bw, const dk_regs *r, size_t chunks,
+                                  __m256i vmd, __m256i carry, uint8_t *out, const int two) {
     const __m256i seven = _mm256_set1_epi32(7);
-    __m256i carry = _mm256_set1_epi32((int)last);
-    if (bw == 0) {
-        /* last + md*(j+1): the sequence, 8 values per step of 8*md. */
-        const __m256i seq = _mm256_mullo_epi32(vmd, _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 8));
-        const __m256i step = _mm256_set1_epi32((int)(md * 8u));
-        for (size_t i = 0; i < groups * 4; i++, out += 32) {
-            _mm256_storeu_si256((__m256i *)(void *)out, _mm256_add_epi32(carry, seq));
-            carry = _mm256_add_epi32(carry, step);
-        }
-        return last + (uint32_t)(groups * 32) * md;
+    for (size_t i = 0; i < chunks; i++, p += bw, out += 32) {
+        __m256i v = _mm256_add_epi32(dk_unpack(p, r, two), vmd);
+        v = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
+        v = _mm256_add_epi32(v, _mm256_slli_si256(v, 8));
+        __m256i t = _mm256_shuffle_epi32(v, 0xFF);
+        v = _mm256_add_epi32(v, _mm256_permute2x128_si256(t, t, 0x08));
+        _mm256_storeu_si256((__m256i *)(void *)out, _mm256_add_epi32(v, carry));
+        carry = _mm256_add_epi32(carry, _mm256_permutevar8x32_epi32(v, seven));
     }
-    for (size_t i = 0; i < groups * 4; i++, in += bw, out += 32) {
-        __m256i s = scan32(_mm256_add_epi32(unpack8(in, bw), vmd));
-        _mm256_storeu_si256((__m256i *)(void *)out, _mm256_add_epi32(s, carry));
-        carry = _mm256_add_epi32(carry, _mm256_permutevar8x32_epi32(s, seven));
+    return carry;
+}
+
+/* Width 0: the arithmetic sequence last + md*(j+1), no input read. */
+PK_AVX2_INLINE __m256i d32_seq(size_t chunks, uint32_t md, __m256i carry, uint8_t *out) {
+    const __m256i seq = _mm256_mullo_epi32(_mm256_set1_epi32((int)md),
+                                           _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 8));
+    const __m256i step = _mm256_set1_epi32((int)(md * 8u));
+    for (size_t i = 0; i < chunks; i++, out += 32) {
+        _mm256_storeu_si256((__m256i *)(void *)out, _mm256_add_epi32(carry, seq));
+        carry = _mm256_add_epi32(carry, step);
+    }
+    return carry;
+}
+
+PK_AVX2_INLINE __m256i d64_seq(size_t quads, uint64_t md, __m256i carry, uint8_t *out) {
+    const __m256i seq = _mm256_setr_epi64x((long long)md, (long long)(md * 2),
+                                           (long long)(md * 3), (long long)(md * 4));
+    const __m256i step = _mm256_set1_epi64x((long long)(md * 4));
+    for (size_t i = 0; i < quads; i++, out += 32) {
+        _mm256_storeu_si256((__m256i *)(void *)out, _mm256_add_epi64(carry, seq));
+        carry = _mm256_add_epi64(carry, step);
+    }
+    return carry;
+}
+
+/* The carry stays in a register across the miniblocks of the call; widths
+ * above 32 (INT32 columns with 33-bit deltas, rare) use the scalar stamps. */
+PK_AVX2_FN uint32_t pk_delta_i32_avx2(const uint8_t *in, const uint8_t *widths, size_t minis,
+                                      size_t groups, uint32_t min_delta, uint32_t last,
+                                      uint8_t *out) {
+    /* Calls with only scalar-stamp widths skip the vector state (ymm spills
+     * around the stamp calls, carry moves in and out of a register). */
+    if (all_wider(widths, minis, 32))
+        return pk_delta_i32_scalar(in, widths, minis, groups, min_delta, last, out);
+    const __m256i vmd = _mm256_set1_epi32((int)min_delta);
+    __m256i carry = _mm256_set1_epi32((int)last);
+    for (size_t m = 0; m < minis;) {
+        size_t run = same_width_run(widths, m, minis);
+        int bw = widths[m] <= 64 ? widths[m] : 0;
+        size_t chunks = groups * run * 4;
+        if (bw == 0) {
+            carry = d32_seq(chunks, min_delta, carry, out);
+        } else if (bw <= 32) {
+            dk_regs r = dk_setup(bw);
+            if (r.two) carry = d32_chunks(in, bw, &r, chunks, vmd, carry, out, 1);
+            else carry = d32_chunks(in, bw, &r, chunks, vmd, carry, out, 0);
+        } else {
+            uint32_t l = (uint32_t)_mm256_cvtsi256_si32(carry);
+            carry = _mm256_set1_epi32((int)scalar32[bw](in, groups * run, min_delta, l, out));
+        }
+        in += chunks * (size_t)bw;
+        out += chunks * 32;
+        m += run;
     }
     return (uint32_t)_mm256_cvtsi256_si32(carry);
 }
 
-/* INT64, width 0 only: the arithmetic sequence, 4 values per store. For
- * widths 1..32 an AVX2 version (unpack8, widen, two 64-bit scans per 8
- * values) measured slower than the scalar stamps on Zen 3 (about 1.5 vs
- * 2.3 G values/s), so the table keeps the scalar ones there. */
-PK_AVX2_FN static uint64_t a64_0(const uint8_t *in, size_t groups, uint64_t md, uint64_t last,
-                                 uint8_t *out) {
-    (void)in;
+/* INT64, widths 1..16, one group of 32 values per step, transposed: 64-bit
+ * lane j holds the 8 values 8j..8j+7 of the group (one little-endian word at
+ * byte j*bw holds all of them for widths <= 8; two words, at j*bw and
+ * j*bw + 4*bw/8, for 9..16), so the running sums within each lane are plain
+ * vertical adds. The four lanes' totals are then prefix-summed once (two
+ * shifted adds) with the carry, added to the 8 sums, and a 4x4 transpose of
+ * 64-bit elements puts the values back in order for the stores. Reading a
+ * value costs an and and a shift; no lane-crossing op runs per value, which
+ * is what made the in-order layout slower than the scalar stamps. */
+PK_AVX2_INLINE __m256i d64_words(const uint8_t *p, size_t bw) {
+    __m128i a = _mm_castpd_si128(_mm_loadh_pd(
+        _mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)p)),
+        (const double *)(const void *)(p + bw)));
+    __m128i b = _mm_castpd_si128(_mm_loadh_pd(
+        _mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)(p + 2 * bw))),
+        (const double *)(const void *)(p + 3 * bw)));
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
+}
+
+/* Stores the 4x4 64-bit block whose column t is c[t] (lane j of c[t] is value
+ * 8j + t of the group) as rows: out + 64*j gets lane j of c[0..3]. */
+PK_AVX2_INLINE void d64_store_t(const __m256i *c, uint8_t *out) {
+    __m256i t0 = _mm256_unpacklo_epi64(c[0], c[1]), t1 = _mm256_unpackhi_epi64(c[0], c[1]);
+    __m256i t2 = _mm256_unpacklo_epi64(c[2], c[3]), t3 = _mm256_unpackhi_epi64(c[2], c[3]);
+    _mm256_storeu_si256((__m256i *)(void *)out, _mm256_permute2x128_si256(t0, t2, 0x20));
+    _mm256_storeu_si256((__m256i *)(void *)(out + 64), _mm256_permute2x128_si256(t1, t3, 0x20));
+    _mm256_storeu_si256((__m256i *)(void *)(out + 128), _mm256_permute2x128_si256(t0, t2, 0x31));
+    _mm256_storeu_si256((__m256i *)(void *)(out + 192), _mm256_permute2x128_si256(t1, t3, 0x31));
+}
+
+PK_AVX2_INLINE __m256i d64_small(const uint8_t *p, size_t bw, size_t groups, uint64_t md,
+                                 __m256i carry, uint8_t *out, const int two_words) {
+    const __m256i mask = _mm256_set1_epi64x((long long)((UINT64_C(1) << bw) - 1));
+    const __m256i vmd = _mm256_set1_epi64x((long long)md);
+    const __m128i cnt = _mm_cvtsi32_si128((int)bw), cnt1 = _mm_cvtsi32_si128((int)(4 * bw % 8));
+    const size_t o1 = 4 * bw / 8;
+    for (size_t g = 0; g < groups; g++, p += 4 * bw, out += 32 * 8) {
+        __m256i c[8], w = d64_words(p, bw), s = _mm256_setzero_si256();
+        for (int t = 0; t < 8; t++) {
+            if (two_words && t == 4) w = _mm256_srl_epi64(d64_words(p + o1, bw), cnt1);
+            s = _mm256_add_epi64(s, _mm256_add_epi64(_mm256_and_si256(w, mask), vmd));
+            w = _mm256_srl_epi64(w, cnt);
+            c[t] = s;
+        }
+        /* Lane totals S; inclusive prefix I over the lanes; each lane's values
+         * get the carry plus the totals of the lanes before it (I - S). */
+        __m256i sh1 = _mm256_blend_epi32(_mm256_permute4x64_epi64(s, 0x90),
+                                         _mm256_setzero_si256(), 0x03);
+        __m256i x = _mm256_add_epi64(s, sh1);
+        __m256i incl = _mm256_add_epi64(x, _mm256_permute2x128_si256(x, x, 0x08));
+        __m256i e = _mm256_add_epi64(carry, _mm256_sub_epi64(incl, s));
+        carry = _mm256_add_epi64(carry, _mm256_permute4x64_epi64(incl, 0xFF));
+        for (int t = 0; t < 8; t++) c[t] = _mm256_add_epi64(c[t], e);
+        d64_store_t(c, out);
+        d64_store_t(c + 4, out + 32);
+    }
+    return carry;
+}
+
+/* INT64: width 0 is the sequence, widths 1..16 the transposed kernel above,
+ * wider ones the scalar stamps. An in-order AVX2 version for widths <= 30
+ * (the 32-bit unpack, a 32-bit scan, vpmovzxdq to 64-bit lanes, the half's
+ * total broadcast with vpermq) ran at about 10 cycles per 8 values against
+ * 7.4 for the stamps, which issue about 5-6 instructions per value: on Zen 3
+ * the lane-crossing widen and broadcast ops cost 0.5-1 cycle each
+ * (bench/README.md). */
+PK_AVX2_FN uint64_t pk_delta_i64_avx2(const uint8_t *in, const uint8_t *widths, size_t minis,
+                                      size_t groups, uint64_t min_delta, uint64_t last,
+                                      uint8_t *out) {
+    if (all_wider(widths, minis, 16))
+        return pk_delta_i64_scalar(in, widths, minis, groups, min_delta, last, out);
     __m256i carry = _mm256_set1_epi64x((long long)last);
-    const __m256i seq = _mm256_setr_epi64x((long long)md, (long long)(md * 2),
-                                           (long long)(md * 3), (long long)(md * 4));
-    const __m256i step = _mm256_set1_epi64x((long long)(md * 4));
-    for (size_t i = 0; i < groups * 8; i++, out += 32) {
-        _mm256_storeu_si256((__m256i *)(void *)out, _mm256_add_epi64(carry, seq));
-        carry = _mm256_add_epi64(carry, step);
+    for (size_t m = 0; m < minis;) {
+        size_t run = same_width_run(widths, m, minis);
+        int bw = widths[m] <= 64 ? widths[m] : 0;
+        if (bw == 0) {
+            carry = d64_seq(groups * run * 8, min_delta, carry, out);
+        } else if (bw <= 8) {
+            carry = d64_small(in, (size_t)bw, groups * run, min_delta, carry, out, 0);
+        } else if (bw <= 16) {
+            carry = d64_small(in, (size_t)bw, groups * run, min_delta, carry, out, 1);
+        } else {
+            uint64_t l = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(carry));
+            l = scalar64[bw](in, groups * run, min_delta, l, out);
+            carry = _mm256_set1_epi64x((long long)l);
+        }
+        in += groups * run * 4 * (size_t)bw;
+        out += groups * run * 32 * 8;
+        m += run;
     }
-    return last + (uint64_t)(groups * 32) * md;
-}
-
-#define fn_AVX32(bw)                                                                         \
-    PK_AVX2_FN static uint32_t a32_##bw(const uint8_t *in, size_t g, uint32_t md,            \
-                                        uint32_t last, uint8_t *out) {                       \
-        return avx2_delta32_body(in, g, md, last, out, bw);                                  \
-    }
-PK_BW_0_32(fn_AVX32)
-#define REF_A32(bw) a32_##bw,
-/* Widths above 32 (rare: INT32 columns with 33-bit deltas, or INT64 data
- * with huge deltas), and INT64 widths 1..32 (see a64_0), use the scalar
- * stamps. */
-#define REF_S64_(bw) s64_##bw,
-#define REF_S32_(bw) s32_##bw,
-#define PK_BW_1_32(X)                                                                         \
-    X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17)  \
-    X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31) X(32)
-static const delta64_fixed avx2_64[65] = {a64_0, PK_BW_1_32(REF_S64_) PK_BW_33_64(REF_S64_)};
-static const delta32_fixed avx2_32[65] = {PK_BW_0_32(REF_A32) PK_BW_33_64(REF_S32_)};
-
-uint64_t pk_delta_i64_avx2(const uint8_t *in, int bw, size_t groups, uint64_t min_delta,
-                           uint64_t last, uint8_t *out) {
-    return avx2_64[(unsigned)bw <= 64 ? bw : 0](in, groups, min_delta, last, out);
-}
-
-uint32_t pk_delta_i32_avx2(const uint8_t *in, int bw, size_t groups, uint32_t min_delta,
-                           uint32_t last, uint8_t *out) {
-    return avx2_32[(unsigned)bw <= 64 ? bw : 0](in, groups, min_delta, last, out);
+    return (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(carry));
 }
 #endif /* PK_HAVE_X86_KERNELS */

@@ -61,13 +61,13 @@ typedef struct pk_kernels {
                              int64_t bit_offset);
 
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
-    /* Contracts in pk_decode_kernels.h. DELTA: whole groups of 32 values of bw (0..64) bits
-     * fused with the running sum, returning the last value; may read PK_DELTA_KERNEL_SLACK
-     * bytes past the last group. */
-    uint32_t (*delta_i32)(const uint8_t *in, int bw, size_t groups, uint32_t min_delta,
-                          uint32_t last, uint8_t *out);
-    uint64_t (*delta_i64)(const uint8_t *in, int bw, size_t groups, uint64_t min_delta,
-                          uint64_t last, uint8_t *out);
+    /* Contracts in pk_decode_kernels.h. DELTA: `minis` miniblocks (widths[m] of 0..64 bits,
+     * `groups` groups of 32 values each) fused with the running sum, returning the last
+     * value; may read PK_DELTA_KERNEL_SLACK bytes past the last group. */
+    uint32_t (*delta_i32)(const uint8_t *in, const uint8_t *widths, size_t minis, size_t groups,
+                          uint32_t min_delta, uint32_t last, uint8_t *out);
+    uint64_t (*delta_i64)(const uint8_t *in, const uint8_t *widths, size_t minis, size_t groups,
+                          uint64_t min_delta, uint64_t last, uint8_t *out);
     /* out[i] = dict[idx[i]] (4 / 8 bytes); false if an index is >= count (nothing read). */
     bool (*dict_gather32)(const uint8_t *dict, int64_t count, const uint32_t *idx, size_t n,
                           uint8_t *out);
@@ -97,6 +97,19 @@ typedef struct pk_kernels {
                          int64_t off);
 
 } pk_kernels;
+
+/* count_eq16 through the table, with inputs under 16 levels counted in
+ * place: for them the call costs more than the count (bench/README.md,
+ * "Level counting"). */
+static inline int64_t pk_count_eq16(const pk_kernels *k, const int16_t *lv, size_t n,
+                                    int16_t value) {
+    if (n < 16) {
+        int64_t c = 0;
+        for (size_t i = 0; i < n; i++) c += lv[i] == value;
+        return c;
+    }
+    return k->count_eq16(lv, n, value);
+}
 
 /* The kernels to use at `level` (never NULL). */
 const pk_kernels *pk_kernels_for(pk_simd_level level);

@@ -1,12 +1,13 @@
 /*
  * pk_levels_avx2.c: level kernels with AVX2, 16 levels per 256-bit register.
  *
- * Counting compares 16 levels at once and subtracts the all-ones matches
- * from 16-bit lane counters; each chunk of at most 0xFFFF levels is folded
- * into the 64-bit total (a lane then holds at most 0xFFFF/16/4 counts, far
- * from wrapping). Fewer levels than one register are counted directly, and
- * the last partial register is an overlapping load of the last 16 levels
- * with the already counted lanes masked off, so no scalar tail loop runs.
+ * Counting compares 16 levels at once and adds the all-ones matches into
+ * 16-bit lane counters; each chunk of at most 0xFFFF levels is folded into
+ * the 64-bit total (a lane then holds at most 0xFFFF/16 counts, far from
+ * wrapping). The last partial register is an overlapping load of the last
+ * 16 levels whose compare mask (vpmovmskb) is shifted to the levels not
+ * counted yet and popcounted, so no scalar tail loop runs; inputs under 64
+ * levels are counted that way alone.
  */
 #include "pk_kernels.h"
 
@@ -18,62 +19,98 @@
 
 #define PK_LEVEL_CHUNK 0xFFFF
 
-/* 16 zero words then 16 all-ones words: the 16 words from (tail_mask + k)
- * select the last k lanes. */
-static const int16_t tail_mask[32] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                      -1, -1, -1, -1, -1, -1, -1, -1,
-                                      -1, -1, -1, -1, -1, -1, -1, -1};
+/* Below this many levels a count is a few compare + movemask + popcnt
+ * steps, with no accumulator set-up and no horizontal fold (the fixed cost
+ * that made the kernel slower than a plain loop on short inputs). */
+#define PK_LEVEL_SHORT 64
 
-PK_AVX2_INLINE int64_t hsum_u16(__m256i acc) {
-    __m256i s = _mm256_madd_epi16(acc, _mm256_set1_epi16(1)); /* lanes <= 0x7FFF: exact */
-    __m128i x = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
-    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4e));
-    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xb1));
-    return (int64_t)(uint32_t)_mm_cvtsi128_si32(x);
+/* The levels among p[0..lanes) equal to v as a mask of 2 bits per level
+ * (vpmovmskb of the 16-bit compare). */
+PK_AVX2_INLINE uint32_t eq_mask16(const int16_t *p, __m256i v) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(x, v));
+}
+PK_AVX2_INLINE uint32_t eq_mask8(const int16_t *p, __m128i v) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi16(x, v));
+}
+PK_AVX2_INLINE uint32_t eq_mask4(const int16_t *p, __m128i v) {
+    __m128i x = _mm_loadl_epi64((const __m128i *)(const void *)p);
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi16(x, v)) & 0xFF;
+}
+
+/* n < PK_LEVEL_SHORT. Whole registers, then the last one overlapping the
+ * previous and shifted so only its last r levels' bits remain; reads only
+ * lv[0..n). Every level sets 2 mask bits, hence the halving. */
+PK_AVX2_INLINE int64_t count_short(const int16_t *lv, size_t n, int16_t value) {
+    unsigned bits = 0;
+    if (n < 4) {
+        for (size_t i = 0; i < n; i++) bits += 2u * (lv[i] == value);
+    } else if (n < 8) {
+        const __m128i v = _mm_set1_epi16(value);
+        bits = (unsigned)__builtin_popcount(eq_mask4(lv, v));
+        if (n > 4) bits += (unsigned)__builtin_popcount(eq_mask4(lv + n - 4, v) >> (16 - 2 * n));
+    } else if (n < 16) {
+        const __m128i v = _mm_set1_epi16(value);
+        bits = (unsigned)__builtin_popcount(eq_mask8(lv, v));
+        if (n > 8) bits += (unsigned)__builtin_popcount(eq_mask8(lv + n - 8, v) >> (32 - 2 * n));
+    } else {
+        const __m256i v = _mm256_set1_epi16(value);
+        size_t i = 0;
+        for (; i + 16 <= n; i += 16) bits += (unsigned)__builtin_popcount(eq_mask16(lv + i, v));
+        if (i < n)
+            bits += (unsigned)__builtin_popcount(eq_mask16(lv + n - 16, v) >> (32 - 2 * (n - i)));
+    }
+    return (int64_t)(bits / 2);
 }
 
 /* One body for counting (SUM = 0: lanes equal to v) and summing 0/1 levels
- * (SUM = 1: the levels themselves). */
+ * (SUM = 1: the levels themselves). The accumulators collect -1 per match
+ * (vpaddw of the all-ones compare, which lets the compiler accumulate in
+ * place) and vpmaddwd with -1 folds them to positive 32-bit sums. */
 PK_AVX2_INLINE int64_t count_body(const int16_t *lv, size_t n, int16_t value, int sum) {
-    if (n < 16) {
-        int64_t c = 0;
-        for (size_t i = 0; i < n; i++) c += sum ? lv[i] : lv[i] == value;
-        return c;
-    }
+    if (n < PK_LEVEL_SHORT) return count_short(lv, n, sum ? 1 : value);
     const __m256i v = _mm256_set1_epi16(value);
     int64_t total = 0;
     size_t i = 0, full = n & ~(size_t)15;
     while (i < full) {
         size_t end = full - i > (PK_LEVEL_CHUNK & ~63u) ? i + (PK_LEVEL_CHUNK & ~63u) : full;
-        __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+        __m256i a0 = _mm256_setzero_si256(), a1 = a0;
         for (; i + 64 <= end; i += 64) {
             __m256i x0 = _mm256_loadu_si256((const __m256i *)(lv + i));
             __m256i x1 = _mm256_loadu_si256((const __m256i *)(lv + i + 16));
             __m256i x2 = _mm256_loadu_si256((const __m256i *)(lv + i + 32));
             __m256i x3 = _mm256_loadu_si256((const __m256i *)(lv + i + 48));
+            /* Counting adds pairs of compares first: two adds into the
+             * accumulators per 64 levels instead of four (GCC copies the
+             * accumulator after each add into it). Summing subtracts the
+             * loads directly (memory operands). */
             if (sum) {
-                a0 = _mm256_add_epi16(a0, x0), a1 = _mm256_add_epi16(a1, x1);
-                a2 = _mm256_add_epi16(a2, x2), a3 = _mm256_add_epi16(a3, x3);
+                a0 = _mm256_sub_epi16(_mm256_sub_epi16(a0, x0), x2);
+                a1 = _mm256_sub_epi16(_mm256_sub_epi16(a1, x1), x3);
             } else {
-                a0 = _mm256_sub_epi16(a0, _mm256_cmpeq_epi16(x0, v));
-                a1 = _mm256_sub_epi16(a1, _mm256_cmpeq_epi16(x1, v));
-                a2 = _mm256_sub_epi16(a2, _mm256_cmpeq_epi16(x2, v));
-                a3 = _mm256_sub_epi16(a3, _mm256_cmpeq_epi16(x3, v));
+                a0 = _mm256_add_epi16(
+                    a0, _mm256_add_epi16(_mm256_cmpeq_epi16(x0, v), _mm256_cmpeq_epi16(x1, v)));
+                a1 = _mm256_add_epi16(
+                    a1, _mm256_add_epi16(_mm256_cmpeq_epi16(x2, v), _mm256_cmpeq_epi16(x3, v)));
             }
         }
         for (; i < end; i += 16) {
             __m256i x = _mm256_loadu_si256((const __m256i *)(lv + i));
-            a0 = sum ? _mm256_add_epi16(a0, x) : _mm256_sub_epi16(a0, _mm256_cmpeq_epi16(x, v));
+            a0 = sum ? _mm256_sub_epi16(a0, x) : _mm256_add_epi16(a0, _mm256_cmpeq_epi16(x, v));
         }
-        a0 = _mm256_add_epi16(_mm256_add_epi16(a0, a1), _mm256_add_epi16(a2, a3));
-        total += hsum_u16(a0);
+        a0 = _mm256_add_epi16(a0, a1);
+        /* Lanes hold -count >= -0xFFFF/16: exact in the signed 16-bit madd. */
+        __m256i s = _mm256_madd_epi16(a0, _mm256_set1_epi16(-1));
+        __m128i x = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+        x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4e));
+        x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xb1));
+        total += (int64_t)(uint32_t)_mm_cvtsi128_si32(x);
     }
     if (i < n) {
         /* The last 16 levels, keeping only the n - i not counted yet. */
-        __m256i x = _mm256_loadu_si256((const __m256i *)(lv + n - 16));
-        __m256i keep = _mm256_loadu_si256((const __m256i *)(tail_mask + (n - i)));
-        __m256i m = sum ? x : _mm256_srli_epi16(_mm256_cmpeq_epi16(x, v), 15);
-        total += hsum_u16(_mm256_and_si256(m, keep));
+        uint32_t m = eq_mask16(lv + n - 16, sum ? _mm256_set1_epi16(1) : v);
+        total += __builtin_popcount(m >> (32 - 2 * (n - i))) / 2;
     }
     return total;
 }
