@@ -297,7 +297,6 @@ static plank_status put_binary(pk_dict_builder *d, const pk_values *v, uint32_t 
 PK_INLINE plank_status put_body(pk_dict_builder *d, const pk_values *v, uint32_t *indices, int w,
                                 plank_error *err) {
     size_t n = (size_t)v->n, len = (size_t)v->width;
-    const bool padded = false;
     uint64_t ahead[DICT_AHEAD];
     for (size_t i = 0; i < n; i++) {
         if (i % DICT_AHEAD == 0) {
@@ -305,7 +304,7 @@ PK_INLINE plank_status put_body(pk_dict_builder *d, const pk_values *v, uint32_t
             for (size_t k = 0; k < m; k++) {
                 size_t l = (size_t)v->width;
                 const uint8_t *q = value_at(v, i + k, w, &l);
-                ahead[k] = hash_value(q, l, w, padded);
+                ahead[k] = hash_value(q, l, w, false); /* fixed widths: no short-string path */
                 __builtin_prefetch(&d->slots[2 * ((size_t)ahead[k] & d->slot_mask)]);
             }
         }
