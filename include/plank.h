@@ -850,6 +850,114 @@ PLANK_API plank_status plank_write_arrow_stream(const char *path,
                                                 const plank_writer_options *opts,
                                                 plank_error *err);
 
+/* ------------------------------------------------------------------------ */
+/* TPC-H data generator                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Rows byte-identical to the reference dbgen 2.17.3 (`dbgen -s SF`), as
+ * Parquet with TPC-H types (identifiers INT64, line numbers and small
+ * integers INT32, prices and quantities DECIMAL(15,2) in INT64, dates DATE,
+ * text STRING, every column REQUIRED) or as dbgen's .tbl text. Any range of
+ * rows is generated without generating the rows before it, so chunks can be
+ * made in any order and on any thread with the same result. */
+typedef enum plank_tpch_table {
+    PLANK_TPCH_PART = 0,
+    PLANK_TPCH_PARTSUPP = 1,
+    PLANK_TPCH_SUPPLIER = 2,
+    PLANK_TPCH_CUSTOMER = 3,
+    PLANK_TPCH_ORDERS = 4,
+    PLANK_TPCH_LINEITEM = 5,
+    PLANK_TPCH_NATION = 6,
+    PLANK_TPCH_REGION = 7,
+    PLANK_TPCH_NUM_TABLES = 8
+} plank_tpch_table;
+
+typedef struct plank_tpch plank_tpch;
+typedef struct plank_tpch_batch plank_tpch_batch;
+
+/* Opens a generator at scale factor sf: above 0, fractions below 1 as dbgen
+ * takes them (row counts scaled by thousandths), integers from 1 up to
+ * 29999 (dbgen switches to another random generator for keys at 30000).
+ * Builds dbgen's 300 MiB text pool (about a second), which every table's
+ * comments are cut from. The handle is read-only afterwards: any number of
+ * threads may generate from it at once. */
+PLANK_API plank_status plank_tpch_open(plank_tpch **out, double sf, const plank_allocator *a,
+                                       plank_error *err);
+PLANK_API void plank_tpch_close(plank_tpch *g);
+
+/* "lineitem", ...; NULL outside the enum. */
+PLANK_API const char *plank_tpch_table_name(plank_tpch_table t);
+/* The table of a name, or -1. */
+PLANK_API int plank_tpch_table_from_name(const char *name);
+/* Units of a table: the rows dbgen generates one at a time. A unit is a row,
+ * except for partsupp (a part: 4 rows) and lineitem (an order: 1 to 7 rows). */
+PLANK_API int64_t plank_tpch_units(const plank_tpch *g, plank_tpch_table t);
+/* The table's schema as a writer takes it (root first); *num_fields gets
+ * the number of fields. Owned by g. */
+PLANK_API const plank_schema_field *plank_tpch_schema(const plank_tpch *g, plank_tpch_table t,
+                                                     int32_t *num_fields);
+
+/* A reusable buffer for the rows of up to max_units units of one table. */
+PLANK_API plank_status plank_tpch_batch_new(const plank_tpch *g, plank_tpch_table t,
+                                            int64_t max_units, plank_tpch_batch **out,
+                                            plank_error *err);
+PLANK_API void plank_tpch_batch_free(plank_tpch_batch *b);
+/* Generates units [first, first + count) (0-based; count <= max_units) into
+ * b, replacing what it held. */
+PLANK_API plank_status plank_tpch_generate(plank_tpch_batch *b, int64_t first, int64_t count,
+                                           plank_error *err);
+PLANK_API int64_t plank_tpch_batch_rows(const plank_tpch_batch *b);
+/* One plank_batch per column, in plank_writer_write_rows layout; valid until
+ * the next generate or free. */
+PLANK_API const plank_batch *plank_tpch_batch_columns(const plank_tpch_batch *b);
+/* The rows as dbgen's text ('|' between fields, '\n' after each row); the
+ * text is owned by b and valid until the next generate or free. */
+PLANK_API plank_status plank_tpch_batch_tbl(plank_tpch_batch *b, const char **text, size_t *len,
+                                            plank_error *err);
+
+typedef enum plank_tpch_format {
+    PLANK_TPCH_PARQUET = 0,
+    PLANK_TPCH_TBL = 1
+} plank_tpch_format;
+
+/* Encoding presets of plank_tpch_write (on top of the writer options). */
+typedef enum plank_tpch_encoding {
+    PLANK_TPCH_ENC_DEFAULT = 0,    /* the writer options as given */
+    PLANK_TPCH_ENC_PLAIN = 1,      /* no dictionary, PLAIN */
+    PLANK_TPCH_ENC_DICTIONARY = 2, /* dictionary on every column, PLAIN fallback */
+    PLANK_TPCH_ENC_DELTA = 3       /* no dictionary; DELTA_BINARY_PACKED integers,
+                                      DELTA_LENGTH_BYTE_ARRAY free text (comments, names,
+                                      addresses), DELTA_BYTE_ARRAY the other strings;
+                                      data pages v2 */
+} plank_tpch_encoding;
+
+typedef struct plank_tpch_options {
+    uint32_t tables;              /* bit (1 << plank_tpch_table) per table; 0: all eight */
+    plank_tpch_format format;     /* default PARQUET */
+    plank_tpch_encoding encoding; /* default PLANK_TPCH_ENC_DEFAULT */
+    plank_writer_options writer;  /* Parquet: codec, level, page version, row group rows, ...
+                                     (the allocator is the generator's) */
+    int32_t threads;              /* worker threads, default 1; the output does not depend
+                                     on it */
+    int32_t parts, part;          /* parts > 1: write slice `part` (1..parts) of every table,
+                                     to DIR/<table>.<part>.<ext>, rows split as dbgen -C/-S
+                                     split them (nation and region whole in part 1, empty in
+                                     the others); the slices' .tbl text concatenates to the
+                                     whole table's */
+    /* Called from the calling thread between chunks (may be NULL). */
+    void (*progress)(void *opaque, int64_t rows_done, int64_t rows_total);
+    void *progress_opaque;
+} plank_tpch_options;
+
+/* Fills the defaults (the writer's defaults included). */
+PLANK_API void plank_tpch_options_init(plank_tpch_options *o);
+/* Writes the selected tables into directory dir (which must exist) as
+ * DIR/<table>.parquet or DIR/<table>.tbl. Each file is written to a
+ * temporary name and renamed into place once complete, so a failure never
+ * leaves a partial file. */
+PLANK_API plank_status plank_tpch_write(const plank_tpch *g, const char *dir,
+                                        const plank_tpch_options *o, plank_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,999 @@
+/*
+ * pk_tpch_gen.c: the TPC-H row generators (dbgen 2.17.3's build.c, rnd.c,
+ * text.c and bm_utils.c re-derived: same streams, same draws, same
+ * arithmetic), the text pool, and the .tbl formatter.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pk_tpch.h"
+
+/* ---- allocation and errors ----------------------------------------------- */
+
+static void *default_realloc(void *opaque, void *ptr, size_t old_size, size_t new_size) {
+    (void)opaque;
+    (void)old_size;
+    return realloc(ptr, new_size);
+}
+static void default_free(void *opaque, void *ptr, size_t size) {
+    (void)opaque;
+    (void)size;
+    free(ptr);
+}
+
+void *pk_tpch_alloc(const plank_allocator *a, size_t n) {
+    return n ? a->reallocate(a->opaque, NULL, 0, n) : NULL;
+}
+void pk_tpch_free(const plank_allocator *a, void *p, size_t n) {
+    if (p) a->free(a->opaque, p, n);
+}
+
+plank_status pk_tpch_fail(plank_error *err, plank_status code, const char *fmt, ...) {
+    if (err) {
+        plank_error_init(err);
+        err->code = code;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+/* ---- the random streams (rnd.c, speed_seed.c) ------------------------------ */
+
+#define PK_M 2147483647LL
+
+/* x * y mod 2^31-1 for x, y < 2^31: the product splits into 31-bit halves
+ * whose sum is congruent to it (2^31 = 1 mod M). */
+static inline int64_t mulmod(int64_t x, int64_t y) {
+    uint64_t p = (uint64_t)x * (uint64_t)y;
+    uint64_t r = (p & (uint64_t)PK_M) + (p >> 31);
+    r = (r & (uint64_t)PK_M) + (r >> 31);
+    return r >= (uint64_t)PK_M ? (int64_t)(r - (uint64_t)PK_M) : (int64_t)r;
+}
+
+/* 16807^n mod M: the multiplier that advances a stream n draws. */
+static int64_t pow16807(int64_t n) {
+    int64_t z = 1, m = 16807;
+    while (n > 0) {
+        if (n & 1) z = mulmod(z, m);
+        m = mulmod(m, m);
+        n >>= 1;
+    }
+    return z;
+}
+
+/* Seed of each dbgen stream and the draws one row takes from it (rnd.h). */
+static const int64_t stream_seed[48] = {
+    1,          46831694,   1841581359, 1193163244, 727633698,  933588178,  804159733,
+    1671059989, 1051288424, 1961692154, 1227283347, 1171034773, 276090261,  1066728069,
+    209208115,  554590007,  721958466,  1371272478, 675466456,  1808217256, 2095021727,
+    1769349045, 904914315,  373135028,  717419739,  1095462486, 881155353,  1489529863,
+    1521138112, 298370230,  1140279430, 1335826707, 706178559,  110356601,  884434366,
+    962338209,  1341315363, 709314158,  591449447,  431918286,  851767375,  606179079,
+    1500869201, 1434868289, 263032577,  753643799,  202794285,  715851524,
+};
+static const int16_t stream_boundary[48] = {
+    1, 1, 1, 1, 1, 1, 2,            /* part: mfgr brand type size container (text) comment */
+    4, 4, 8,                        /* partsupp: qty cost comment (4 rows per part) */
+    1, 1, 2, 1,                     /* orders: (unused) clerk comment date */
+    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 14, /* lineitem, 7 lines per order */
+    9, 1, 3, 1, 1, 2,               /* customer: address nation phone balance segment comment */
+    9, 1, 3, 1, 2,                  /* supplier: address nation phone balance comment */
+    92, 1, 1, 1, 2, 2, 1,           /* part name, order priority, (unused), custkey, nation
+                                       and region comments, line count */
+    1, 1, 1, 1,                     /* supplier "Customer ... Complaints" injection */
+};
+
+enum {
+    S_P_MFG = 0, S_P_BRND = 1, S_P_TYPE = 2, S_P_SIZE = 3, S_P_CNTR = 4, S_TEXT = 5,
+    S_P_CMNT = 6, S_PS_QTY = 7, S_PS_SCST = 8, S_PS_CMNT = 9, S_O_CLRK = 11, S_O_CMNT = 12,
+    S_O_ODATE = 13, S_L_QTY = 14, S_L_DCNT = 15, S_L_TAX = 16, S_L_SHIP = 17, S_L_SMODE = 18,
+    S_L_PKEY = 19, S_L_SKEY = 20, S_L_SDTE = 21, S_L_CDTE = 22, S_L_RDTE = 23, S_L_RFLG = 24,
+    S_L_CMNT = 25, S_C_ADDR = 26, S_C_NTRG = 27, S_C_PHNE = 28, S_C_ABAL = 29, S_C_MSEG = 30,
+    S_C_CMNT = 31, S_S_ADDR = 32, S_S_NTRG = 33, S_S_PHNE = 34, S_S_ABAL = 35, S_S_CMNT = 36,
+    S_P_NAME = 37, S_O_PRIO = 38, S_O_CKEY = 40, S_N_CMNT = 41, S_R_CMNT = 42, S_O_LCNT = 43,
+    S_BBB_JNK = 44, S_BBB_TYPE = 45, S_BBB_CMNT = 46, S_BBB_OFFSET = 47
+};
+
+/* One stream positioned in a chunk: `cur` is drawn from, `start` is the
+ * state at the start of the current row, `mult` advances it one row. */
+typedef struct pk_stream {
+    int64_t cur, start, mult;
+} pk_stream;
+
+static void stream_at(pk_stream *s, int id, int64_t row) {
+    s->mult = pow16807(stream_boundary[id]);
+    s->start = mulmod(stream_seed[id], pow16807(row * stream_boundary[id]));
+    s->cur = s->start;
+}
+static inline void stream_next_row(pk_stream *s) {
+    s->start = mulmod(s->start, s->mult);
+    s->cur = s->start;
+}
+
+/* dbgen's UnifInt: the draw scaled in double precision, truncated. */
+static inline int64_t unif(pk_stream *s, int64_t lo, int64_t hi) {
+    s->cur = mulmod(s->cur, 16807);
+    return lo + (int64_t)(((double)s->cur / 2147483647.0) * (double)(hi - lo + 1));
+}
+
+/* UnifInt(0, MAX_LONG): dbgen computes this range in 32-bit arithmetic,
+ * where MAX_LONG - 0 + 1 wraps to -2^31, so the result is negative. a_rnd
+ * takes its characters from the low bits of that negative number. */
+static inline int64_t unif_maxlong(pk_stream *s) {
+    s->cur = mulmod(s->cur, 16807);
+    return (int64_t)(((double)s->cur / 2147483647.0) * -2147483648.0);
+}
+
+/* ---- distributions, words and text ---------------------------------------- */
+
+static inline int pick(const pk_tpch_dist *d, pk_stream *s) {
+    return d->lut[unif(s, 1, d->max)];
+}
+
+static inline char *put_word(char *dst, const pk_tpch_member *m) {
+    memcpy(dst, m->text, m->len);
+    return dst + m->len;
+}
+
+/* A noun or verb phrase (txt_np / txt_vp): each token of the picked form
+ * is a part of speech, optionally followed by one punctuation character;
+ * every word is followed by a space. */
+static char *phrase(const plank_tpch *g, pk_stream *s, char *d, int form_dist) {
+    const pk_tpch_member *form = &g->dist[form_dist].m[pick(&g->dist[form_dist], s)];
+    const char *c = form->text, *end = c + form->len;
+    while (c < end) {
+        if (*c == ' ') {
+            c++;
+            continue;
+        }
+        int src;
+        switch (*c) {
+        case 'A': src = PK_D_ARTICLES; break;
+        case 'J': src = PK_D_ADJECTIVES; break;
+        case 'D': src = PK_D_ADVERBS; break;
+        case 'N': src = PK_D_NOUNS; break;
+        case 'V': src = PK_D_VERBS; break;
+        default: src = PK_D_AUXILLARIES; break; /* 'X' */
+        }
+        const pk_tpch_dist *w = &g->dist[src];
+        d = put_word(d, &w->m[pick(w, s)]);
+        c++;
+        if (c < end && *c != ' ') *d++ = *c++; /* punctuation (np forms only) */
+        while (c < end && *c != ' ') c++;
+        *d++ = ' ';
+    }
+    return d;
+}
+
+/* One sentence (txt_sentence) at d; returns its length. Phrases end in a
+ * space, which a terminator replaces. */
+static size_t sentence(const plank_tpch *g, pk_stream *s, char *d0) {
+    char *d = d0;
+    const pk_tpch_member *form = &g->dist[PK_D_GRAMMAR].m[pick(&g->dist[PK_D_GRAMMAR], s)];
+    for (unsigned i = 0; i < form->len; i++) {
+        switch (form->text[i]) {
+        case 'V': d = phrase(g, s, d, PK_D_VP); break;
+        case 'N': d = phrase(g, s, d, PK_D_NP); break;
+        case 'P': {
+            const pk_tpch_dist *p = &g->dist[PK_D_PREPOSITIONS];
+            d = put_word(d, &p->m[pick(p, s)]);
+            memcpy(d, " the ", 5);
+            d = phrase(g, s, d + 5, PK_D_NP);
+            break;
+        }
+        case 'T': {
+            const pk_tpch_dist *t = &g->dist[PK_D_TERMINATORS];
+            d = put_word(d - 1, &t->m[pick(t, s)]);
+            break;
+        }
+        default: break;
+        }
+    }
+    return (size_t)(d - d0);
+}
+
+/* dbg_text's pool: sentences separated by one space until 300 MiB; the
+ * last sentence is cut to fit. */
+static void build_pool(plank_tpch *g) {
+    pk_stream s = {stream_seed[S_TEXT], 0, 0};
+    char *p = g->pool, *end = g->pool + PK_TPCH_POOL_SIZE;
+    while (p < end) {
+        size_t len = sentence(g, &s, p);
+        size_t room = (size_t)(end - p);
+        if (room >= len + 1) {
+            p += len;
+            *p++ = ' ';
+        } else {
+            p += room;
+        }
+    }
+    *p = '\0';
+}
+
+/* dbg_text: a slice of the pool, offset then length drawn. */
+static inline size_t text(const plank_tpch *g, pk_stream *s, int lo, int hi, uint8_t *dst) {
+    int64_t off = unif(s, 0, (int64_t)PK_TPCH_POOL_SIZE - hi);
+    int64_t len = unif(s, lo, hi);
+    memcpy(dst, g->pool + off, (size_t)len);
+    return (size_t)len;
+}
+
+/* dbgen's TEXT(avg) and V_STR(avg) bounds: avg * 0.4 and avg * 1.6, truncated. */
+#define LO(avg) ((int)((avg) * 0.4))
+#define HI(avg) ((int)((avg) * 1.6))
+
+static const char alpha_num[65] =
+    "0123456789abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ,";
+
+/* a_rnd: a random length, then one draw per five characters, six bits each. */
+static size_t vstr(pk_stream *s, int lo, int hi, uint8_t *dst) {
+    int64_t len = unif(s, lo, hi), bits = 0;
+    for (int64_t i = 0; i < len; i++) {
+        if (i % 5 == 0) bits = unif_maxlong(s);
+        dst[i] = (uint8_t)alpha_num[bits & 63];
+        bits >>= 6; /* arithmetic on the negative draw, as dbgen's long shift */
+    }
+    return (size_t)len;
+}
+
+/* ---- small formatters -------------------------------------------------------- */
+
+/* Decimal digits of v >= 0, zero-padded to at least `width`. */
+static inline size_t put_uint(char *dst, uint64_t v, int width) {
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n < width) tmp[n++] = '0';
+    for (int i = 0; i < n; i++) dst[i] = tmp[n - 1 - i];
+    return (size_t)n;
+}
+static inline size_t put_int(char *dst, int64_t v) {
+    if (v < 0) {
+        dst[0] = '-';
+        return 1 + put_uint(dst + 1, (uint64_t)0 - (uint64_t)v, 1);
+    }
+    return put_uint(dst, (uint64_t)v, 1);
+}
+/* PR_MONEY: "-" for negatives, dollars, two digits of cents. */
+static inline size_t put_money(char *dst, int64_t cents) {
+    size_t n = 0;
+    uint64_t c = (uint64_t)cents;
+    if (cents < 0) {
+        dst[n++] = '-';
+        c = (uint64_t)0 - (uint64_t)cents;
+    }
+    n += put_uint(dst + n, c / 100, 1);
+    dst[n++] = '.';
+    dst[n++] = (char)('0' + (c % 100) / 10);
+    dst[n++] = (char)('0' + c % 10);
+    return n;
+}
+/* "<tag><key zero-padded to 9>" (Customer#000000001, Clerk#000000951, ...) */
+static inline size_t put_tagged(uint8_t *dst, const char *tag, size_t tag_len, int64_t key,
+                                int width) {
+    memcpy(dst, tag, tag_len);
+    return tag_len + put_uint((char *)dst + tag_len, (uint64_t)key, width);
+}
+
+/* ---- tables -------------------------------------------------------------------- */
+
+#define STR(n, len, ft) {n, PK_K_STR, len, ft}
+#define NUM(n, k) {n, k, 0, false}
+
+static const pk_tpch_coldef part_cols[] = {
+    NUM("p_partkey", PK_K_I64),  STR("p_name", 55, true),   STR("p_mfgr", 25, false),
+    STR("p_brand", 10, false),   STR("p_type", 25, false),  NUM("p_size", PK_K_I32),
+    STR("p_container", 10, false), NUM("p_retailprice", PK_K_MONEY), STR("p_comment", 23, true),
+};
+static const pk_tpch_coldef partsupp_cols[] = {
+    NUM("ps_partkey", PK_K_I64), NUM("ps_suppkey", PK_K_I64), NUM("ps_availqty", PK_K_I32),
+    NUM("ps_supplycost", PK_K_MONEY), STR("ps_comment", 199, true),
+};
+static const pk_tpch_coldef supplier_cols[] = {
+    NUM("s_suppkey", PK_K_I64), STR("s_name", 32, false),   STR("s_address", 40, true),
+    NUM("s_nationkey", PK_K_I64), STR("s_phone", 15, false), NUM("s_acctbal", PK_K_MONEY),
+    STR("s_comment", 101, true),
+};
+static const pk_tpch_coldef customer_cols[] = {
+    NUM("c_custkey", PK_K_I64),  STR("c_name", 32, false),  STR("c_address", 40, true),
+    NUM("c_nationkey", PK_K_I64), STR("c_phone", 15, false), NUM("c_acctbal", PK_K_MONEY),
+    STR("c_mktsegment", 10, false), STR("c_comment", 117, true),
+};
+static const pk_tpch_coldef orders_cols[] = {
+    NUM("o_orderkey", PK_K_I64), NUM("o_custkey", PK_K_I64), STR("o_orderstatus", 1, false),
+    NUM("o_totalprice", PK_K_MONEY), NUM("o_orderdate", PK_K_DATE),
+    STR("o_orderpriority", 15, false), STR("o_clerk", 32, false),
+    NUM("o_shippriority", PK_K_I32), STR("o_comment", 79, true),
+};
+static const pk_tpch_coldef lineitem_cols[] = {
+    NUM("l_orderkey", PK_K_I64),   NUM("l_partkey", PK_K_I64),    NUM("l_suppkey", PK_K_I64),
+    NUM("l_linenumber", PK_K_I32), NUM("l_quantity", PK_K_QTY),   NUM("l_extendedprice", PK_K_MONEY),
+    NUM("l_discount", PK_K_MONEY), NUM("l_tax", PK_K_MONEY),      STR("l_returnflag", 1, false),
+    STR("l_linestatus", 1, false), NUM("l_shipdate", PK_K_DATE),  NUM("l_commitdate", PK_K_DATE),
+    NUM("l_receiptdate", PK_K_DATE), STR("l_shipinstruct", 25, false),
+    STR("l_shipmode", 10, false),  STR("l_comment", 44, true),
+};
+static const pk_tpch_coldef nation_cols[] = {
+    NUM("n_nationkey", PK_K_I64), STR("n_name", 25, false), NUM("n_regionkey", PK_K_I64),
+    STR("n_comment", 152, true),
+};
+static const pk_tpch_coldef region_cols[] = {
+    NUM("r_regionkey", PK_K_I64), STR("r_name", 25, false), STR("r_comment", 152, true),
+};
+
+#define TABLE(n, c, per) {n, (int32_t)(sizeof c / sizeof c[0]), per, c}
+const pk_tpch_tabledef pk_tpch_tables[PLANK_TPCH_NUM_TABLES] = {
+    TABLE("part", part_cols, 1),         TABLE("partsupp", partsupp_cols, 4),
+    TABLE("supplier", supplier_cols, 1), TABLE("customer", customer_cols, 1),
+    TABLE("orders", orders_cols, 1),     TABLE("lineitem", lineitem_cols, 7),
+    TABLE("nation", nation_cols, 1),     TABLE("region", region_cols, 1),
+};
+
+const char *plank_tpch_table_name(plank_tpch_table t) {
+    return (unsigned)t < PLANK_TPCH_NUM_TABLES ? pk_tpch_tables[t].name : NULL;
+}
+
+int plank_tpch_table_from_name(const char *name) {
+    for (int t = 0; name && t < PLANK_TPCH_NUM_TABLES; t++)
+        if (strcmp(name, pk_tpch_tables[t].name) == 0) return t;
+    return -1;
+}
+
+int64_t plank_tpch_units(const plank_tpch *g, plank_tpch_table t) {
+    switch (t) {
+    case PLANK_TPCH_PART:
+    case PLANK_TPCH_PARTSUPP: return g->nparts;
+    case PLANK_TPCH_SUPPLIER: return g->nsupp;
+    case PLANK_TPCH_CUSTOMER: return g->ncust;
+    case PLANK_TPCH_ORDERS:
+    case PLANK_TPCH_LINEITEM: return g->norders;
+    case PLANK_TPCH_NATION: return g->dist[PK_D_NATIONS].count;
+    case PLANK_TPCH_REGION: return g->dist[PK_D_REGIONS].count;
+    default: return 0;
+    }
+}
+
+const plank_schema_field *plank_tpch_schema(const plank_tpch *g, plank_tpch_table t,
+                                           int32_t *num_fields) {
+    if ((unsigned)t >= PLANK_TPCH_NUM_TABLES) return NULL;
+    if (num_fields) *num_fields = pk_tpch_tables[t].num_cols + 1;
+    return g->schema[t];
+}
+
+static void build_schema(plank_tpch *g) {
+    for (int t = 0; t < PLANK_TPCH_NUM_TABLES; t++) {
+        const pk_tpch_tabledef *td = &pk_tpch_tables[t];
+        plank_schema_field *f = g->schema[t];
+        plank_schema_field_init(&f[0]);
+        f[0].name = "schema";
+        f[0].num_children = td->num_cols;
+        for (int c = 0; c < td->num_cols; c++) {
+            plank_schema_field *x = &f[c + 1];
+            plank_schema_field_init(x);
+            x->name = td->cols[c].name;
+            switch (td->cols[c].kind) {
+            case PK_K_I64: x->physical_type = PLANK_INT64; break;
+            case PK_K_I32: x->physical_type = PLANK_INT32; break;
+            case PK_K_MONEY:
+            case PK_K_QTY:
+                x->physical_type = PLANK_INT64;
+                x->logical.kind = PLANK_LOGICAL_DECIMAL;
+                x->logical.precision = 15;
+                x->logical.scale = 2;
+                break;
+            case PK_K_DATE:
+                x->physical_type = PLANK_INT32;
+                x->logical.kind = PLANK_LOGICAL_DATE;
+                break;
+            case PK_K_STR:
+                x->physical_type = PLANK_BYTE_ARRAY;
+                x->logical.kind = PLANK_LOGICAL_STRING;
+                break;
+            }
+        }
+    }
+}
+
+/* ---- the generator handle --------------------------------------------------- */
+
+static void civil(int64_t days, int *y, int *m, int *d) {
+    /* days since 1970-01-01 to the proleptic Gregorian calendar */
+    int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
+plank_status plank_tpch_open(plank_tpch **out, double sf, const plank_allocator *a,
+                             plank_error *err) {
+    static const plank_allocator dflt = {default_realloc, default_free, NULL};
+    if (!out) return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: out is NULL");
+    *out = NULL;
+    if (!(sf > 0) || sf >= 30000)
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "tpch: scale factor %g outside (0, 30000)", sf);
+    if (sf >= 1 && sf != (double)(int64_t)sf)
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "tpch: scale factor %g: dbgen takes fractions only below 1 "
+                            "(above, it would truncate to %lld)",
+                            sf, (long long)sf);
+    if (!a) a = &dflt;
+    plank_tpch *g = pk_tpch_alloc(a, sizeof *g);
+    if (!g) return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
+    memset(g, 0, sizeof *g);
+    g->alloc = *a;
+    g->sf = sf;
+    /* Table sizes as dbgen's option parsing computes them: below SF 1 the
+     * base counts are scaled by whole thousandths and the scale is 1. */
+    int64_t base_part = 200000, base_supp = 10000, base_cust = 150000, base_ord = 1500000;
+    if (sf < 1) {
+        int64_t k = (int64_t)(int)(1000 * sf);
+        base_part = k * base_part / 1000;
+        base_supp = k * base_supp / 1000;
+        base_cust = k * base_cust / 1000;
+        base_ord = k * base_ord / 1000;
+        if (base_part < 1) base_part = 1;
+        if (base_supp < 1) base_supp = 1;
+        if (base_cust < 1) base_cust = 1;
+        if (base_ord < 1) base_ord = 1;
+        g->scale = 1;
+    } else {
+        g->scale = (int64_t)sf;
+    }
+    g->nparts = base_part * g->scale;
+    g->nsupp = base_supp * g->scale;
+    g->ncust = base_cust * g->scale;
+    g->norders = base_ord * g->scale;
+    g->nclerks = g->scale * 1000 > 1000 ? g->scale * 1000 : 1000;
+
+    size_t lut_total = 0;
+    for (int i = 0; i < PK_D_COUNT; i++) {
+        pk_tpch_dist *d = &g->dist[i];
+        d->m = pk_tpch_dist_defs[i].members;
+        d->count = pk_tpch_dist_defs[i].count;
+        d->max = d->m[d->count - 1].cum;
+        if (i != PK_D_NATIONS && i != PK_D_REGIONS && i != PK_D_COLORS)
+            lut_total += (size_t)d->max + 1;
+    }
+    g->luts = pk_tpch_alloc(a, lut_total);
+    g->luts_size = lut_total;
+    g->pool = pk_tpch_alloc(a, PK_TPCH_POOL_SIZE + PK_TPCH_POOL_SLACK);
+    if (!g->luts || !g->pool) {
+        plank_tpch_close(g);
+        return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY,
+                            "tpch: out of memory for the %u MiB text pool",
+                            PK_TPCH_POOL_SIZE >> 20);
+    }
+    uint8_t *l = g->luts;
+    for (int i = 0; i < PK_D_COUNT; i++) {
+        pk_tpch_dist *d = &g->dist[i];
+        if (i == PK_D_NATIONS || i == PK_D_REGIONS || i == PK_D_COLORS) continue;
+        /* pick_str: the first member whose running total is >= the draw */
+        int k = 0;
+        for (int64_t j = 0; j <= d->max; j++) {
+            while (d->m[k].cum < j) k++;
+            l[j] = (uint8_t)k;
+        }
+        d->lut = l;
+        l += d->max + 1;
+    }
+    for (int i = 0; i < PK_TPCH_NUM_DATES; i++) {
+        int y, m, dd;
+        civil(PK_TPCH_EPOCH_DAY + i, &y, &m, &dd);
+        char tmp[16];
+        snprintf(tmp, sizeof tmp, "%04d-%02d-%02d", y, m, dd);
+        memcpy(g->dates[i], tmp, 10);
+    }
+    build_schema(g);
+    build_pool(g);
+    *out = g;
+    return PLANK_OK;
+}
+
+void plank_tpch_close(plank_tpch *g) {
+    if (!g) return;
+    plank_allocator a = g->alloc;
+    pk_tpch_free(&a, g->pool, PK_TPCH_POOL_SIZE + PK_TPCH_POOL_SLACK);
+    pk_tpch_free(&a, g->luts, g->luts_size);
+    pk_tpch_free(&a, g, sizeof *g);
+}
+
+/* ---- batches ------------------------------------------------------------------- */
+
+static void batch_release(plank_tpch_batch *b) {
+    const plank_allocator *a = &b->g->alloc;
+    const pk_tpch_tabledef *td = &pk_tpch_tables[b->table];
+    for (int c = 0; c < td->num_cols; c++) {
+        pk_tpch_col *col = &b->col[c];
+        if (td->cols[c].kind == PK_K_STR) {
+            pk_tpch_free(a, col->offsets, (size_t)(b->cap_rows + 1) * sizeof(int64_t));
+            pk_tpch_free(a, col->data, col->data_cap);
+        } else {
+            size_t w = td->cols[c].kind == PK_K_I32 || td->cols[c].kind == PK_K_DATE ? 4 : 8;
+            pk_tpch_free(a, col->values, (size_t)b->cap_rows * w);
+        }
+    }
+    pk_tpch_free(a, b->tbl, b->tbl_cap);
+}
+
+plank_status plank_tpch_batch_new(const plank_tpch *g, plank_tpch_table t, int64_t max_units,
+                                  plank_tpch_batch **out, plank_error *err) {
+    if (!out) return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: out is NULL");
+    *out = NULL;
+    if (!g || (unsigned)t >= PLANK_TPCH_NUM_TABLES || max_units < 1 || max_units > (1 << 26))
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "tpch: batch of %lld units of table %d", (long long)max_units, (int)t);
+    const plank_allocator *a = &g->alloc;
+    const pk_tpch_tabledef *td = &pk_tpch_tables[t];
+    plank_tpch_batch *b = pk_tpch_alloc(a, sizeof *b);
+    if (!b) return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
+    memset(b, 0, sizeof *b);
+    b->g = g;
+    b->table = t;
+    b->cap_units = max_units;
+    b->cap_rows = max_units * td->rows_per_unit;
+    bool ok = true;
+    size_t row_text = 0;
+    for (int c = 0; c < td->num_cols; c++) {
+        pk_tpch_col *col = &b->col[c];
+        plank_batch *o = &b->out[c];
+        if (td->cols[c].kind == PK_K_STR) {
+            col->offsets = pk_tpch_alloc(a, (size_t)(b->cap_rows + 1) * sizeof(int64_t));
+            col->data_cap = (size_t)b->cap_rows * (size_t)td->cols[c].max_len + 64;
+            col->data = pk_tpch_alloc(a, col->data_cap);
+            ok = ok && col->offsets && col->data;
+            if (col->offsets) col->offsets[0] = 0;
+            o->physical_type = PLANK_BYTE_ARRAY;
+            row_text += (size_t)td->cols[c].max_len + 1;
+        } else {
+            int w = td->cols[c].kind == PK_K_I32 || td->cols[c].kind == PK_K_DATE ? 4 : 8;
+            col->values = pk_tpch_alloc(a, (size_t)b->cap_rows * (size_t)w);
+            ok = ok && col->values;
+            o->physical_type = w == 4 ? PLANK_INT32 : PLANK_INT64;
+            o->value_width = w;
+            row_text += 24;
+        }
+    }
+    b->row_text_max = row_text;
+    if (!ok) {
+        batch_release(b);
+        pk_tpch_free(a, b, sizeof *b);
+        return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory for a batch");
+    }
+    *out = b;
+    return PLANK_OK;
+}
+
+void plank_tpch_batch_free(plank_tpch_batch *b) {
+    if (!b) return;
+    const plank_allocator a = b->g->alloc;
+    batch_release(b);
+    pk_tpch_free(&a, b, sizeof *b);
+}
+
+int64_t plank_tpch_batch_rows(const plank_tpch_batch *b) { return b ? b->rows : 0; }
+
+const plank_batch *plank_tpch_batch_columns(const plank_tpch_batch *b) { return b->out; }
+
+/* Column accessors for the generators. */
+#define I64(c) ((int64_t *)b->col[c].values)
+#define I32(c) ((int32_t *)b->col[c].values)
+/* Appends a string of len bytes already written at sdata(c). */
+#define SDATA(c) (b->col[c].data + b->col[c].offsets[row])
+#define SEND(c, len) (b->col[c].offsets[row + 1] = b->col[c].offsets[row] + (int64_t)(len))
+
+static inline void put_str(plank_tpch_batch *b, int c, int64_t row, const char *s, size_t len) {
+    memcpy(SDATA(c), s, len);
+    SEND(c, len);
+}
+
+/* PART_SUPP_BRIDGE: the supplier of part p's s-th supply, over n suppliers. */
+static inline int64_t part_supp(int64_t p, int64_t s, int64_t n) {
+    return (p + s * (n / 4 + (p - 1) / n)) % n + 1;
+}
+
+/* rpb_routine: the retail price of part p in cents. */
+static inline int64_t retail_price(int64_t p) {
+    return 90000 + (p / 10) % 20001 + (p % 1000) * 100;
+}
+
+/* gen_phone: country code from the nation, then three random groups. */
+static inline size_t phone(pk_stream *s, int64_t nation, uint8_t *dst) {
+    int64_t acode = unif(s, 100, 999), exchg = unif(s, 100, 999), num = unif(s, 1000, 9999);
+    char *d = (char *)dst;
+    put_uint(d, (uint64_t)(10 + nation % 90), 2);
+    d[2] = '-';
+    put_uint(d + 3, (uint64_t)acode, 3);
+    d[6] = '-';
+    put_uint(d + 7, (uint64_t)exchg, 3);
+    d[10] = '-';
+    put_uint(d + 11, (uint64_t)num, 4);
+    return 15;
+}
+
+static void gen_part(plank_tpch_batch *b, int64_t first, int64_t n) {
+    const plank_tpch *g = b->g;
+    pk_stream sn, smfg, sbrnd, stype, ssize, scntr, scmnt;
+    stream_at(&sn, S_P_NAME, first);
+    stream_at(&smfg, S_P_MFG, first);
+    stream_at(&sbrnd, S_P_BRND, first);
+    stream_at(&stype, S_P_TYPE, first);
+    stream_at(&ssize, S_P_SIZE, first);
+    stream_at(&scntr, S_P_CNTR, first);
+    stream_at(&scmnt, S_P_CMNT, first);
+    const pk_tpch_dist *colors = &g->dist[PK_D_COLORS];
+    for (int64_t row = 0; row < n; row++) {
+        int64_t key = first + row + 1;
+        I64(0)[row] = key;
+        /* agg_str: the first five of a shuffle of the 92 colors (the shuffle
+         * draws 92 times, but positions 0-4 are final after five swaps) */
+        uint8_t perm[92];
+        for (int i = 0; i < colors->count; i++) perm[i] = (uint8_t)i;
+        uint8_t *d = SDATA(1), *d0 = d;
+        for (int i = 0; i < 5; i++) {
+            int64_t src = unif(&sn, i, colors->count - 1);
+            uint8_t tmp = perm[src];
+            perm[src] = perm[i];
+            perm[i] = tmp;
+            if (i) *d++ = ' ';
+            d = (uint8_t *)put_word((char *)d, &colors->m[perm[i]]);
+        }
+        SEND(1, d - d0);
+        int64_t mfg = unif(&smfg, 1, 5);
+        SEND(2, put_tagged(SDATA(2), "Manufacturer#", 13, mfg, 1));
+        int64_t brnd = unif(&sbrnd, 1, 5);
+        SEND(3, put_tagged(SDATA(3), "Brand#", 6, mfg * 10 + brnd, 2));
+        const pk_tpch_member *ty = &g->dist[PK_D_P_TYPES].m[pick(&g->dist[PK_D_P_TYPES], &stype)];
+        put_str(b, 4, row, ty->text, ty->len);
+        I32(5)[row] = (int32_t)unif(&ssize, 1, 50);
+        const pk_tpch_member *ct = &g->dist[PK_D_P_CNTR].m[pick(&g->dist[PK_D_P_CNTR], &scntr)];
+        put_str(b, 6, row, ct->text, ct->len);
+        I64(7)[row] = retail_price(key);
+        SEND(8, text(g, &scmnt, LO(14), HI(14), SDATA(8)));
+        stream_next_row(&sn);
+        stream_next_row(&smfg);
+        stream_next_row(&sbrnd);
+        stream_next_row(&stype);
+        stream_next_row(&ssize);
+        stream_next_row(&scntr);
+        stream_next_row(&scmnt);
+    }
+    b->rows = n;
+}
+
+static void gen_partsupp(plank_tpch_batch *b, int64_t first, int64_t n) {
+    const plank_tpch *g = b->g;
+    pk_stream sq, sc, sm;
+    stream_at(&sq, S_PS_QTY, first);
+    stream_at(&sc, S_PS_SCST, first);
+    stream_at(&sm, S_PS_CMNT, first);
+    int64_t row = 0;
+    for (int64_t u = 0; u < n; u++) {
+        int64_t key = first + u + 1;
+        for (int64_t s = 0; s < 4; s++, row++) {
+            I64(0)[row] = key;
+            I64(1)[row] = part_supp(key, s, g->nsupp);
+            I32(2)[row] = (int32_t)unif(&sq, 1, 9999);
+            I64(3)[row] = unif(&sc, 100, 100000);
+            SEND(4, text(g, &sm, LO(124), HI(124), SDATA(4)));
+        }
+        stream_next_row(&sq);
+        stream_next_row(&sc);
+        stream_next_row(&sm);
+    }
+    b->rows = row;
+}
+
+static void gen_supplier(plank_tpch_batch *b, int64_t first, int64_t n) {
+    const plank_tpch *g = b->g;
+    pk_stream sa, sn, sp, sb, sc, bc, bt, bj, bo;
+    stream_at(&sa, S_S_ADDR, first);
+    stream_at(&sn, S_S_NTRG, first);
+    stream_at(&sp, S_S_PHNE, first);
+    stream_at(&sb, S_S_ABAL, first);
+    stream_at(&sc, S_S_CMNT, first);
+    stream_at(&bc, S_BBB_CMNT, first);
+    stream_at(&bt, S_BBB_TYPE, first);
+    stream_at(&bj, S_BBB_JNK, first);
+    stream_at(&bo, S_BBB_OFFSET, first);
+    int64_t nations = g->dist[PK_D_NATIONS].count;
+    for (int64_t row = 0; row < n; row++) {
+        int64_t key = first + row + 1;
+        I64(0)[row] = key;
+        SEND(1, put_tagged(SDATA(1), "Supplier#", 9, key, 9));
+        SEND(2, vstr(&sa, LO(25), HI(25), SDATA(2)));
+        int64_t nat = unif(&sn, 0, nations - 1);
+        I64(3)[row] = nat;
+        SEND(4, phone(&sp, nat, SDATA(4)));
+        I64(5)[row] = unif(&sb, -99999, 999999);
+        uint8_t *cm = SDATA(6);
+        int64_t clen = (int64_t)text(g, &sc, LO(63), HI(63), cm);
+        SEND(6, clen);
+        /* a few comments become "Customer ... Complaints" / "... Recommends" */
+        int64_t bad = unif(&bc, 1, 10000), type = unif(&bt, 0, 100);
+        int64_t noise = unif(&bj, 0, clen - 19);
+        int64_t off = unif(&bo, 0, clen - (19 + noise));
+        if (bad <= 10) {
+            memcpy(cm + off, "Customer ", 9);
+            memcpy(cm + off + 9 + noise, type < 50 ? "Complaints" : "Recommends", 10);
+        }
+        stream_next_row(&sa);
+        stream_next_row(&sn);
+        stream_next_row(&sp);
+        stream_next_row(&sb);
+        stream_next_row(&sc);
+        stream_next_row(&bc);
+        stream_next_row(&bt);
+        stream_next_row(&bj);
+        stream_next_row(&bo);
+    }
+    b->rows = n;
+}
+
+static void gen_customer(plank_tpch_batch *b, int64_t first, int64_t n) {
+    const plank_tpch *g = b->g;
+    pk_stream sa, sn, sp, sb, ss, sc;
+    stream_at(&sa, S_C_ADDR, first);
+    stream_at(&sn, S_C_NTRG, first);
+    stream_at(&sp, S_C_PHNE, first);
+    stream_at(&sb, S_C_ABAL, first);
+    stream_at(&ss, S_C_MSEG, first);
+    stream_at(&sc, S_C_CMNT, first);
+    int64_t nations = g->dist[PK_D_NATIONS].count;
+    const pk_tpch_dist *seg = &g->dist[PK_D_MSEGMNT];
+    for (int64_t row = 0; row < n; row++) {
+        int64_t key = first + row + 1;
+        I64(0)[row] = key;
+        SEND(1, put_tagged(SDATA(1), "Customer#", 9, key, 9));
+        SEND(2, vstr(&sa, LO(25), HI(25), SDATA(2)));
+        int64_t nat = unif(&sn, 0, nations - 1);
+        I64(3)[row] = nat;
+        SEND(4, phone(&sp, nat, SDATA(4)));
+        I64(5)[row] = unif(&sb, -99999, 999999);
+        const pk_tpch_member *m = &seg->m[pick(seg, &ss)];
+        put_str(b, 6, row, m->text, m->len);
+        SEND(7, text(g, &sc, LO(73), HI(73), SDATA(7)));
+        stream_next_row(&sa);
+        stream_next_row(&sn);
+        stream_next_row(&sp);
+        stream_next_row(&sb);
+        stream_next_row(&ss);
+        stream_next_row(&sc);
+    }
+    b->rows = n;
+}
+
+/* Day offsets from 1992-01-01: orders fall in the first 2406 days (so that
+ * every line ships and arrives before 1998-12-31); 1995-06-17 (dbgen's
+ * CURRENTDATE) is day 1263. */
+#define ODATE_DAYS 2406
+#define CURRENT_DAY 1263
+
+/* Orders and their lines come from the same streams (mk_order); `lines`
+ * selects which of the two tables the batch holds. Each column has its own
+ * stream, so only the draws of the columns the table needs are made: an
+ * order needs its lines' quantities, discounts, taxes, parts and ship dates
+ * (total price and status), a line its order's date and line count. */
+static void gen_orders(plank_tpch_batch *b, int64_t first, int64_t n, bool lines) {
+    const plank_tpch *g = b->g;
+    pk_stream sck, sod, spr, scl, scm, slc;
+    pk_stream lq, ld, lt, lsh, lsm, lc, lp, ls, lsd, lcd, lrd, lrf;
+    stream_at(&sck, S_O_CKEY, first);
+    stream_at(&sod, S_O_ODATE, first);
+    stream_at(&spr, S_O_PRIO, first);
+    stream_at(&scl, S_O_CLRK, first);
+    stream_at(&scm, S_O_CMNT, first);
+    stream_at(&slc, S_O_LCNT, first);
+    stream_at(&lq, S_L_QTY, first);
+    stream_at(&ld, S_L_DCNT, first);
+    stream_at(&lt, S_L_TAX, first);
+    stream_at(&lsh, S_L_SHIP, first);
+    stream_at(&lsm, S_L_SMODE, first);
+    stream_at(&lc, S_L_CMNT, first);
+    stream_at(&lp, S_L_PKEY, first);
+    stream_at(&ls, S_L_SKEY, first);
+    stream_at(&lsd, S_L_SDTE, first);
+    stream_at(&lcd, S_L_CDTE, first);
+    stream_at(&lrd, S_L_RDTE, first);
+    stream_at(&lrf, S_L_RFLG, first);
+    const pk_tpch_dist *prio = &g->dist[PK_D_O_OPRIO], *instr = &g->dist[PK_D_INSTRUCT],
+                       *smode = &g->dist[PK_D_SMODE], *rflag = &g->dist[PK_D_RFLAG];
+    int64_t row = 0; /* output row */
+    for (int64_t u = 0; u < n; u++) {
+        int64_t idx = first + u + 1;
+        /* mk_sparse: runs of 8 keys, 32 apart */
+        int64_t okey = ((idx >> 3) << 5) | (idx & 7);
+        int64_t odate = unif(&sod, 0, ODATE_DAYS - 1);
+        int64_t nlines = unif(&slc, 1, 7);
+        if (lines) {
+            for (int64_t l = 0; l < nlines; l++, row++) {
+                int64_t qty = unif(&lq, 1, 50);
+                int64_t pkey = unif(&lp, 1, g->nparts);
+                int64_t sdate = odate + unif(&lsd, 1, 121);
+                int64_t cdate = odate + unif(&lcd, 30, 90);
+                int64_t rdate = sdate + unif(&lrd, 1, 30);
+                I64(0)[row] = okey;
+                I64(1)[row] = pkey;
+                I64(2)[row] = part_supp(pkey, unif(&ls, 0, 3), g->nsupp);
+                I32(3)[row] = (int32_t)(l + 1);
+                I64(4)[row] = qty * 100;
+                I64(5)[row] = retail_price(pkey) * qty;
+                I64(6)[row] = unif(&ld, 0, 10);
+                I64(7)[row] = unif(&lt, 0, 8);
+                char rf = rdate <= CURRENT_DAY ? rflag->m[pick(rflag, &lrf)].text[0] : 'N';
+                char st = sdate <= CURRENT_DAY ? 'F' : 'O';
+                put_str(b, 8, row, &rf, 1);
+                put_str(b, 9, row, &st, 1);
+                I32(10)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + sdate);
+                I32(11)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + cdate);
+                I32(12)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + rdate);
+                const pk_tpch_member *in = &instr->m[pick(instr, &lsh)];
+                put_str(b, 13, row, in->text, in->len);
+                const pk_tpch_member *sm = &smode->m[pick(smode, &lsm)];
+                put_str(b, 14, row, sm->text, sm->len);
+                SEND(15, text(g, &lc, LO(27), HI(27), SDATA(15)));
+            }
+        } else {
+            int64_t cust = unif(&sck, 1, g->ncust), delta = 1;
+            while (cust % 3 == 0) { /* a third of the customers place no orders */
+                cust += delta;
+                if (cust > g->ncust) cust = g->ncust;
+                delta = -delta;
+            }
+            int64_t total = 0, shipped = 0;
+            for (int64_t l = 0; l < nlines; l++) {
+                int64_t qty = unif(&lq, 1, 50), disc = unif(&ld, 0, 10), tax = unif(&lt, 0, 8);
+                int64_t eprice = retail_price(unif(&lp, 1, g->nparts)) * qty;
+                total += ((eprice * (100 - disc)) / 100) * (100 + tax) / 100;
+                if (odate + unif(&lsd, 1, 121) <= CURRENT_DAY) shipped++;
+            }
+            I64(0)[row] = okey;
+            I64(1)[row] = cust;
+            char st = shipped == nlines ? 'F' : shipped > 0 ? 'P' : 'O';
+            put_str(b, 2, row, &st, 1);
+            I64(3)[row] = total;
+            I32(4)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + odate);
+            const pk_tpch_member *pr = &prio->m[pick(prio, &spr)];
+            put_str(b, 5, row, pr->text, pr->len);
+            SEND(6, put_tagged(SDATA(6), "Clerk#", 6, unif(&scl, 1, g->nclerks), 9));
+            I32(7)[row] = 0;
+            SEND(8, text(g, &scm, LO(49), HI(49), SDATA(8)));
+            row++;
+        }
+        stream_next_row(&sod);
+        stream_next_row(&slc);
+        stream_next_row(&lq);
+        stream_next_row(&lp);
+        stream_next_row(&lsd);
+        stream_next_row(&ld);
+        stream_next_row(&lt);
+        if (lines) {
+            stream_next_row(&lsh);
+            stream_next_row(&lsm);
+            stream_next_row(&lc);
+            stream_next_row(&ls);
+            stream_next_row(&lcd);
+            stream_next_row(&lrd);
+            stream_next_row(&lrf);
+        } else {
+            stream_next_row(&sck);
+            stream_next_row(&spr);
+            stream_next_row(&scl);
+            stream_next_row(&scm);
+        }
+    }
+    b->rows = row;
+}
+
+static void gen_nation_region(plank_tpch_batch *b, int64_t first, int64_t n, bool nation) {
+    const plank_tpch *g = b->g;
+    pk_stream sc;
+    stream_at(&sc, nation ? S_N_CMNT : S_R_CMNT, first);
+    const pk_tpch_dist *d = &g->dist[nation ? PK_D_NATIONS : PK_D_REGIONS];
+    for (int64_t row = 0; row < n; row++) {
+        const pk_tpch_member *m = &d->m[first + row];
+        I64(0)[row] = first + row;
+        put_str(b, 1, row, m->text, m->len);
+        if (nation) {
+            I64(2)[row] = m->cum; /* the running total of nations' weights is the region */
+            SEND(3, text(g, &sc, LO(72), HI(72), SDATA(3)));
+        } else {
+            SEND(2, text(g, &sc, LO(72), HI(72), SDATA(2)));
+        }
+        stream_next_row(&sc);
+    }
+    b->rows = n;
+}
+
+plank_status plank_tpch_generate(plank_tpch_batch *b, int64_t first, int64_t count,
+                                 plank_error *err) {
+    if (!b) return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: batch is NULL");
+    int64_t units = plank_tpch_units(b->g, b->table);
+    if (first < 0 || count < 0 || count > b->cap_units || first > units - count)
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "tpch: %s units %lld..%lld outside 0..%lld (batch holds %lld)",
+                            pk_tpch_tables[b->table].name, (long long)first,
+                            (long long)(first + count), (long long)units,
+                            (long long)b->cap_units);
+    b->tbl_len = 0;
+    switch (b->table) {
+    case PLANK_TPCH_PART: gen_part(b, first, count); break;
+    case PLANK_TPCH_PARTSUPP: gen_partsupp(b, first, count); break;
+    case PLANK_TPCH_SUPPLIER: gen_supplier(b, first, count); break;
+    case PLANK_TPCH_CUSTOMER: gen_customer(b, first, count); break;
+    case PLANK_TPCH_ORDERS: gen_orders(b, first, count, false); break;
+    case PLANK_TPCH_LINEITEM: gen_orders(b, first, count, true); break;
+    case PLANK_TPCH_NATION: gen_nation_region(b, first, count, true); break;
+    case PLANK_TPCH_REGION: gen_nation_region(b, first, count, false); break;
+    default: break;
+    }
+    const pk_tpch_tabledef *td = &pk_tpch_tables[b->table];
+    for (int c = 0; c < td->num_cols; c++) {
+        plank_batch *o = &b->out[c];
+        o->length = b->rows;
+        o->null_count = 0;
+        if (td->cols[c].kind == PK_K_STR) {
+            o->offsets = b->col[c].offsets;
+            o->data = b->col[c].data;
+        } else {
+            o->values = b->col[c].values;
+        }
+    }
+    return PLANK_OK;
+}
+
+/* ---- .tbl text ------------------------------------------------------------------- */
+
+plank_status plank_tpch_batch_tbl(plank_tpch_batch *b, const char **text_out, size_t *len,
+                                  plank_error *err) {
+    const pk_tpch_tabledef *td = &pk_tpch_tables[b->table];
+    size_t need = (size_t)b->rows * b->row_text_max + 1;
+    if (need > b->tbl_cap) {
+        char *t = pk_tpch_alloc(&b->g->alloc, need);
+        if (!t) return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
+        pk_tpch_free(&b->g->alloc, b->tbl, b->tbl_cap);
+        b->tbl = t;
+        b->tbl_cap = need;
+    }
+    char *d = b->tbl;
+    const plank_tpch *g = b->g;
+    for (int64_t r = 0; r < b->rows; r++) {
+        for (int c = 0; c < td->num_cols; c++) {
+            const pk_tpch_col *col = &b->col[c];
+            switch (td->cols[c].kind) {
+            case PK_K_I64: d += put_int(d, ((const int64_t *)col->values)[r]); break;
+            case PK_K_I32: d += put_int(d, ((const int32_t *)col->values)[r]); break;
+            case PK_K_MONEY: d += put_money(d, ((const int64_t *)col->values)[r]); break;
+            case PK_K_QTY: d += put_int(d, ((const int64_t *)col->values)[r] / 100); break;
+            case PK_K_DATE:
+                memcpy(d, g->dates[((const int32_t *)col->values)[r] - PK_TPCH_EPOCH_DAY], 10);
+                d += 10;
+                break;
+            case PK_K_STR: {
+                size_t n = (size_t)(col->offsets[r + 1] - col->offsets[r]);
+                memcpy(d, col->data + col->offsets[r], n);
+                d += n;
+                break;
+            }
+            }
+            *d++ = '|';
+        }
+        d[-1] = '\n';
+    }
+    b->tbl_len = (size_t)(d - b->tbl);
+    *text_out = b->tbl;
+    *len = b->tbl_len;
+    return PLANK_OK;
+}
