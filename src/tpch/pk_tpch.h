@@ -44,7 +44,18 @@ typedef struct pk_tpch_dist {
     int count;
     int64_t max;         /* total weight: draws are uniform in 1..max */
     const uint8_t *lut;  /* draw -> member index, max + 1 entries (NULL: never drawn) */
+    const char (*pad)[16]; /* the members zero-padded to 16 bytes (text words) */
 } pk_tpch_dist;
+
+/* A parsed noun or verb phrase form: its parts of speech (distribution ids)
+ * and the punctuation after each (0: none). */
+typedef struct pk_tpch_form {
+    uint8_t n;
+    uint8_t dist[4];
+    char punct[4];
+} pk_tpch_form;
+
+#define PK_TPCH_MAX_MEMBERS 1024
 
 /* How a column is stored and printed. */
 typedef enum pk_tpch_kind {
@@ -83,6 +94,8 @@ struct plank_tpch {
     uint8_t *luts;
     size_t luts_size;
     char dates[PK_TPCH_NUM_DATES][10];
+    char pad[PK_TPCH_MAX_MEMBERS][16];
+    pk_tpch_form forms[2][8]; /* [0] noun phrases, [1] verb phrases */
     plank_schema_field schema[PLANK_TPCH_NUM_TABLES][PK_TPCH_MAX_COLS + 1];
 };
 

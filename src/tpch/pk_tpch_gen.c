@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pk_tpch.h"
+#include "pk_tpch_rng.h"
 
 /* ---- allocation and errors ----------------------------------------------- */
 
@@ -43,28 +44,6 @@ plank_status pk_tpch_fail(plank_error *err, plank_status code, const char *fmt, 
 }
 
 /* ---- the random streams (rnd.c, speed_seed.c) ------------------------------ */
-
-#define PK_M 2147483647LL
-
-/* x * y mod 2^31-1 for x, y < 2^31: the product splits into 31-bit halves
- * whose sum is congruent to it (2^31 = 1 mod M). */
-static inline int64_t mulmod(int64_t x, int64_t y) {
-    uint64_t p = (uint64_t)x * (uint64_t)y;
-    uint64_t r = (p & (uint64_t)PK_M) + (p >> 31);
-    r = (r & (uint64_t)PK_M) + (r >> 31);
-    return r >= (uint64_t)PK_M ? (int64_t)(r - (uint64_t)PK_M) : (int64_t)r;
-}
-
-/* 16807^n mod M: the multiplier that advances a stream n draws. */
-static int64_t pow16807(int64_t n) {
-    int64_t z = 1, m = 16807;
-    while (n > 0) {
-        if (n & 1) z = mulmod(z, m);
-        m = mulmod(m, m);
-        n >>= 1;
-    }
-    return z;
-}
 
 /* Seed of each dbgen stream and the draws one row takes from it (rnd.h). */
 static const int64_t stream_seed[48] = {
@@ -106,26 +85,26 @@ typedef struct pk_stream {
 } pk_stream;
 
 static void stream_at(pk_stream *s, int id, int64_t row) {
-    s->mult = pow16807(stream_boundary[id]);
-    s->start = mulmod(stream_seed[id], pow16807(row * stream_boundary[id]));
+    s->mult = pk_pow16807(stream_boundary[id]);
+    s->start = pk_mulmod(stream_seed[id], pk_pow16807(row * stream_boundary[id]));
     s->cur = s->start;
 }
 static inline void stream_next_row(pk_stream *s) {
-    s->start = mulmod(s->start, s->mult);
+    s->start = pk_mulmod(s->start, s->mult);
     s->cur = s->start;
 }
 
 /* dbgen's UnifInt: the draw scaled in double precision, truncated. */
 static inline int64_t unif(pk_stream *s, int64_t lo, int64_t hi) {
-    s->cur = mulmod(s->cur, 16807);
-    return lo + (int64_t)(((double)s->cur / 2147483647.0) * (double)(hi - lo + 1));
+    s->cur = pk_mulmod(s->cur, 16807);
+    return pk_scale(s->cur, lo, hi);
 }
 
 /* UnifInt(0, MAX_LONG): dbgen computes this range in 32-bit arithmetic,
  * where MAX_LONG - 0 + 1 wraps to -2^31, so the result is negative. a_rnd
  * takes its characters from the low bits of that negative number. */
 static inline int64_t unif_maxlong(pk_stream *s) {
-    s->cur = mulmod(s->cur, 16807);
+    s->cur = pk_mulmod(s->cur, 16807);
     return (int64_t)(((double)s->cur / 2147483647.0) * -2147483648.0);
 }
 
@@ -140,70 +119,93 @@ static inline char *put_word(char *dst, const pk_tpch_member *m) {
     return dst + m->len;
 }
 
-/* A noun or verb phrase (txt_np / txt_vp): each token of the picked form
- * is a part of speech, optionally followed by one punctuation character;
- * every word is followed by a space. */
-static char *phrase(const plank_tpch *g, pk_stream *s, char *d, int form_dist) {
-    const pk_tpch_member *form = &g->dist[form_dist].m[pick(&g->dist[form_dist], s)];
-    const char *c = form->text, *end = c + form->len;
-    while (c < end) {
-        if (*c == ' ') {
-            c++;
-            continue;
-        }
-        int src;
-        switch (*c) {
-        case 'A': src = PK_D_ARTICLES; break;
-        case 'J': src = PK_D_ADJECTIVES; break;
-        case 'D': src = PK_D_ADVERBS; break;
-        case 'N': src = PK_D_NOUNS; break;
-        case 'V': src = PK_D_VERBS; break;
-        default: src = PK_D_AUXILLARIES; break; /* 'X' */
-        }
-        const pk_tpch_dist *w = &g->dist[src];
-        d = put_word(d, &w->m[pick(w, s)]);
-        c++;
-        if (c < end && *c != ' ') *d++ = *c++; /* punctuation (np forms only) */
-        while (c < end && *c != ' ') c++;
+/* A word of a text distribution: a fixed 16-byte copy from the padded
+ * table (the destination has slack), advanced by the word's length. */
+static inline char *put_word16(char *dst, const pk_tpch_dist *d, int k) {
+    memcpy(dst, d->pad[k], 16);
+    return dst + d->m[k].len;
+}
+
+/* The text stream's draws, made ahead in a buffer: eight interleaved
+ * chains (each step multiplies by 16807^8) instead of one serial chain, so
+ * the pool's parse is not bound by the latency of one modular multiply per
+ * word. The values are exactly the stream's, in order. */
+#define PK_DRAWS 4096
+typedef struct pk_draws {
+    int64_t v[PK_DRAWS];
+    int pos;
+    int64_t last; /* the stream's state after v[PK_DRAWS - 1] */
+    int64_t m8;
+} pk_draws;
+
+static void draws_refill(pk_draws *dr) {
+    int keep = PK_DRAWS - dr->pos;
+    memmove(dr->v, dr->v + dr->pos, (size_t)keep * sizeof dr->v[0]);
+    int64_t x = dr->last;
+    int k = keep;
+    for (; k < keep + 8; k++) dr->v[k] = x = pk_mulmod(x, 16807);
+    for (; k < PK_DRAWS; k++) dr->v[k] = pk_mulmod(dr->v[k - 8], dr->m8);
+    dr->last = dr->v[PK_DRAWS - 1];
+    dr->pos = 0;
+}
+
+static inline int pick_d(const pk_tpch_dist *d, pk_draws *dr) {
+    return d->lut[pk_scale_int(dr->v[dr->pos++], 1, d->max)];
+}
+
+/* A noun or verb phrase (txt_np / txt_vp): the picked form's parts of
+ * speech, each word followed by its punctuation (np forms only) and a
+ * space. */
+static inline char *phrase(const plank_tpch *g, pk_draws *dr, char *d, int which) {
+    const pk_tpch_form *f = &g->forms[which][pick_d(&g->dist[which ? PK_D_VP : PK_D_NP], dr)];
+    for (int i = 0; i < f->n; i++) {
+        const pk_tpch_dist *w = &g->dist[f->dist[i]];
+        d = put_word16(d, w, pick_d(w, dr));
+        *d = f->punct[i];
+        d += f->punct[i] != 0;
         *d++ = ' ';
     }
     return d;
 }
 
 /* One sentence (txt_sentence) at d; returns its length. Phrases end in a
- * space, which a terminator replaces. */
-static size_t sentence(const plank_tpch *g, pk_stream *s, char *d0) {
+ * space, which the terminator replaces. */
+static inline size_t sentence(const plank_tpch *g, pk_draws *dr, char *d0) {
     char *d = d0;
-    const pk_tpch_member *form = &g->dist[PK_D_GRAMMAR].m[pick(&g->dist[PK_D_GRAMMAR], s)];
-    for (unsigned i = 0; i < form->len; i++) {
+    const pk_tpch_member *form = &g->dist[PK_D_GRAMMAR].m[pick_d(&g->dist[PK_D_GRAMMAR], dr)];
+    for (unsigned i = 0; i < form->len; i += 2) { /* "N V P T": letters at even offsets */
         switch (form->text[i]) {
-        case 'V': d = phrase(g, s, d, PK_D_VP); break;
-        case 'N': d = phrase(g, s, d, PK_D_NP); break;
+        case 'V': d = phrase(g, dr, d, 1); break;
+        case 'N': d = phrase(g, dr, d, 0); break;
         case 'P': {
             const pk_tpch_dist *p = &g->dist[PK_D_PREPOSITIONS];
-            d = put_word(d, &p->m[pick(p, s)]);
+            d = put_word16(d, p, pick_d(p, dr));
             memcpy(d, " the ", 5);
-            d = phrase(g, s, d + 5, PK_D_NP);
+            d = phrase(g, dr, d + 5, 0);
             break;
         }
-        case 'T': {
+        default: { /* 'T' */
             const pk_tpch_dist *t = &g->dist[PK_D_TERMINATORS];
-            d = put_word(d - 1, &t->m[pick(t, s)]);
+            d = put_word16(d - 1, t, pick_d(t, dr));
             break;
         }
-        default: break;
         }
     }
     return (size_t)(d - d0);
 }
 
 /* dbg_text's pool: sentences separated by one space until 300 MiB; the
- * last sentence is cut to fit. */
-static void build_pool(plank_tpch *g) {
-    pk_stream s = {stream_seed[S_TEXT], 0, 0};
+ * last sentence is cut to fit. A sentence takes at most 27 draws (dbgen's
+ * RNG_PER_SENT) and 256 bytes. */
+static void build_pool(plank_tpch *g, pk_draws *dr) {
+    dr->pos = PK_DRAWS;
+    dr->last = stream_seed[S_TEXT];
+    dr->m8 = pk_pow16807(8);
+    draws_refill(dr);
     char *p = g->pool, *end = g->pool + PK_TPCH_POOL_SIZE;
     while (p < end) {
-        size_t len = sentence(g, &s, p);
+        if (dr->pos > PK_DRAWS - 32) draws_refill(dr);
+        size_t len = sentence(g, dr, p);
         size_t room = (size_t)(end - p);
         if (room >= len + 1) {
             p += len;
@@ -213,6 +215,52 @@ static void build_pool(plank_tpch *g) {
         }
     }
     *p = '\0';
+}
+
+/* Parses the np and vp forms once ("J, J N": adjective with a comma,
+ * adjective, noun) and checks the shapes the fast paths assume. */
+static bool build_forms(plank_tpch *g) {
+    for (int which = 0; which < 2; which++) {
+        const pk_tpch_dist *fd = &g->dist[which ? PK_D_VP : PK_D_NP];
+        if (fd->count > 8) return false;
+        for (int k = 0; k < fd->count; k++) {
+            pk_tpch_form *f = &g->forms[which][k];
+            const char *c = fd->m[k].text, *end = c + fd->m[k].len;
+            memset(f, 0, sizeof *f);
+            while (c < end) {
+                if (*c == ' ') {
+                    c++;
+                    continue;
+                }
+                if (f->n == 4) return false;
+                int src;
+                switch (*c) {
+                case 'A': src = PK_D_ARTICLES; break;
+                case 'J': src = PK_D_ADJECTIVES; break;
+                case 'D': src = PK_D_ADVERBS; break;
+                case 'N': src = PK_D_NOUNS; break;
+                case 'V': src = PK_D_VERBS; break;
+                case 'X': src = PK_D_AUXILLARIES; break;
+                default: return false;
+                }
+                /* dbgen's verb phrases would mangle punctuation; none has any */
+                if (which && c + 1 < end && c[1] != ' ') return false;
+                f->dist[f->n] = (uint8_t)src;
+                f->punct[f->n] = c + 1 < end && c[1] != ' ' ? c[1] : 0;
+                f->n++;
+                while (c < end && *c != ' ') c++;
+            }
+        }
+    }
+    const pk_tpch_dist *gr = &g->dist[PK_D_GRAMMAR];
+    for (int k = 0; k < gr->count; k++) {
+        const pk_tpch_member *m = &gr->m[k];
+        for (unsigned i = 0; i < m->len; i++)
+            if ((i % 2 == 0) != (m->text[i] != ' ') || (i % 2 == 0 && !strchr("VNPT", m->text[i])))
+                return false;
+        if (m->text[m->len - 1] != 'T') return false;
+    }
+    return true;
 }
 
 /* dbg_text: a slice of the pool, offset then length drawn. */
@@ -458,14 +506,31 @@ plank_status plank_tpch_open(plank_tpch **out, double sf, const plank_allocator 
     g->norders = base_ord * g->scale;
     g->nclerks = g->scale * 1000 > 1000 ? g->scale * 1000 : 1000;
 
-    size_t lut_total = 0;
+    size_t lut_total = 0, npad = 0;
+    bool shape_ok = true;
     for (int i = 0; i < PK_D_COUNT; i++) {
         pk_tpch_dist *d = &g->dist[i];
         d->m = pk_tpch_dist_defs[i].members;
         d->count = pk_tpch_dist_defs[i].count;
         d->max = d->m[d->count - 1].cum;
+        if (npad + (size_t)d->count > PK_TPCH_MAX_MEMBERS) {
+            shape_ok = false;
+            break;
+        }
+        d->pad = (const char(*)[16])g->pad[npad];
+        for (int k = 0; k < d->count; k++, npad++) {
+            memcpy(g->pad[npad], d->m[k].text, d->m[k].len < 16 ? d->m[k].len : 16);
+            /* text words must fit the padded copy */
+            if (i >= PK_D_NOUNS && d->m[k].len > 16) shape_ok = false;
+        }
         if (i != PK_D_NATIONS && i != PK_D_REGIONS && i != PK_D_COLORS)
             lut_total += (size_t)d->max + 1;
+    }
+    if (!shape_ok || !build_forms(g)) {
+        plank_tpch_close(g);
+        return pk_tpch_fail(err, PLANK_ERR_UNSUPPORTED,
+                            "tpch: the distribution tables have a shape the generator does not "
+                            "take (regenerate src/tpch/pk_tpch_dists.h from the kit's dists.dss)");
     }
     g->luts = pk_tpch_alloc(a, lut_total);
     g->luts_size = lut_total;
@@ -497,7 +562,13 @@ plank_status plank_tpch_open(plank_tpch **out, double sf, const plank_allocator 
         memcpy(g->dates[i], tmp, 10);
     }
     build_schema(g);
-    build_pool(g);
+    pk_draws *dr = pk_tpch_alloc(a, sizeof *dr);
+    if (!dr) {
+        plank_tpch_close(g);
+        return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
+    }
+    build_pool(g, dr);
+    pk_tpch_free(a, dr, sizeof *dr);
     *out = g;
     return PLANK_OK;
 }
