@@ -189,6 +189,7 @@ int cli_meta_main(int argc, char **argv);
 int cli_cat_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);
 int cli_bench_write_main(int argc, char **argv);
+int cli_tpch_main(int argc, char **argv);
 int cli_convert_main(int argc, char **argv);
 
 #endif /* PLANK_CLI_H */

@@ -100,10 +100,16 @@ void cli_usage(FILE *f) {
           "                               csv or jsonl to parquet (formats from the\n"
           "                               extensions .parquet .csv .tsv .jsonl .ndjson, or\n"
           "                               --from/--to parquet|csv|jsonl)\n"
+          "  tpch gen --sf SF --out DIR [--tables t1,t2] [--format parquet|tbl]\n"
+          "      [--encoding default|plain|dictionary|delta] [--threads N] [--parts N --part K]\n"
+          "      [WRITER OPTIONS]          TPC-H tables exactly as dbgen 2.17.3 makes them\n"
+          "                               (DIR/<table>.parquet or .tbl; --parts: the K-th of N\n"
+          "                               slices, DIR/<table>.<K>.<ext>); threads default to\n"
+          "                               the cores, the output does not depend on them\n"
           "  help                         this text\n"
           "  --version                    the plank version\n"
           "\n"
-          "writer options (convert, bench write):\n"
+          "writer options (convert, bench write, tpch gen):\n"
           "  --codec none|snappy|gzip|zstd|lz4_raw|brotli|lz4   --level N\n"
           "  --encoding [COLUMN=]ENCODING (PLAIN, RLE_DICTIONARY, DELTA_BINARY_PACKED,\n"
           "      DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, RLE; repeatable;\n"
@@ -328,6 +334,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "meta") == 0) return cli_meta_main(argc - 2, argv + 2);
     if (strcmp(cmd, "cat") == 0) return cli_cat_main(argc - 2, argv + 2);
     if (strcmp(cmd, "convert") == 0) return cli_convert_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "tpch") == 0) return cli_tpch_main(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) {
         if (argc >= 3 && strcmp(argv[2], "read") == 0) return cli_bench_main(argc - 3, argv + 3);
         if (argc >= 3 && strcmp(argv[2], "write") == 0)

@@ -1,0 +1,166 @@
+/*
+ * cli_tpch.c: `plank tpch gen`, the TPC-H generator of the library
+ * (plank_tpch_*) behind a command line.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void on_progress(void *opaque, int64_t done, int64_t total) {
+    cli_progress *p = opaque;
+    p->total = total;
+    cli_progress_update(p, done);
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool parse_count(const char *s, int64_t lo, int64_t hi, int64_t *out) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+static int gen_main(int argc, char **argv) {
+    const char *cmd = "tpch gen";
+    const char *out = NULL, *tables = NULL;
+    double sf = 0;
+    bool have_sf = false;
+    plank_tpch_options o;
+    plank_tpch_options_init(&o);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    o.threads = ncpu > 0 ? (int32_t)(ncpu < 256 ? ncpu : 256) : 1;
+    cli_wopts w;
+    cli_wopts_init(&w);
+    int64_t parts = 1, part = 1;
+    bool have_part = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        size_t len = strcspn(a, "=");
+        int rc;
+#define IS(name) (strlen(name) == len && strncmp(a, name, len) == 0)
+        if (IS("--sf") || IS("--out") || IS("--tables") || IS("--format") || IS("--encoding") ||
+            IS("--threads") || IS("--parts") || IS("--part")) {
+            if ((rc = cli_option_value(argc, argv, &i, cmd, true, &v)) != 0) return rc;
+            if (IS("--sf")) {
+                char *end;
+                sf = strtod(v, &end);
+                if (end == v || *end || !(sf > 0))
+                    return cli_usage_error("%s: --sf needs a scale factor above 0, not '%s'", cmd, v);
+                have_sf = true;
+            } else if (IS("--out")) {
+                out = v;
+            } else if (IS("--tables")) {
+                tables = v;
+            } else if (IS("--format")) {
+                if (strcmp(v, "parquet") == 0) o.format = PLANK_TPCH_PARQUET;
+                else if (strcmp(v, "tbl") == 0) o.format = PLANK_TPCH_TBL;
+                else return cli_usage_error("%s: --format is parquet or tbl, not '%s'", cmd, v);
+            } else if (IS("--encoding")) {
+                if (strcmp(v, "default") == 0) o.encoding = PLANK_TPCH_ENC_DEFAULT;
+                else if (strcmp(v, "plain") == 0) o.encoding = PLANK_TPCH_ENC_PLAIN;
+                else if (strcmp(v, "dictionary") == 0) o.encoding = PLANK_TPCH_ENC_DICTIONARY;
+                else if (strcmp(v, "delta") == 0) o.encoding = PLANK_TPCH_ENC_DELTA;
+                else return cli_usage_error("%s: --encoding is default, plain, dictionary or "
+                                            "delta, not '%s'", cmd, v);
+            } else {
+                int64_t n;
+                if (!parse_count(v, 1, 1 << 20, &n))
+                    return cli_usage_error("%s: %.*s needs a count from 1, not '%s'", cmd,
+                                           (int)len, a, v);
+                if (IS("--threads")) o.threads = (int32_t)(n < 1024 ? n : 1024);
+                else if (IS("--parts")) parts = n;
+                else {
+                    part = n;
+                    have_part = true;
+                }
+            }
+            continue;
+        }
+#undef IS
+        int kind = cli_wopts_kind(a, len);
+        if (kind < 0) {
+            cli_wopts_free(&w);
+            return cli_usage_error("%s: unknown option '%s'", cmd, a);
+        }
+        if ((rc = cli_option_value(argc, argv, &i, cmd, kind == 1, &v)) != 0) return rc;
+        if ((rc = cli_wopts_parse(&w, cmd, a, v)) != 0) {
+            cli_wopts_free(&w);
+            return rc > 0 ? rc : cli_usage_error("%s: unknown option '%s'", cmd, a);
+        }
+    }
+    cli_wopts_finish(&w);
+    o.writer = w.opts;
+    if (!have_sf) return cli_usage_error("%s: missing --sf SF", cmd);
+    if (!out) return cli_usage_error("%s: missing --out DIR", cmd);
+    if (have_part && parts == 1 && part != 1)
+        return cli_usage_error("%s: --part %lld without --parts", cmd, (long long)part);
+    if (part < 1 || part > parts)
+        return cli_usage_error("%s: --part %lld outside 1..%lld", cmd, (long long)part,
+                               (long long)parts);
+    o.parts = (int32_t)parts;
+    o.part = (int32_t)part;
+    if (tables) {
+        const char *p = tables;
+        for (;;) {
+            size_t len = strcspn(p, ",");
+            char name[32];
+            int t = -1;
+            if (len > 0 && len < sizeof name) {
+                memcpy(name, p, len);
+                name[len] = '\0';
+                t = plank_tpch_table_from_name(name);
+            }
+            if (t < 0)
+                return cli_usage_error("%s: unknown table '%.*s' in --tables (part, partsupp, "
+                                       "supplier, customer, orders, lineitem, nation, region)",
+                                       cmd, (int)len, p);
+            o.tables |= 1u << t;
+            if (!p[len]) break;
+            p += len + 1;
+        }
+    }
+    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+        cli_wopts_free(&w);
+        return cli_fail(out, "cannot create the directory: %s", strerror(errno));
+    }
+    double t0 = now_s();
+    plank_error err;
+    plank_error_init(&err);
+    plank_tpch *g;
+    plank_status st = plank_tpch_open(&g, sf, NULL, &err);
+    if (st != PLANK_OK) {
+        cli_wopts_free(&w);
+        if (st == PLANK_ERR_INVALID_ARGUMENT) return cli_usage_error("%s: %s", cmd, err.message);
+        return cli_fail(out, "%s", err.message);
+    }
+    cli_progress prog;
+    cli_progress_init(&prog, "rows", 0);
+    o.progress = on_progress;
+    o.progress_opaque = &prog;
+    st = plank_tpch_write(g, out, &o, &err);
+    cli_progress_end(&prog);
+    plank_tpch_close(g);
+    cli_wopts_free(&w);
+    if (st != PLANK_OK) return cli_fail(out, "%s", err.message);
+    fprintf(stderr, "tpch: SF %g written to %s in %.2f s (%d threads)\n", sf, out, now_s() - t0,
+            (int)o.threads);
+    return CLI_EXIT_OK;
+}
+
+int cli_tpch_main(int argc, char **argv) {
+    if (argc >= 1 && strcmp(argv[0], "gen") == 0) return gen_main(argc - 1, argv + 1);
+    return cli_usage_error("tpch: expected 'tpch gen --sf SF --out DIR ...'");
+}

@@ -1,0 +1,455 @@
+/*
+ * pk_tpch_write.c: plank_tpch_write, the tables to files on N threads.
+ *
+ * Work is split into chunks of units (a fixed number per table, whatever
+ * the thread count, so the files do not depend on it). Two kinds of task:
+ *  - generate chunk k of a table into one of the table's batch buffers
+ *    (any number at once: chunks are independent);
+ *  - write chunk k to the table's file (plank_writer_write_rows, or the .tbl
+ *    text), in chunk order and one at a time per table, since a writer is
+ *    sequential.
+ * Every thread (the caller's included) takes the most useful task there is:
+ * a write that is ready, else the next generation of the table that has the
+ * fewest chunks waiting, lineitem first. All tables are open at once, so
+ * with two threads one can encode lineitem while the other generates and
+ * writes the rest. Memory is bounded by the batch buffers (PK_BUFS per
+ * table) and each writer's row group.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pk_tpch.h"
+
+#define PK_BUFS 3
+
+typedef struct tjob {
+    plank_tpch_table table;
+    char *path, *tmp_path;
+    int64_t first, units;      /* unit range of this part */
+    int64_t chunk;             /* units per chunk */
+    int64_t nchunks, next_gen, next_write;
+    plank_tpch_batch *buf[PK_BUFS];
+    int64_t buf_chunk[PK_BUFS]; /* chunk held, -1 free */
+    bool buf_ready[PK_BUFS];
+    bool writing, done;
+    plank_writer *w;           /* Parquet */
+    int fd;                    /* .tbl, -1 when closed */
+    plank_column_options *colopts;
+    int64_t rows_est;
+} tjob;
+
+typedef struct tctx {
+    const plank_tpch *g;
+    const char *dir;
+    const plank_tpch_options *o;
+    tjob job[PLANK_TPCH_NUM_TABLES];
+    int njobs;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool failed;
+    plank_error err;
+    int64_t rows_done, rows_total;
+} tctx;
+
+/* Chunk sizes in units: about 64 Ki rows each. */
+static int64_t chunk_units(plank_tpch_table t) {
+    switch (t) {
+    case PLANK_TPCH_LINEITEM: return 16384;
+    case PLANK_TPCH_PARTSUPP: return 16384;
+    default: return 65536;
+    }
+}
+
+/* Scheduling preference: the biggest tables first. */
+static const plank_tpch_table order_pref[PLANK_TPCH_NUM_TABLES] = {
+    PLANK_TPCH_LINEITEM, PLANK_TPCH_ORDERS, PLANK_TPCH_PARTSUPP, PLANK_TPCH_CUSTOMER,
+    PLANK_TPCH_PART, PLANK_TPCH_SUPPLIER, PLANK_TPCH_NATION, PLANK_TPCH_REGION,
+};
+
+void plank_tpch_options_init(plank_tpch_options *o) {
+    memset(o, 0, sizeof *o);
+    o->format = PLANK_TPCH_PARQUET;
+    o->encoding = PLANK_TPCH_ENC_DEFAULT;
+    plank_writer_options_init(&o->writer);
+    o->threads = 1;
+    o->parts = 1;
+    o->part = 1;
+}
+
+static char *dup_path(const plank_allocator *a, const char *dir, const char *name, int part,
+                      const char *ext) {
+    size_t n = strlen(dir) + strlen(name) + strlen(ext) + 32;
+    char *p = pk_tpch_alloc(a, n);
+    if (!p) return NULL;
+    if (part > 0)
+        snprintf(p, n, "%s/%s.%d.%s", dir, name, part, ext);
+    else
+        snprintf(p, n, "%s/%s.%s", dir, name, ext);
+    return p;
+}
+
+static void free_str(const plank_allocator *a, char *s) {
+    if (s) pk_tpch_free(a, s, strlen(s) + 1);
+}
+
+/* Per-column options of the encoding presets. */
+static plank_status job_writer_options(tctx *c, tjob *j, plank_writer_options *wo) {
+    const plank_tpch_options *o = c->o;
+    const pk_tpch_tabledef *td = &pk_tpch_tables[j->table];
+    *wo = o->writer;
+    wo->allocator = &c->g->alloc;
+    wo->columns = NULL;
+    wo->num_column_options = 0;
+    switch (o->encoding) {
+    case PLANK_TPCH_ENC_DEFAULT: return PLANK_OK;
+    case PLANK_TPCH_ENC_PLAIN:
+        wo->dictionary = false;
+        wo->encoding = PLANK_ENC_PLAIN;
+        return PLANK_OK;
+    case PLANK_TPCH_ENC_DICTIONARY:
+        wo->dictionary = true;
+        wo->encoding = PLANK_ENC_PLAIN;
+        return PLANK_OK;
+    case PLANK_TPCH_ENC_DELTA: break;
+    default:
+        return pk_tpch_fail(&c->err, PLANK_ERR_INVALID_ARGUMENT, "tpch: unknown encoding %d",
+                            (int)o->encoding);
+    }
+    wo->dictionary = false;
+    wo->page_version = 2;
+    j->colopts = pk_tpch_alloc(&c->g->alloc, sizeof(plank_column_options) * (size_t)td->num_cols);
+    if (!j->colopts) return pk_tpch_fail(&c->err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
+    for (int k = 0; k < td->num_cols; k++) {
+        plank_column_options *co = &j->colopts[k];
+        plank_column_options_init(co);
+        co->path = td->cols[k].name;
+        co->dictionary = 0;
+        if (td->cols[k].kind != PK_K_STR)
+            co->encoding = PLANK_ENC_DELTA_BINARY_PACKED;
+        else
+            co->encoding = td->cols[k].free_text ? PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY
+                                                 : PLANK_ENC_DELTA_BYTE_ARRAY;
+    }
+    wo->columns = j->colopts;
+    wo->num_column_options = td->num_cols;
+    return PLANK_OK;
+}
+
+/* ".<name>.plank-<pid>-<n>" beside the target, as the writer names its own. */
+static plank_status open_tbl(tctx *c, tjob *j) {
+    const plank_allocator *a = &c->g->alloc;
+    const char *slash = strrchr(j->path, '/');
+    size_t dir_len = slash ? (size_t)(slash - j->path) + 1 : 0;
+    size_t n = strlen(j->path) + 48;
+    j->tmp_path = pk_tpch_alloc(a, n);
+    if (!j->tmp_path) return pk_tpch_fail(&c->err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
+    for (int attempt = 0; attempt < 64; attempt++) {
+        snprintf(j->tmp_path, n, "%.*s.%s.plank-%ld-%08x", (int)dir_len, j->path,
+                 j->path + dir_len, (long)getpid(),
+                 (unsigned)(((uintptr_t)j >> 4) ^ (uintptr_t)time(NULL) ^
+                            ((unsigned)attempt * 2654435761u)));
+        j->fd = open(j->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (j->fd >= 0) return PLANK_OK;
+        if (errno != EEXIST) break;
+    }
+    plank_status st = pk_tpch_fail(&c->err, PLANK_ERR_IO, "tpch: create %s: %s", j->tmp_path,
+                                   strerror(errno));
+    free_str(a, j->tmp_path);
+    j->tmp_path = NULL;
+    return st;
+}
+
+static plank_status write_all(int fd, const char *p, size_t n, const char *path,
+                              plank_error *err) {
+    while (n > 0) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return pk_tpch_fail(err, PLANK_ERR_IO, "tpch: write %s: %s", path, strerror(errno));
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+    return PLANK_OK;
+}
+
+static plank_status job_open(tctx *c, tjob *j) {
+    const plank_tpch_options *o = c->o;
+    const plank_tpch *g = c->g;
+    const char *name = pk_tpch_tables[j->table].name;
+    j->fd = -1;
+    for (int b = 0; b < PK_BUFS; b++) j->buf_chunk[b] = -1;
+    j->path = dup_path(&g->alloc, c->dir, name, o->parts > 1 ? o->part : 0,
+                       o->format == PLANK_TPCH_TBL ? "tbl" : "parquet");
+    if (!j->path) return pk_tpch_fail(&c->err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
+    /* dbgen -C parts -S part: equal shares, the remainder to the last part;
+     * nation and region are not split (whole in part 1) */
+    int64_t units = plank_tpch_units(g, j->table);
+    if (j->table == PLANK_TPCH_NATION || j->table == PLANK_TPCH_REGION) {
+        j->first = 0;
+        j->units = o->part == 1 ? units : 0;
+    } else {
+        int64_t share = units / o->parts;
+        j->first = share * (o->part - 1);
+        j->units = o->part == o->parts ? units - j->first : share;
+    }
+    j->chunk = chunk_units(j->table);
+    j->nchunks = (j->units + j->chunk - 1) / j->chunk;
+    j->rows_est = j->units * (j->table == PLANK_TPCH_LINEITEM ? 4
+                              : j->table == PLANK_TPCH_PARTSUPP ? 4 : 1);
+    int64_t bufunits = j->units < j->chunk ? (j->units > 0 ? j->units : 1) : j->chunk;
+    for (int b = 0; b < PK_BUFS && b < (j->nchunks > 0 ? j->nchunks : 1); b++) {
+        plank_status st = plank_tpch_batch_new(g, j->table, bufunits, &j->buf[b], &c->err);
+        if (st) return st;
+    }
+    if (o->format == PLANK_TPCH_TBL) return open_tbl(c, j);
+    plank_writer_options wo;
+    plank_status st = job_writer_options(c, j, &wo);
+    if (st) return st;
+    int32_t nf;
+    const plank_schema_field *f = plank_tpch_schema(g, j->table, &nf);
+    return plank_writer_open_path(&j->w, j->path, f, nf, &wo, &c->err);
+}
+
+/* Finishes a table's file: the writer's close (renames), or close + rename. */
+static plank_status job_finish(tctx *c, tjob *j) {
+    if (c->o->format != PLANK_TPCH_TBL) {
+        plank_writer *w = j->w;
+        j->w = NULL;
+        return plank_writer_close(w, &c->err);
+    }
+    int fd = j->fd;
+    j->fd = -1;
+    if (close(fd) != 0)
+        return pk_tpch_fail(&c->err, PLANK_ERR_IO, "tpch: close %s: %s", j->tmp_path,
+                            strerror(errno));
+    if (rename(j->tmp_path, j->path) != 0)
+        return pk_tpch_fail(&c->err, PLANK_ERR_IO, "tpch: rename %s to %s: %s", j->tmp_path,
+                            j->path, strerror(errno));
+    free_str(&c->g->alloc, j->tmp_path);
+    j->tmp_path = NULL;
+    return PLANK_OK;
+}
+
+/* Frees what a job holds; an unfinished file is removed. */
+static void job_release(tctx *c, tjob *j) {
+    const plank_allocator *a = &c->g->alloc;
+    if (j->w) plank_writer_abort(j->w);
+    j->w = NULL;
+    if (j->fd >= 0) close(j->fd);
+    j->fd = -1;
+    if (j->tmp_path) unlink(j->tmp_path);
+    free_str(a, j->tmp_path);
+    free_str(a, j->path);
+    for (int b = 0; b < PK_BUFS; b++) plank_tpch_batch_free(j->buf[b]);
+    if (j->colopts)
+        pk_tpch_free(a, j->colopts,
+                     sizeof(plank_column_options) * (size_t)pk_tpch_tables[j->table].num_cols);
+}
+
+typedef enum { T_NONE, T_GEN, T_WRITE, T_FINISH } task_kind;
+
+typedef struct task {
+    task_kind kind;
+    tjob *j;
+    int buf;
+    int64_t chunk;
+} task;
+
+/* Picks a task under the lock; T_NONE when nothing can run now. */
+static task pick_task(tctx *c) {
+    task t = {T_NONE, NULL, -1, -1};
+    /* 1. a write (or the final close) that is ready */
+    for (int i = 0; i < c->njobs; i++) {
+        tjob *j = &c->job[i];
+        if (j->done || j->writing) continue;
+        if (j->next_write == j->nchunks) {
+            t.kind = T_FINISH;
+            t.j = j;
+            j->writing = true;
+            return t;
+        }
+        for (int b = 0; b < PK_BUFS; b++)
+            if (j->buf_chunk[b] == j->next_write && j->buf_ready[b]) {
+                t.kind = T_WRITE;
+                t.j = j;
+                t.buf = b;
+                t.chunk = j->next_write;
+                j->writing = true;
+                return t;
+            }
+    }
+    /* 2. the next generation of the table with the fewest chunks ahead */
+    tjob *best = NULL;
+    int best_buf = -1;
+    int64_t best_ahead = 0;
+    for (int i = 0; i < c->njobs; i++) {
+        tjob *j = &c->job[i];
+        if (j->done || j->next_gen == j->nchunks) continue;
+        int free_buf = -1;
+        for (int b = 0; b < PK_BUFS; b++)
+            if (j->buf[b] && j->buf_chunk[b] < 0) {
+                free_buf = b;
+                break;
+            }
+        if (free_buf < 0) continue;
+        int64_t ahead = j->next_gen - j->next_write;
+        if (!best || ahead < best_ahead) {
+            best = j;
+            best_buf = free_buf;
+            best_ahead = ahead;
+        }
+    }
+    if (best) {
+        t.kind = T_GEN;
+        t.j = best;
+        t.buf = best_buf;
+        t.chunk = best->next_gen++;
+        best->buf_chunk[best_buf] = t.chunk;
+        best->buf_ready[best_buf] = false;
+    }
+    return t;
+}
+
+static bool all_done(const tctx *c) {
+    for (int i = 0; i < c->njobs; i++)
+        if (!c->job[i].done) return false;
+    return true;
+}
+
+static plank_status run_task(tctx *c, const task *t, plank_error *err) {
+    tjob *j = t->j;
+    if (t->kind == T_FINISH) return job_finish(c, j);
+    plank_tpch_batch *b = j->buf[t->buf];
+    if (t->kind == T_GEN) {
+        int64_t first = t->chunk * j->chunk;
+        int64_t n = j->units - first < j->chunk ? j->units - first : j->chunk;
+        return plank_tpch_generate(b, j->first + first, n, err);
+    }
+    if (c->o->format == PLANK_TPCH_TBL) {
+        const char *text;
+        size_t len;
+        plank_status st = plank_tpch_batch_tbl(b, &text, &len, err);
+        return st ? st : write_all(j->fd, text, len, j->tmp_path, err);
+    }
+    return plank_writer_write_rows(j->w, plank_tpch_batch_columns(b), plank_tpch_batch_rows(b),
+                                   err);
+}
+
+/* The loop every thread runs until all tables are written or one fails. */
+static void work(tctx *c, bool caller) {
+    plank_error err;
+    plank_error_init(&err);
+    pthread_mutex_lock(&c->mu);
+    for (;;) {
+        if (c->failed || all_done(c)) break;
+        task t = pick_task(c);
+        if (t.kind == T_NONE) {
+            pthread_cond_wait(&c->cv, &c->mu);
+            continue;
+        }
+        pthread_mutex_unlock(&c->mu);
+        plank_status st = run_task(c, &t, &err);
+        int64_t rows = t.kind == T_WRITE ? plank_tpch_batch_rows(t.j->buf[t.buf]) : 0;
+        pthread_mutex_lock(&c->mu);
+        if (st != PLANK_OK) {
+            if (!c->failed) {
+                c->failed = true;
+                c->err = err;
+                c->err.code = st;
+            }
+            pthread_cond_broadcast(&c->cv);
+            break;
+        }
+        tjob *j = t.j;
+        if (t.kind == T_GEN) {
+            j->buf_ready[t.buf] = true;
+        } else if (t.kind == T_WRITE) {
+            j->buf_chunk[t.buf] = -1;
+            j->buf_ready[t.buf] = false;
+            j->next_write++;
+            j->writing = false;
+            c->rows_done += rows;
+        } else {
+            j->done = true;
+            j->writing = false;
+        }
+        pthread_cond_broadcast(&c->cv);
+        if (caller && c->o->progress && t.kind == T_WRITE) {
+            int64_t done = c->rows_done, total = c->rows_total;
+            pthread_mutex_unlock(&c->mu);
+            c->o->progress(c->o->progress_opaque, done, total);
+            pthread_mutex_lock(&c->mu);
+        }
+    }
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void *worker_main(void *arg) {
+    work(arg, false);
+    return NULL;
+}
+
+plank_status plank_tpch_write(const plank_tpch *g, const char *dir, const plank_tpch_options *o,
+                              plank_error *err) {
+    if (!g || !dir || !o)
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: NULL argument");
+    if (o->parts < 1 || o->part < 1 || o->part > o->parts)
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "tpch: part %d outside 1..%d", o->part, o->parts);
+    if (o->threads < 1 || o->threads > 1024)
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: %d threads", o->threads);
+    if (o->format != PLANK_TPCH_PARQUET && o->format != PLANK_TPCH_TBL)
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: unknown format %d",
+                            (int)o->format);
+    uint32_t tables = o->tables ? o->tables : (1u << PLANK_TPCH_NUM_TABLES) - 1;
+    if (tables >> PLANK_TPCH_NUM_TABLES)
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: table mask 0x%x", tables);
+    tctx *c = pk_tpch_alloc(&g->alloc, sizeof *c);
+    if (!c) return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
+    memset(c, 0, sizeof *c);
+    c->g = g;
+    c->o = o;
+    c->dir = dir;
+    plank_error_init(&c->err);
+    plank_status st = PLANK_OK;
+    for (int i = 0; i < PLANK_TPCH_NUM_TABLES; i++) {
+        plank_tpch_table t = order_pref[i];
+        if (!(tables & (1u << t))) continue;
+        tjob *j = &c->job[c->njobs++];
+        j->table = t;
+        st = job_open(c, j);
+        if (st) {
+            c->err.code = st;
+            break;
+        }
+        c->rows_total += j->rows_est;
+    }
+    int started = 0;
+    pthread_t th[1024];
+    if (st == PLANK_OK) {
+        pthread_mutex_init(&c->mu, NULL);
+        pthread_cond_init(&c->cv, NULL);
+        for (int i = 1; i < o->threads; i++) {
+            if (pthread_create(&th[started], NULL, worker_main, c) != 0) break;
+            started++;
+        }
+        work(c, true);
+        for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+        pthread_cond_destroy(&c->cv);
+        pthread_mutex_destroy(&c->mu);
+        if (c->failed) st = c->err.code ? c->err.code : PLANK_ERR_IO;
+    }
+    if (st != PLANK_OK && err) *err = c->err;
+    if (err && st != PLANK_OK) err->code = st;
+    for (int i = 0; i < c->njobs; i++) job_release(c, &c->job[i]);
+    pk_tpch_free(&g->alloc, c, sizeof *c);
+    return st;
+}
