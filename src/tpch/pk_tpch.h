@@ -114,6 +114,8 @@ struct plank_tpch_batch {
     plank_batch out[PK_TPCH_MAX_COLS];
     char *tbl;
     size_t tbl_cap, tbl_len;
+    int64_t *toff;   /* the comment of each row: pool offset and length (text_finish) */
+    int32_t *tlen;
     size_t row_text_max; /* bound on one row's .tbl text */
 };
 
