@@ -132,10 +132,6 @@ static int gen_main(int argc, char **argv) {
             p += len + 1;
         }
     }
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        cli_wopts_free(&w);
-        return cli_fail(out, "cannot create the directory: %s", strerror(errno));
-    }
     double t0 = now_s();
     plank_error err;
     plank_error_init(&err);
@@ -145,6 +141,11 @@ static int gen_main(int argc, char **argv) {
         cli_wopts_free(&w);
         if (st == PLANK_ERR_INVALID_ARGUMENT) return cli_usage_error("%s: %s", cmd, err.message);
         return cli_fail(out, "%s", err.message);
+    }
+    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+        plank_tpch_close(g);
+        cli_wopts_free(&w);
+        return cli_fail(out, "cannot create the directory: %s", strerror(errno));
     }
     cli_progress prog;
     cli_progress_init(&prog, "rows", 0);
