@@ -1,19 +1,21 @@
 #!/bin/sh
-# Quick start: install dependencies, build plank, generate a sample file
-# (1M lineitem-like rows, ZSTD) and run the main job on it: schema, metadata,
-# the first rows and the read benchmark; then the writer: a Parquet to
+# Quick start: install the build dependencies, build plank, generate the
+# TPC-H tables at scale factor 1 with plank's own generator (rows identical
+# to the reference dbgen; ZSTD Parquet) and run the main job on lineitem:
+# schema, the first rows, the read benchmark; then the writer: a Parquet to
 # Parquet conversion (read back and compared) and the write benchmark.
+# Needs no Node.js: the peers are for the tests and benchmarks only.
 set -eu
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --no-node
 scripts/build.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-mkdir -p build/data
-[ -f build/data/sample.parquet ] || node bench/gen_sample.mjs build/data/sample.parquet 1000000 zstd
+D=build/data/tpch-sf1
+[ -f $D/lineitem.parquet ] || build/plank tpch gen --sf 1 --out $D --codec zstd
 set -x
-build/plank schema build/data/sample.parquet
-build/plank cat build/data/sample.parquet --limit 5 --format table
-build/plank bench read build/data/sample.parquet --repeat 5
-build/plank convert build/data/sample.parquet build/data/sample_copy.parquet --codec snappy --page-version 2
-build/plank cat build/data/sample.parquet > build/data/sample.jsonl
-build/plank cat build/data/sample_copy.parquet | cmp - build/data/sample.jsonl
+build/plank schema $D/lineitem.parquet
+build/plank cat $D/lineitem.parquet --limit 5 --format table
+build/plank bench read $D/lineitem.parquet --repeat 5
+build/plank convert $D/orders.parquet build/data/orders_copy.parquet --codec snappy --page-version 2
+build/plank cat $D/orders.parquet > build/data/orders.jsonl
+build/plank cat build/data/orders_copy.parquet | cmp - build/data/orders.jsonl
 build/plank bench write --rows 1000000 --repeat 3
