@@ -24,6 +24,31 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* mkdir -p: every missing directory of path; 0 or -1 with errno. */
+static int mkdir_p(const char *path) {
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0') continue;
+        char c = buf[i];
+        buf[i] = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+        buf[i] = c;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0) return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
 static bool parse_count(const char *s, int64_t lo, int64_t hi, int64_t *out) {
     char *end;
     errno = 0;
@@ -142,7 +167,7 @@ static int gen_main(int argc, char **argv) {
         if (st == PLANK_ERR_INVALID_ARGUMENT) return cli_usage_error("%s: %s", cmd, err.message);
         return cli_fail(out, "%s", err.message);
     }
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+    if (mkdir_p(out) != 0) {
         plank_tpch_close(g);
         cli_wopts_free(&w);
         return cli_fail(out, "cannot create the directory: %s", strerror(errno));
