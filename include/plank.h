@@ -802,7 +802,10 @@ PLANK_API const plank_schema_node *plank_writer_column_node(const plank_writer *
  *    layout (BOOLEAN: bitmap; fixed width: slot * value width; BYTE_ARRAY:
  *    offsets[slot]..offsets[slot+1] into data); other slots are ignored.
  * physical_type and value_width are ignored (the schema decides). Levels
- * out of range or a first rep level != 0 are PLANK_ERR_INVALID_ARGUMENT. */
+ * out of range or a first rep level != 0 are PLANK_ERR_INVALID_ARGUMENT.
+ * Thread safety: calls for different columns may run at the same time on
+ * different threads (each column is encoded and compressed in its own
+ * state); no other call on the writer may run meanwhile. */
 PLANK_API plank_status plank_writer_write_column(plank_writer *w, int32_t column,
                                                  const plank_batch *batch, plank_error *err);
 /* Ends the current row group (written to the file now). Every column must

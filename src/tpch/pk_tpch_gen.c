@@ -100,7 +100,7 @@ static inline void stream_next_row(pk_stream *s) {
 
 /* dbgen's UnifInt: the draw scaled in double precision, truncated. */
 static inline int64_t unif(pk_stream *s, int64_t lo, int64_t hi) {
-    s->cur = pk_mulmod(s->cur, 16807);
+    s->cur = pk_next(s->cur);
     return pk_scale(s->cur, lo, hi);
 }
 
@@ -108,7 +108,7 @@ static inline int64_t unif(pk_stream *s, int64_t lo, int64_t hi) {
  * where MAX_LONG - 0 + 1 wraps to -2^31, so the result is negative. a_rnd
  * takes its characters from the low bits of that negative number. */
 static inline int64_t unif_maxlong(pk_stream *s) {
-    s->cur = pk_mulmod(s->cur, 16807);
+    s->cur = pk_next(s->cur);
     return (int64_t)(((double)s->cur / 2147483647.0) * -2147483648.0);
 }
 
@@ -147,7 +147,7 @@ static void draws_refill(pk_draws *dr) {
     memmove(dr->v, dr->v + dr->pos, (size_t)keep * sizeof dr->v[0]);
     int64_t x = dr->last;
     int k = keep;
-    for (; k < keep + 8; k++) dr->v[k] = x = pk_mulmod(x, 16807);
+    for (; k < keep + 8; k++) dr->v[k] = x = pk_next(x);
     for (; k < PK_DRAWS; k++) dr->v[k] = pk_mulmod(dr->v[k - 8], dr->m8);
     dr->last = dr->v[PK_DRAWS - 1];
     dr->pos = 0;

@@ -18,6 +18,14 @@ static inline int64_t pk_mulmod(int64_t x, int64_t y) {
     return r >= (uint64_t)PK_M ? (int64_t)(r - (uint64_t)PK_M) : (int64_t)r;
 }
 
+/* One step of a stream, 16807 x mod M: the product is below 2^46, so one
+ * fold of its high bits and one conditional subtraction reduce it. */
+static inline int64_t pk_next(int64_t x) {
+    uint64_t p = (uint64_t)x * 16807u;
+    uint64_t r = (p & (uint64_t)PK_M) + (p >> 31); /* < 2^31 + 2^15 */
+    return (int64_t)(r >= (uint64_t)PK_M ? r - (uint64_t)PK_M : r);
+}
+
 /* 16807^n mod M: the multiplier that advances a stream n draws. */
 static inline int64_t pk_pow16807(int64_t n) {
     int64_t z = 1, m = 16807;

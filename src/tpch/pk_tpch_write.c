@@ -2,18 +2,21 @@
  * pk_tpch_write.c: plank_tpch_write, the tables to files on N threads.
  *
  * Work is split into chunks of units (a fixed number per table, whatever
- * the thread count, so the files do not depend on it). Two kinds of task:
- *  - generate chunk k of a table into one of the table's batch buffers
- *    (any number at once: chunks are independent);
- *  - write chunk k to the table's file (plank_writer_write_rows, or the .tbl
- *    text), in chunk order and one at a time per table, since a writer is
- *    sequential.
+ * the thread count, so the files do not depend on it), and tasks:
+ *  - generate chunk k of a table into one of its batch buffers (any number
+ *    at once: chunks are independent);
+ *  - Parquet: write rows of a chunk for one group of columns
+ *    (plank_writer_write_column, which may run concurrently for different
+ *    columns). Each column group walks the chunks in order and stops at
+ *    every row group boundary; once all groups are there, one thread ends
+ *    the row group. Every column receives the same slices whatever the
+ *    number of groups, so the bytes do not depend on the threads either;
+ *  - .tbl: format and append a chunk, in order.
  * Every thread (the caller's included) takes the most useful task there is:
- * a write that is ready, else the next generation of the table that has the
- * fewest chunks waiting, lineitem first. All tables are open at once, so
- * with two threads one can encode lineitem while the other generates and
- * writes the rest. Memory is bounded by the batch buffers (PK_BUFS per
- * table) and each writer's row group.
+ * a write that can run, else a row group end or the final close, else the
+ * next generation of the table with the fewest chunks waiting. All tables
+ * are open at once and the biggest come first. Memory is bounded by the
+ * batch buffers (PK_BUFS per table) and each writer's row group.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -28,6 +31,16 @@
 #include "pk_tpch.h"
 
 #define PK_BUFS 3
+#define PK_MAX_GROUPS 8
+
+/* A group of columns written together, and where it stands. */
+typedef struct cgroup {
+    int32_t ncols;
+    int32_t cols[PK_TPCH_MAX_COLS];
+    int64_t chunk, row; /* the next rows to write: chunk and row within it */
+    int64_t rg_rows;    /* rows written into the current row group */
+    bool busy;
+} cgroup;
 
 typedef struct tjob {
     plank_tpch_table table;
@@ -40,6 +53,9 @@ typedef struct tjob {
     bool buf_ready[PK_BUFS];
     bool writing, done;
     plank_writer *w;           /* Parquet */
+    int32_t ngroups;
+    cgroup grp[PK_MAX_GROUPS];
+    int64_t rg_limit;          /* rows per row group */
     int fd;                    /* .tbl, -1 when closed */
     plank_column_options *colopts;
     int64_t rows_est;
@@ -180,6 +196,37 @@ static plank_status write_all(int fd, const char *p, size_t n, const char *path,
     return PLANK_OK;
 }
 
+/* Splits the columns into up to `threads` groups of about equal encoding
+ * cost (longest first onto the lightest group): free text weighs its
+ * length, other strings and numbers a few bytes. */
+static void make_groups(tjob *j, int threads) {
+    const pk_tpch_tabledef *td = &pk_tpch_tables[j->table];
+    int n = threads < td->num_cols ? threads : td->num_cols;
+    if (n > PK_MAX_GROUPS) n = PK_MAX_GROUPS;
+    if (n < 1) n = 1;
+    j->ngroups = n;
+    int weight[PK_TPCH_MAX_COLS], order[PK_TPCH_MAX_COLS], load[PK_MAX_GROUPS] = {0};
+    for (int k = 0; k < td->num_cols; k++) {
+        const pk_tpch_coldef *cd = &td->cols[k];
+        weight[k] = cd->kind != PK_K_STR ? 4 : cd->free_text ? cd->max_len : 6;
+        order[k] = k;
+    }
+    for (int a = 1; a < td->num_cols; a++) /* heaviest first, stable */
+        for (int b = a; b > 0 && weight[order[b]] > weight[order[b - 1]]; b--) {
+            int t = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = t;
+        }
+    for (int k = 0; k < td->num_cols; k++) {
+        int best = 0;
+        for (int gi = 1; gi < n; gi++)
+            if (load[gi] < load[best]) best = gi;
+        cgroup *cg = &j->grp[best];
+        cg->cols[cg->ncols++] = order[k];
+        load[best] += weight[order[k]];
+    }
+}
+
 static plank_status job_open(tctx *c, tjob *j) {
     const plank_tpch_options *o = c->o;
     const plank_tpch *g = c->g;
@@ -215,6 +262,8 @@ static plank_status job_open(tctx *c, tjob *j) {
     if (st) return st;
     int32_t nf;
     const plank_schema_field *f = plank_tpch_schema(g, j->table, &nf);
+    j->rg_limit = wo.row_group_rows > 0 ? wo.row_group_rows : 1048576;
+    make_groups(j, o->threads);
     return plank_writer_open_path(&j->w, j->path, f, nf, &wo, &c->err);
 }
 
@@ -254,37 +303,94 @@ static void job_release(tctx *c, tjob *j) {
                      sizeof(plank_column_options) * (size_t)pk_tpch_tables[j->table].num_cols);
 }
 
-typedef enum { T_NONE, T_GEN, T_WRITE, T_FINISH } task_kind;
+typedef enum { T_NONE, T_GEN, T_WRITE, T_COLS, T_END_RG, T_FINISH } task_kind;
 
 typedef struct task {
     task_kind kind;
     tjob *j;
     int buf;
     int64_t chunk;
+    int grp;
+    int64_t r0, r1; /* T_COLS: rows of the chunk */
 } task;
+
+static int find_buf(const tjob *j, int64_t chunk) {
+    for (int b = 0; b < PK_BUFS; b++)
+        if (j->buf_chunk[b] == chunk && j->buf_ready[b]) return b;
+    return -1;
+}
+
+/* A Parquet table's next write, row group end or close; T_NONE if none. */
+static task pick_parquet(tjob *j) {
+    task t = {T_NONE, j, -1, -1, -1, 0, 0};
+    bool busy = false, at_end = true, at_boundary = true;
+    for (int gi = 0; gi < j->ngroups; gi++) {
+        const cgroup *cg = &j->grp[gi];
+        busy |= cg->busy;
+        at_end &= cg->chunk == j->nchunks;
+        at_boundary &= cg->rg_rows == j->rg_limit;
+    }
+    if (!busy && !j->writing) {
+        if (at_boundary) {
+            t.kind = T_END_RG;
+            j->writing = true;
+            return t;
+        }
+        if (at_end) {
+            t.kind = T_FINISH;
+            j->writing = true;
+            return t;
+        }
+    }
+    if (j->writing) return t; /* a row group end or the close is running */
+    for (int gi = 0; gi < j->ngroups; gi++) {
+        cgroup *cg = &j->grp[gi];
+        if (cg->busy || cg->chunk == j->nchunks || cg->rg_rows == j->rg_limit) continue;
+        int b = find_buf(j, cg->chunk);
+        if (b < 0) continue;
+        int64_t n = plank_tpch_batch_rows(j->buf[b]);
+        int64_t r1 = n - cg->row < j->rg_limit - cg->rg_rows ? n : cg->row + j->rg_limit - cg->rg_rows;
+        t.kind = T_COLS;
+        t.buf = b;
+        t.chunk = cg->chunk;
+        t.grp = gi;
+        t.r0 = cg->row;
+        t.r1 = r1;
+        cg->busy = true;
+        return t;
+    }
+    return t;
+}
 
 /* Picks a task under the lock; T_NONE when nothing can run now. */
 static task pick_task(tctx *c) {
-    task t = {T_NONE, NULL, -1, -1};
-    /* 1. a write (or the final close) that is ready */
+    task t = {T_NONE, NULL, -1, -1, -1, 0, 0};
+    bool tbl = c->o->format == PLANK_TPCH_TBL;
+    /* 1. a write, row group end or close that can run */
     for (int i = 0; i < c->njobs; i++) {
         tjob *j = &c->job[i];
-        if (j->done || j->writing) continue;
+        if (j->done) continue;
+        if (!tbl) {
+            t = pick_parquet(j);
+            if (t.kind != T_NONE) return t;
+            continue;
+        }
+        if (j->writing) continue;
         if (j->next_write == j->nchunks) {
             t.kind = T_FINISH;
             t.j = j;
             j->writing = true;
             return t;
         }
-        for (int b = 0; b < PK_BUFS; b++)
-            if (j->buf_chunk[b] == j->next_write && j->buf_ready[b]) {
-                t.kind = T_WRITE;
-                t.j = j;
-                t.buf = b;
-                t.chunk = j->next_write;
-                j->writing = true;
-                return t;
-            }
+        int b = find_buf(j, j->next_write);
+        if (b >= 0) {
+            t.kind = T_WRITE;
+            t.j = j;
+            t.buf = b;
+            t.chunk = j->next_write;
+            j->writing = true;
+            return t;
+        }
     }
     /* 2. the next generation of the table with the fewest chunks ahead */
     tjob *best = NULL;
@@ -324,23 +430,94 @@ static bool all_done(const tctx *c) {
     return true;
 }
 
+/* Rows [r0, r1) of batch column `in`. */
+static plank_batch slice(const plank_batch *in, int64_t r0, int64_t r1) {
+    plank_batch b = *in;
+    b.length = r1 - r0;
+    if (in->offsets) b.offsets = in->offsets + r0;
+    else b.values = (const uint8_t *)in->values + r0 * in->value_width;
+    return b;
+}
+
 static plank_status run_task(tctx *c, const task *t, plank_error *err) {
     tjob *j = t->j;
-    if (t->kind == T_FINISH) return job_finish(c, j);
-    plank_tpch_batch *b = j->buf[t->buf];
-    if (t->kind == T_GEN) {
+    switch (t->kind) {
+    case T_FINISH: return job_finish(c, j);
+    case T_END_RG: return plank_writer_end_row_group(j->w, err);
+    case T_GEN: {
         int64_t first = t->chunk * j->chunk;
         int64_t n = j->units - first < j->chunk ? j->units - first : j->chunk;
-        return plank_tpch_generate(b, j->first + first, n, err);
+        return plank_tpch_generate(j->buf[t->buf], j->first + first, n, err);
     }
-    if (c->o->format == PLANK_TPCH_TBL) {
+    case T_COLS: {
+        const plank_batch *cols = plank_tpch_batch_columns(j->buf[t->buf]);
+        const cgroup *cg = &j->grp[t->grp];
+        for (int k = 0; k < cg->ncols; k++) {
+            plank_batch b = slice(&cols[cg->cols[k]], t->r0, t->r1);
+            plank_status st = plank_writer_write_column(j->w, cg->cols[k], &b, err);
+            if (st) return st;
+        }
+        return PLANK_OK;
+    }
+    case T_WRITE: {
         const char *text;
         size_t len;
-        plank_status st = plank_tpch_batch_tbl(b, &text, &len, err);
+        plank_status st = plank_tpch_batch_tbl(j->buf[t->buf], &text, &len, err);
         return st ? st : write_all(j->fd, text, len, j->tmp_path, err);
     }
-    return plank_writer_write_rows(j->w, plank_tpch_batch_columns(b), plank_tpch_batch_rows(b),
-                                   err);
+    default: return PLANK_OK;
+    }
+}
+
+/* Frees the buffers of chunks every column group has passed. */
+static void release_passed(tjob *j) {
+    int64_t low = j->nchunks;
+    for (int gi = 0; gi < j->ngroups; gi++)
+        if (j->grp[gi].chunk < low) low = j->grp[gi].chunk;
+    for (int b = 0; b < PK_BUFS; b++)
+        if (j->buf_chunk[b] >= 0 && j->buf_chunk[b] < low && j->buf_ready[b]) {
+            j->buf_chunk[b] = -1;
+            j->buf_ready[b] = false;
+        }
+    j->next_write = low;
+}
+
+/* Records a finished task under the lock. */
+static void task_done(tctx *c, const task *t) {
+    tjob *j = t->j;
+    switch (t->kind) {
+    case T_GEN: j->buf_ready[t->buf] = true; break;
+    case T_WRITE:
+        c->rows_done += plank_tpch_batch_rows(j->buf[t->buf]);
+        j->buf_chunk[t->buf] = -1;
+        j->buf_ready[t->buf] = false;
+        j->next_write++;
+        j->writing = false;
+        break;
+    case T_COLS: {
+        cgroup *cg = &j->grp[t->grp];
+        int64_t n = plank_tpch_batch_rows(j->buf[t->buf]);
+        cg->busy = false;
+        cg->rg_rows += t->r1 - t->r0;
+        cg->row = t->r1;
+        if (t->grp == 0) c->rows_done += t->r1 - t->r0;
+        if (cg->row == n) {
+            cg->chunk++;
+            cg->row = 0;
+            release_passed(j);
+        }
+        break;
+    }
+    case T_END_RG:
+        for (int gi = 0; gi < j->ngroups; gi++) j->grp[gi].rg_rows = 0;
+        j->writing = false;
+        break;
+    case T_FINISH:
+        j->done = true;
+        j->writing = false;
+        break;
+    default: break;
+    }
 }
 
 /* The loop every thread runs until all tables are written or one fails. */
@@ -357,7 +534,6 @@ static void work(tctx *c, bool caller) {
         }
         pthread_mutex_unlock(&c->mu);
         plank_status st = run_task(c, &t, &err);
-        int64_t rows = t.kind == T_WRITE ? plank_tpch_batch_rows(t.j->buf[t.buf]) : 0;
         pthread_mutex_lock(&c->mu);
         if (st != PLANK_OK) {
             if (!c->failed) {
@@ -368,21 +544,9 @@ static void work(tctx *c, bool caller) {
             pthread_cond_broadcast(&c->cv);
             break;
         }
-        tjob *j = t.j;
-        if (t.kind == T_GEN) {
-            j->buf_ready[t.buf] = true;
-        } else if (t.kind == T_WRITE) {
-            j->buf_chunk[t.buf] = -1;
-            j->buf_ready[t.buf] = false;
-            j->next_write++;
-            j->writing = false;
-            c->rows_done += rows;
-        } else {
-            j->done = true;
-            j->writing = false;
-        }
+        task_done(c, &t);
         pthread_cond_broadcast(&c->cv);
-        if (caller && c->o->progress && t.kind == T_WRITE) {
+        if (caller && c->o->progress && (t.kind == T_WRITE || t.kind == T_COLS)) {
             int64_t done = c->rows_done, total = c->rows_total;
             pthread_mutex_unlock(&c->mu);
             c->o->progress(c->o->progress_opaque, done, total);

@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,9 @@ struct plank_writer {
     int fd;
     char *path, *tmp_path;
     bool fsync;
-    bool failed;            /* an error happened: only abort/close remain */
+    /* an error happened: only abort/close remain. Atomic: write_column may
+     * run on several threads at once (for different columns). */
+    atomic_bool failed;
     pk_arena arena;         /* schema, metadata, copies of options */
     pk_file_metadata md;
     plank_schema_node *nodes;
