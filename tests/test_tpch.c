@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "tharness.h"
+#include "tpch/pk_tpch.h"
 #include "tpch/pk_tpch_rng.h"
 
 static const char *reference_dir(void) {
@@ -69,6 +70,10 @@ static void test_scaling(void) {
         CHECK_EQ_I64(pk_mulmod(1, pk_pow16807(n)), x);
         x = pk_mulmod(x, 16807);
     }
+    /* the one-fold step equals the general product, at the extremes too */
+    for (int64_t v = 1; v < 200000; v++) CHECK_EQ_I64(pk_next(v), pk_mulmod(v, 16807));
+    for (int64_t v = PK_M - 200000; v < PK_M; v++) CHECK_EQ_I64(pk_next(v), pk_mulmod(v, 16807));
+    for (int64_t v = 1; v < PK_M; v += 9973) CHECK_EQ_I64(pk_next(v), (v * 16807) % PK_M);
     /* dbgen's NextRand on a known value: 16807 * 1 = 16807, then 282475249 */
     CHECK_EQ_I64(pk_mulmod(16807, 16807), 282475249);
 }
@@ -356,11 +361,11 @@ static void test_parquet(plank_tpch *g, const char *ref) {
 static void test_errors(plank_tpch *g) {
     plank_tpch *x = NULL;
     plank_error err;
-    CHECK(plank_tpch_open(&x, 0, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT && !x);
-    CHECK(plank_tpch_open(&x, -1, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT && !x);
-    CHECK(plank_tpch_open(&x, 1.5, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT && !x);
+    CHECK(plank_tpch_open(&x, 0, 1, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT && !x);
+    CHECK(plank_tpch_open(&x, -1, 1, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT && !x);
+    CHECK(plank_tpch_open(&x, 1.5, 1, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT && !x);
     CHECK(strstr(err.message, "1.5") != NULL);
-    CHECK(plank_tpch_open(&x, 30000, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT && !x);
+    CHECK(plank_tpch_open(&x, 30000, 1, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT && !x);
     CHECK(plank_tpch_table_from_name("lineitem") == PLANK_TPCH_LINEITEM);
     CHECK(plank_tpch_table_from_name("lineitems") == -1);
     plank_tpch_batch *b = NULL;
@@ -399,10 +404,19 @@ int main(void) {
     }
     plank_tpch *g;
     plank_error err;
-    CHECK(plank_tpch_open(&g, 0.01, NULL, &err) == PLANK_OK);
+    CHECK(plank_tpch_open(&g, 0.01, 2, NULL, &err) == PLANK_OK);
     CHECK_EQ_I64(plank_tpch_units(g, PLANK_TPCH_PART), 2000);
     CHECK_EQ_I64(plank_tpch_units(g, PLANK_TPCH_ORDERS), 15000);
     CHECK_EQ_I64(plank_tpch_units(g, PLANK_TPCH_NATION), 25);
+    /* the pool built on 1, 3 and 4 threads (segments joined where their
+     * parses meet) is the same 300 MiB */
+    for (int th = 1; th <= 4; th += th == 1 ? 2 : 1) {
+        plank_tpch *h = NULL;
+        CHECK(plank_tpch_open(&h, 0.01, th, NULL, &err) == PLANK_OK);
+        CHECK_MSG(h && memcmp(h->pool, g->pool, PK_TPCH_POOL_SIZE) == 0,
+                  "the pool built on %d threads differs from the one built on 2", th);
+        plank_tpch_close(h);
+    }
     test_chunks(g);
     test_errors(g);
     test_parquet(g, ref);

@@ -161,7 +161,7 @@ static int gen_main(int argc, char **argv) {
     plank_error err;
     plank_error_init(&err);
     plank_tpch *g;
-    plank_status st = plank_tpch_open(&g, sf, NULL, &err);
+    plank_status st = plank_tpch_open(&g, sf, o.threads, NULL, &err);
     if (st != PLANK_OK) {
         cli_wopts_free(&w);
         if (st == PLANK_ERR_INVALID_ARGUMENT) return cli_usage_error("%s: %s", cmd, err.message);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -138,12 +139,14 @@ static inline char *put_word16(char *dst, const pk_tpch_dist *d, int k) {
 typedef struct pk_draws {
     int64_t v[PK_DRAWS];
     int pos;
+    int64_t base; /* the stream's draw number of v[0] */
     int64_t last; /* the stream's state after v[PK_DRAWS - 1] */
     int64_t m8;
 } pk_draws;
 
 static void draws_refill(pk_draws *dr) {
     int keep = PK_DRAWS - dr->pos;
+    dr->base += dr->pos;
     memmove(dr->v, dr->v + dr->pos, (size_t)keep * sizeof dr->v[0]);
     int64_t x = dr->last;
     int k = keep;
@@ -198,15 +201,22 @@ static inline size_t sentence(const plank_tpch *g, pk_draws *dr, char *d0) {
     return (size_t)(d - d0);
 }
 
-/* dbg_text's pool: sentences separated by one space until 300 MiB; the
- * last sentence is cut to fit. A sentence takes at most 27 draws (dbgen's
- * RNG_PER_SENT) and 256 bytes. */
-static void build_pool(plank_tpch *g, pk_draws *dr) {
-    dr->pos = PK_DRAWS;
-    dr->last = stream_seed[S_TEXT];
+/* Positions dr at draw number k of the text stream (0: the first). */
+static void draws_at(pk_draws *dr, int64_t k) {
     dr->m8 = pk_pow16807(8);
+    dr->last = pk_mulmod(stream_seed[S_TEXT], pk_pow16807(k));
+    dr->pos = PK_DRAWS;
+    dr->base = k - PK_DRAWS;
     draws_refill(dr);
-    char *p = g->pool, *end = g->pool + PK_TPCH_POOL_SIZE;
+}
+
+/* dbg_text's pool from pool[p] on, whose first sentence starts at draw
+ * number k: sentences separated by one space until 300 MiB, the last one
+ * cut to fit. A sentence takes at most 27 draws (dbgen's RNG_PER_SENT) and
+ * 256 bytes. */
+static void fill_pool(plank_tpch *g, pk_draws *dr, int64_t k, size_t p0) {
+    draws_at(dr, k);
+    char *p = g->pool + p0, *end = g->pool + PK_TPCH_POOL_SIZE;
     while (p < end) {
         if (dr->pos > PK_DRAWS - 32) draws_refill(dr);
         size_t len = sentence(g, dr, p);
@@ -219,6 +229,153 @@ static void build_pool(plank_tpch *g, pk_draws *dr) {
         }
     }
     *p = '\0';
+}
+
+/* The pool on several threads. The pool is the text of one stream parsed
+ * sentence by sentence, so a parse can start only at a sentence start, and
+ * where those are is known only by parsing from the beginning. Segment t
+ * parses from draw D_t = t/N of the pool's draws as if a sentence started
+ * there, into its own buffer, and records where its first sentences start
+ * (head) and, once past D_{t+1}, where they start (tail). A parse begun at
+ * the wrong draw meets the true one at the first sentence both start at
+ * the same draw (after a few sentences: they are 5-27 draws long), and
+ * from there on they are the same text: so segment t's text is true from
+ * the first draw its head shares with segment t-1's tail, and the pool is
+ * the segments' text joined at those draws. Where two never meet within
+ * the recorded sentences, or a segment falls short, the rest is parsed
+ * serially from the last true sentence start: the result is the serial
+ * pool in every case. */
+#define PK_POOL_DRAWS 63888645 /* draws that make the 300 MiB pool (counted once) */
+#define PK_REC 4096
+
+typedef struct pk_seg {
+    const plank_tpch *g;
+    int64_t start, tail_from;
+    char *buf;
+    size_t cap, alloc, len;
+    int64_t end_draw;
+    int nhead, ntail;
+    int64_t head_draw[PK_REC], tail_draw[PK_REC];
+    size_t head_off[PK_REC], tail_off[PK_REC];
+    pk_draws dr;
+} pk_seg;
+
+static void seg_run(pk_seg *s) {
+    draws_at(&s->dr, s->start);
+    size_t p = 0;
+    while (p < s->cap) {
+        if (s->dr.pos > PK_DRAWS - 32) draws_refill(&s->dr);
+        int64_t at = s->dr.base + s->dr.pos;
+        if (s->nhead < PK_REC) {
+            s->head_draw[s->nhead] = at;
+            s->head_off[s->nhead++] = p;
+        }
+        if (at >= s->tail_from && s->ntail < PK_REC) {
+            s->tail_draw[s->ntail] = at;
+            s->tail_off[s->ntail++] = p;
+        }
+        p += sentence(s->g, &s->dr, s->buf + p);
+        s->buf[p++] = ' ';
+    }
+    s->len = p;
+    s->end_draw = s->dr.base + s->dr.pos;
+}
+
+static void *seg_main(void *arg) {
+    seg_run(arg);
+    return NULL;
+}
+
+static void advise_huge(void *p, size_t n) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    /* read or written at random: 2 MiB pages spare a TLB miss per access */
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t hi = ((uintptr_t)p + n) & ~(huge - 1);
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+/* Builds the pool on `threads` threads (the caller's included); false when
+ * out of memory. */
+static bool build_pool(plank_tpch *g, int threads) {
+    const plank_allocator *a = &g->alloc;
+    if (threads > 16) threads = 16;
+    pk_seg *seg = NULL;
+    size_t nseg = threads > 1 ? (size_t)threads : 1;
+    seg = pk_tpch_alloc(a, sizeof *seg * nseg);
+    if (!seg) return false;
+    memset(seg, 0, sizeof *seg * nseg);
+    size_t share = PK_TPCH_POOL_SIZE / nseg;
+    bool ok = true;
+    for (size_t t = 0; t < nseg && nseg > 1; t++) {
+        pk_seg *s = &seg[t];
+        s->g = g;
+        s->start = PK_POOL_DRAWS / (int64_t)nseg * (int64_t)t;
+        s->tail_from = t + 1 < nseg ? PK_POOL_DRAWS / (int64_t)nseg * (int64_t)(t + 1) : INT64_MAX;
+        s->cap = share + share / 8 + (1 << 16);
+        if (t == 0) {
+            s->buf = g->pool; /* in place; cap stays well inside the pool */
+        } else {
+            s->alloc = s->cap + PK_TPCH_POOL_SLACK;
+            s->buf = pk_tpch_alloc(a, s->alloc);
+            if (!s->buf) ok = false;
+            else advise_huge(s->buf, s->alloc);
+        }
+    }
+    size_t pos = 0;
+    int64_t draw = 0;
+    if (ok && nseg > 1) {
+        pthread_t th[16];
+        size_t started = 1;
+        for (; started < nseg; started++)
+            if (pthread_create(&th[started], NULL, seg_main, &seg[started]) != 0) break;
+        for (size_t t = started; t < nseg; t++) seg_run(&seg[t]); /* threads refused: run here */
+        seg_run(&seg[0]);
+        for (size_t t = 1; t < started; t++) pthread_join(th[t], NULL);
+        /* join the segments where each parse meets the next */
+        size_t entry = 0;
+        for (size_t t = 0;; t++) {
+            pk_seg *s = &seg[t];
+            size_t exit_off = s->len;
+            int64_t exit_draw = s->end_draw;
+            size_t next_entry = 0;
+            bool met = false;
+            if (t + 1 < nseg) {
+                const pk_seg *n = &seg[t + 1];
+                int i = 0, j = 0;
+                while (i < s->ntail && j < n->nhead) {
+                    if (s->tail_draw[i] == n->head_draw[j]) {
+                        met = true;
+                        break;
+                    }
+                    if (s->tail_draw[i] < n->head_draw[j]) i++;
+                    else j++;
+                }
+                if (met) {
+                    exit_off = s->tail_off[i];
+                    exit_draw = s->tail_draw[i];
+                    next_entry = n->head_off[j];
+                }
+            }
+            size_t n = exit_off - entry;
+            if (n > PK_TPCH_POOL_SIZE - pos) n = PK_TPCH_POOL_SIZE - pos;
+            if (t > 0) memcpy(g->pool + pos, s->buf + entry, n);
+            pos += n;
+            draw = exit_draw;
+            if (!met || pos == PK_TPCH_POOL_SIZE) break;
+            entry = next_entry;
+        }
+    }
+    /* the rest (all of it on one thread) serially */
+    if (ok && pos < PK_TPCH_POOL_SIZE) fill_pool(g, &seg[0].dr, draw, pos);
+    g->pool[PK_TPCH_POOL_SIZE] = '\0';
+    for (size_t t = 1; t < nseg; t++) pk_tpch_free(a, seg[t].buf, seg[t].alloc);
+    pk_tpch_free(a, seg, sizeof *seg * nseg);
+    return ok;
 }
 
 /* Parses the np and vp forms once ("J, J N": adjective with a comma,
@@ -501,8 +658,8 @@ static void civil(int64_t days, int *y, int *m, int *d) {
     *y = (int)(yoe + era * 400 + (*m <= 2));
 }
 
-plank_status plank_tpch_open(plank_tpch **out, double sf, const plank_allocator *a,
-                             plank_error *err) {
+plank_status plank_tpch_open(plank_tpch **out, double sf, int32_t threads,
+                             const plank_allocator *a, plank_error *err) {
     static const plank_allocator dflt = {default_realloc, default_free, NULL};
     if (!out) return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: out is NULL");
     *out = NULL;
@@ -578,15 +735,7 @@ plank_status plank_tpch_open(plank_tpch **out, double sf, const plank_allocator 
                             "tpch: out of memory for the %u MiB text pool",
                             PK_TPCH_POOL_SIZE >> 20);
     }
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    {
-        /* The pool is read at random: 2 MiB pages spare a TLB miss per read. */
-        const uintptr_t huge = (uintptr_t)2 << 20;
-        uintptr_t lo = ((uintptr_t)g->pool + huge - 1) & ~(huge - 1);
-        uintptr_t hi = ((uintptr_t)g->pool + PK_TPCH_POOL_SIZE) & ~(huge - 1);
-        if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-    }
-#endif
+    advise_huge(g->pool, PK_TPCH_POOL_SIZE);
     uint8_t *l = g->luts;
     for (int i = 0; i < PK_D_COUNT; i++) {
         pk_tpch_dist *d = &g->dist[i];
@@ -608,13 +757,10 @@ plank_status plank_tpch_open(plank_tpch **out, double sf, const plank_allocator 
         memcpy(g->dates[i], tmp, 10);
     }
     build_schema(g);
-    pk_draws *dr = pk_tpch_alloc(a, sizeof *dr);
-    if (!dr) {
+    if (!build_pool(g, threads)) {
         plank_tpch_close(g);
-        return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
+        return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory for the text pool");
     }
-    build_pool(g, dr);
-    pk_tpch_free(a, dr, sizeof *dr);
     *out = g;
     return PLANK_OK;
 }
