@@ -22,7 +22,7 @@ RES="$OUT/results.txt"
 # the .tbl the peer loads (not timed), and the total row count
 "$PLANK" tpch gen --sf "$SF" --out "$OUT/tbl" --format tbl 2>/dev/null
 ROWS=$(cat "$OUT"/tbl/*.tbl | wc -l)
-CONFIGS="parquet:zstd:1 parquet:zstd:2 parquet:none:1 parquet:none:2 parquet:snappy:1 parquet:snappy:2 tbl:-:1 tbl:-:2 duckdb:zstd:1 duckdb:zstd:2"
+CONFIGS=${CONFIGS:-"parquet:zstd:1 parquet:zstd:2 parquet:none:1 parquet:none:2 parquet:snappy:1 parquet:snappy:2 tbl:-:1 tbl:-:2 duckdb:zstd:1 duckdb:zstd:2"}
 for r in $(seq 1 "$ROUNDS"); do
     for c in $CONFIGS; do
         fmt=${c%%:*}; rest=${c#*:}; codec=${rest%%:*}; th=${rest#*:}
