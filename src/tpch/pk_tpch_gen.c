@@ -99,6 +99,15 @@ static inline void stream_next_row(pk_stream *s) {
     s->cur = s->start;
 }
 
+/* A generator's streams: ids[i] positioned at `row` into st[i]. */
+static void streams_at(pk_stream *st, const int *ids, int n, int64_t row) {
+    for (int i = 0; i < n; i++) stream_at(&st[i], ids[i], row);
+}
+/* Every stream of st to the start of the next row, whatever the row drew. */
+static inline void streams_next_row(pk_stream *st, int n) {
+    for (int i = 0; i < n; i++) stream_next_row(&st[i]);
+}
+
 /* dbgen's UnifInt: the draw scaled in double precision, truncated. */
 static inline int64_t unif(pk_stream *s, int64_t lo, int64_t hi) {
     s->cur = pk_next(s->cur);
@@ -892,14 +901,11 @@ static inline size_t phone(pk_stream *s, int64_t nation, uint8_t *dst) {
 
 static void gen_part(plank_tpch_batch *b, int64_t first, int64_t n) {
     const plank_tpch *g = b->g;
-    pk_stream sn, smfg, sbrnd, stype, ssize, scntr, scmnt;
-    stream_at(&sn, S_P_NAME, first);
-    stream_at(&smfg, S_P_MFG, first);
-    stream_at(&sbrnd, S_P_BRND, first);
-    stream_at(&stype, S_P_TYPE, first);
-    stream_at(&ssize, S_P_SIZE, first);
-    stream_at(&scntr, S_P_CNTR, first);
-    stream_at(&scmnt, S_P_CMNT, first);
+    static const int ids[] = {S_P_NAME, S_P_MFG, S_P_BRND, S_P_TYPE, S_P_SIZE, S_P_CNTR, S_P_CMNT};
+    pk_stream st[7];
+    streams_at(st, ids, 7, first);
+    pk_stream *sn = &st[0], *smfg = &st[1], *sbrnd = &st[2], *stype = &st[3], *ssize = &st[4],
+              *scntr = &st[5], *scmnt = &st[6];
     const pk_tpch_dist *colors = &g->dist[PK_D_COLORS];
     for (int64_t row = 0; row < n; row++) {
         int64_t key = first + row + 1;
@@ -910,7 +916,7 @@ static void gen_part(plank_tpch_batch *b, int64_t first, int64_t n) {
         for (int i = 0; i < colors->count; i++) perm[i] = (uint8_t)i;
         uint8_t *d = SDATA(1), *d0 = d;
         for (int i = 0; i < 5; i++) {
-            int64_t src = unif(&sn, i, colors->count - 1);
+            int64_t src = unif(sn, i, colors->count - 1);
             uint8_t tmp = perm[src];
             perm[src] = perm[i];
             perm[i] = tmp;
@@ -918,126 +924,98 @@ static void gen_part(plank_tpch_batch *b, int64_t first, int64_t n) {
             d = (uint8_t *)put_word((char *)d, &colors->m[perm[i]]);
         }
         SEND(1, d - d0);
-        int64_t mfg = unif(&smfg, 1, 5);
+        int64_t mfg = unif(smfg, 1, 5);
         SEND(2, put_tagged(SDATA(2), "Manufacturer#", 13, mfg, 1));
-        int64_t brnd = unif(&sbrnd, 1, 5);
+        int64_t brnd = unif(sbrnd, 1, 5);
         SEND(3, put_tagged(SDATA(3), "Brand#", 6, mfg * 10 + brnd, 2));
-        const pk_tpch_member *ty = &g->dist[PK_D_P_TYPES].m[pick(&g->dist[PK_D_P_TYPES], &stype)];
+        const pk_tpch_member *ty = &g->dist[PK_D_P_TYPES].m[pick(&g->dist[PK_D_P_TYPES], stype)];
         put_str(b, 4, row, ty->text, ty->len);
-        I32(5)[row] = (int32_t)unif(&ssize, 1, 50);
-        const pk_tpch_member *ct = &g->dist[PK_D_P_CNTR].m[pick(&g->dist[PK_D_P_CNTR], &scntr)];
+        I32(5)[row] = (int32_t)unif(ssize, 1, 50);
+        const pk_tpch_member *ct = &g->dist[PK_D_P_CNTR].m[pick(&g->dist[PK_D_P_CNTR], scntr)];
         put_str(b, 6, row, ct->text, ct->len);
         I64(7)[row] = retail_price(key);
-        TDEFER(&scmnt, LO(14), HI(14));
-        stream_next_row(&sn);
-        stream_next_row(&smfg);
-        stream_next_row(&sbrnd);
-        stream_next_row(&stype);
-        stream_next_row(&ssize);
-        stream_next_row(&scntr);
-        stream_next_row(&scmnt);
+        TDEFER(scmnt, LO(14), HI(14));
+        streams_next_row(st, 7);
     }
     b->rows = n;
 }
 
 static void gen_partsupp(plank_tpch_batch *b, int64_t first, int64_t n) {
     const plank_tpch *g = b->g;
-    pk_stream sq, sc, sm;
-    stream_at(&sq, S_PS_QTY, first);
-    stream_at(&sc, S_PS_SCST, first);
-    stream_at(&sm, S_PS_CMNT, first);
+    static const int ids[] = {S_PS_QTY, S_PS_SCST, S_PS_CMNT};
+    pk_stream st[3];
+    streams_at(st, ids, 3, first);
+    pk_stream *sq = &st[0], *sc = &st[1], *sm = &st[2];
     int64_t row = 0;
     for (int64_t u = 0; u < n; u++) {
         int64_t key = first + u + 1;
         for (int64_t s = 0; s < 4; s++, row++) {
             I64(0)[row] = key;
             I64(1)[row] = part_supp(key, s, g->nsupp);
-            I32(2)[row] = (int32_t)unif(&sq, 1, 9999);
-            I64(3)[row] = unif(&sc, 100, 100000);
-            TDEFER(&sm, LO(124), HI(124));
+            I32(2)[row] = (int32_t)unif(sq, 1, 9999);
+            I64(3)[row] = unif(sc, 100, 100000);
+            TDEFER(sm, LO(124), HI(124));
         }
-        stream_next_row(&sq);
-        stream_next_row(&sc);
-        stream_next_row(&sm);
+        streams_next_row(st, 3);
     }
     b->rows = row;
 }
 
 static void gen_supplier(plank_tpch_batch *b, int64_t first, int64_t n) {
     const plank_tpch *g = b->g;
-    pk_stream sa, sn, sp, sb, sc, bc, bt, bj, bo;
-    stream_at(&sa, S_S_ADDR, first);
-    stream_at(&sn, S_S_NTRG, first);
-    stream_at(&sp, S_S_PHNE, first);
-    stream_at(&sb, S_S_ABAL, first);
-    stream_at(&sc, S_S_CMNT, first);
-    stream_at(&bc, S_BBB_CMNT, first);
-    stream_at(&bt, S_BBB_TYPE, first);
-    stream_at(&bj, S_BBB_JNK, first);
-    stream_at(&bo, S_BBB_OFFSET, first);
+    static const int ids[] = {S_S_ADDR, S_S_NTRG, S_S_PHNE, S_S_ABAL, S_S_CMNT, S_BBB_CMNT,
+                              S_BBB_TYPE, S_BBB_JNK, S_BBB_OFFSET};
+    pk_stream st[9];
+    streams_at(st, ids, 9, first);
+    pk_stream *sa = &st[0], *sn = &st[1], *sp = &st[2], *sb = &st[3], *sc = &st[4], *bc = &st[5],
+              *bt = &st[6], *bj = &st[7], *bo = &st[8];
     int64_t nations = g->dist[PK_D_NATIONS].count;
     for (int64_t row = 0; row < n; row++) {
         int64_t key = first + row + 1;
         I64(0)[row] = key;
         SEND(1, put_tagged(SDATA(1), "Supplier#", 9, key, 9));
-        SEND(2, vstr(&sa, LO(25), HI(25), SDATA(2)));
-        int64_t nat = unif(&sn, 0, nations - 1);
+        SEND(2, vstr(sa, LO(25), HI(25), SDATA(2)));
+        int64_t nat = unif(sn, 0, nations - 1);
         I64(3)[row] = nat;
-        SEND(4, phone(&sp, nat, SDATA(4)));
-        I64(5)[row] = unif(&sb, -99999, 999999);
+        SEND(4, phone(sp, nat, SDATA(4)));
+        I64(5)[row] = unif(sb, -99999, 999999);
         uint8_t *cm = SDATA(6);
-        int64_t clen = (int64_t)text(g, &sc, LO(63), HI(63), cm);
+        int64_t clen = (int64_t)text(g, sc, LO(63), HI(63), cm);
         SEND(6, clen);
         /* a few comments become "Customer ... Complaints" / "... Recommends" */
-        int64_t bad = unif(&bc, 1, 10000), type = unif(&bt, 0, 100);
-        int64_t noise = unif(&bj, 0, clen - 19);
-        int64_t off = unif(&bo, 0, clen - (19 + noise));
+        int64_t bad = unif(bc, 1, 10000), type = unif(bt, 0, 100);
+        int64_t noise = unif(bj, 0, clen - 19);
+        int64_t off = unif(bo, 0, clen - (19 + noise));
         if (bad <= 10) {
             memcpy(cm + off, "Customer ", 9);
             memcpy(cm + off + 9 + noise, type < 50 ? "Complaints" : "Recommends", 10);
         }
-        stream_next_row(&sa);
-        stream_next_row(&sn);
-        stream_next_row(&sp);
-        stream_next_row(&sb);
-        stream_next_row(&sc);
-        stream_next_row(&bc);
-        stream_next_row(&bt);
-        stream_next_row(&bj);
-        stream_next_row(&bo);
+        streams_next_row(st, 9);
     }
     b->rows = n;
 }
 
 static void gen_customer(plank_tpch_batch *b, int64_t first, int64_t n) {
     const plank_tpch *g = b->g;
-    pk_stream sa, sn, sp, sb, ss, sc;
-    stream_at(&sa, S_C_ADDR, first);
-    stream_at(&sn, S_C_NTRG, first);
-    stream_at(&sp, S_C_PHNE, first);
-    stream_at(&sb, S_C_ABAL, first);
-    stream_at(&ss, S_C_MSEG, first);
-    stream_at(&sc, S_C_CMNT, first);
+    static const int ids[] = {S_C_ADDR, S_C_NTRG, S_C_PHNE, S_C_ABAL, S_C_MSEG, S_C_CMNT};
+    pk_stream st[6];
+    streams_at(st, ids, 6, first);
+    pk_stream *sa = &st[0], *sn = &st[1], *sp = &st[2], *sb = &st[3], *ss = &st[4], *sc = &st[5];
     int64_t nations = g->dist[PK_D_NATIONS].count;
     const pk_tpch_dist *seg = &g->dist[PK_D_MSEGMNT];
     for (int64_t row = 0; row < n; row++) {
         int64_t key = first + row + 1;
         I64(0)[row] = key;
         SEND(1, put_tagged(SDATA(1), "Customer#", 9, key, 9));
-        SEND(2, vstr(&sa, LO(25), HI(25), SDATA(2)));
-        int64_t nat = unif(&sn, 0, nations - 1);
+        SEND(2, vstr(sa, LO(25), HI(25), SDATA(2)));
+        int64_t nat = unif(sn, 0, nations - 1);
         I64(3)[row] = nat;
-        SEND(4, phone(&sp, nat, SDATA(4)));
-        I64(5)[row] = unif(&sb, -99999, 999999);
-        const pk_tpch_member *m = &seg->m[pick(seg, &ss)];
+        SEND(4, phone(sp, nat, SDATA(4)));
+        I64(5)[row] = unif(sb, -99999, 999999);
+        const pk_tpch_member *m = &seg->m[pick(seg, ss)];
         put_str(b, 6, row, m->text, m->len);
-        TDEFER(&sc, LO(73), HI(73));
-        stream_next_row(&sa);
-        stream_next_row(&sn);
-        stream_next_row(&sp);
-        stream_next_row(&sb);
-        stream_next_row(&ss);
-        stream_next_row(&sc);
+        TDEFER(sc, LO(73), HI(73));
+        streams_next_row(st, 6);
     }
     b->rows = n;
 }
@@ -1055,26 +1033,15 @@ static void gen_customer(plank_tpch_batch *b, int64_t first, int64_t n) {
  * (total price and status), a line its order's date and line count. */
 static void gen_orders(plank_tpch_batch *b, int64_t first, int64_t n, bool lines) {
     const plank_tpch *g = b->g;
-    pk_stream sck, sod, spr, scl, scm, slc;
-    pk_stream lq, ld, lt, lsh, lsm, lc, lp, ls, lsd, lcd, lrd, lrf;
-    stream_at(&sck, S_O_CKEY, first);
-    stream_at(&sod, S_O_ODATE, first);
-    stream_at(&spr, S_O_PRIO, first);
-    stream_at(&scl, S_O_CLRK, first);
-    stream_at(&scm, S_O_CMNT, first);
-    stream_at(&slc, S_O_LCNT, first);
-    stream_at(&lq, S_L_QTY, first);
-    stream_at(&ld, S_L_DCNT, first);
-    stream_at(&lt, S_L_TAX, first);
-    stream_at(&lsh, S_L_SHIP, first);
-    stream_at(&lsm, S_L_SMODE, first);
-    stream_at(&lc, S_L_CMNT, first);
-    stream_at(&lp, S_L_PKEY, first);
-    stream_at(&ls, S_L_SKEY, first);
-    stream_at(&lsd, S_L_SDTE, first);
-    stream_at(&lcd, S_L_CDTE, first);
-    stream_at(&lrd, S_L_RDTE, first);
-    stream_at(&lrf, S_L_RFLG, first);
+    static const int ids[] = {S_O_ODATE, S_O_LCNT, S_L_QTY, S_L_PKEY, S_L_SDTE, S_L_DCNT, S_L_TAX,
+                              S_O_CKEY, S_O_PRIO, S_O_CLRK, S_O_CMNT, S_L_SHIP, S_L_SMODE,
+                              S_L_CMNT, S_L_SKEY, S_L_CDTE, S_L_RDTE, S_L_RFLG};
+    pk_stream st[18];
+    streams_at(st, ids, 18, first);
+    pk_stream *sod = &st[0], *slc = &st[1], *lq = &st[2], *lp = &st[3], *lsd = &st[4],
+              *ld = &st[5], *lt = &st[6], *sck = &st[7], *spr = &st[8], *scl = &st[9],
+              *scm = &st[10], *lsh = &st[11], *lsm = &st[12], *lc = &st[13], *ls = &st[14],
+              *lcd = &st[15], *lrd = &st[16], *lrf = &st[17];
     const pk_tpch_dist *prio = &g->dist[PK_D_O_OPRIO], *instr = &g->dist[PK_D_INSTRUCT],
                        *smode = &g->dist[PK_D_SMODE], *rflag = &g->dist[PK_D_RFLAG];
     int64_t row = 0; /* output row */
@@ -1082,38 +1049,38 @@ static void gen_orders(plank_tpch_batch *b, int64_t first, int64_t n, bool lines
         int64_t idx = first + u + 1;
         /* mk_sparse: runs of 8 keys, 32 apart */
         int64_t okey = ((idx >> 3) << 5) | (idx & 7);
-        int64_t odate = unif(&sod, 0, ODATE_DAYS - 1);
-        int64_t nlines = unif(&slc, 1, 7);
+        int64_t odate = unif(sod, 0, ODATE_DAYS - 1);
+        int64_t nlines = unif(slc, 1, 7);
         if (lines) {
             for (int64_t l = 0; l < nlines; l++, row++) {
-                int64_t qty = unif(&lq, 1, 50);
-                int64_t pkey = unif(&lp, 1, g->nparts);
-                int64_t sdate = odate + unif(&lsd, 1, 121);
-                int64_t cdate = odate + unif(&lcd, 30, 90);
-                int64_t rdate = sdate + unif(&lrd, 1, 30);
+                int64_t qty = unif(lq, 1, 50);
+                int64_t pkey = unif(lp, 1, g->nparts);
+                int64_t sdate = odate + unif(lsd, 1, 121);
+                int64_t cdate = odate + unif(lcd, 30, 90);
+                int64_t rdate = sdate + unif(lrd, 1, 30);
                 I64(0)[row] = okey;
                 I64(1)[row] = pkey;
-                I64(2)[row] = part_supp(pkey, unif(&ls, 0, 3), g->nsupp);
+                I64(2)[row] = part_supp(pkey, unif(ls, 0, 3), g->nsupp);
                 I32(3)[row] = (int32_t)(l + 1);
                 I64(4)[row] = qty * 100;
                 I64(5)[row] = retail_price(pkey) * qty;
-                I64(6)[row] = unif(&ld, 0, 10);
-                I64(7)[row] = unif(&lt, 0, 8);
-                char rf = rdate <= CURRENT_DAY ? rflag->m[pick(rflag, &lrf)].text[0] : 'N';
-                char st = sdate <= CURRENT_DAY ? 'F' : 'O';
+                I64(6)[row] = unif(ld, 0, 10);
+                I64(7)[row] = unif(lt, 0, 8);
+                char rf = rdate <= CURRENT_DAY ? rflag->m[pick(rflag, lrf)].text[0] : 'N';
+                char ls_ = sdate <= CURRENT_DAY ? 'F' : 'O';
                 put_str(b, 8, row, &rf, 1);
-                put_str(b, 9, row, &st, 1);
+                put_str(b, 9, row, &ls_, 1);
                 I32(10)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + sdate);
                 I32(11)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + cdate);
                 I32(12)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + rdate);
-                const pk_tpch_member *in = &instr->m[pick(instr, &lsh)];
+                const pk_tpch_member *in = &instr->m[pick(instr, lsh)];
                 put_str(b, 13, row, in->text, in->len);
-                const pk_tpch_member *sm = &smode->m[pick(smode, &lsm)];
+                const pk_tpch_member *sm = &smode->m[pick(smode, lsm)];
                 put_str(b, 14, row, sm->text, sm->len);
-                TDEFER(&lc, LO(27), HI(27));
+                TDEFER(lc, LO(27), HI(27));
             }
         } else {
-            int64_t cust = unif(&sck, 1, g->ncust), delta = 1;
+            int64_t cust = unif(sck, 1, g->ncust), delta = 1;
             while (cust % 3 == 0) { /* a third of the customers place no orders */
                 cust += delta;
                 if (cust > g->ncust) cust = g->ncust;
@@ -1121,45 +1088,28 @@ static void gen_orders(plank_tpch_batch *b, int64_t first, int64_t n, bool lines
             }
             int64_t total = 0, shipped = 0;
             for (int64_t l = 0; l < nlines; l++) {
-                int64_t qty = unif(&lq, 1, 50), disc = unif(&ld, 0, 10), tax = unif(&lt, 0, 8);
-                int64_t eprice = retail_price(unif(&lp, 1, g->nparts)) * qty;
+                int64_t qty = unif(lq, 1, 50), disc = unif(ld, 0, 10), tax = unif(lt, 0, 8);
+                int64_t eprice = retail_price(unif(lp, 1, g->nparts)) * qty;
                 total += ((eprice * (100 - disc)) / 100) * (100 + tax) / 100;
-                if (odate + unif(&lsd, 1, 121) <= CURRENT_DAY) shipped++;
+                if (odate + unif(lsd, 1, 121) <= CURRENT_DAY) shipped++;
             }
             I64(0)[row] = okey;
             I64(1)[row] = cust;
-            char st = shipped == nlines ? 'F' : shipped > 0 ? 'P' : 'O';
-            put_str(b, 2, row, &st, 1);
+            char os = shipped == nlines ? 'F' : shipped > 0 ? 'P' : 'O';
+            put_str(b, 2, row, &os, 1);
             I64(3)[row] = total;
             I32(4)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + odate);
-            const pk_tpch_member *pr = &prio->m[pick(prio, &spr)];
+            const pk_tpch_member *pr = &prio->m[pick(prio, spr)];
             put_str(b, 5, row, pr->text, pr->len);
-            SEND(6, put_tagged(SDATA(6), "Clerk#", 6, unif(&scl, 1, g->nclerks), 9));
+            SEND(6, put_tagged(SDATA(6), "Clerk#", 6, unif(scl, 1, g->nclerks), 9));
             I32(7)[row] = 0;
-            TDEFER(&scm, LO(49), HI(49));
+            TDEFER(scm, LO(49), HI(49));
             row++;
         }
-        stream_next_row(&sod);
-        stream_next_row(&slc);
-        stream_next_row(&lq);
-        stream_next_row(&lp);
-        stream_next_row(&lsd);
-        stream_next_row(&ld);
-        stream_next_row(&lt);
-        if (lines) {
-            stream_next_row(&lsh);
-            stream_next_row(&lsm);
-            stream_next_row(&lc);
-            stream_next_row(&ls);
-            stream_next_row(&lcd);
-            stream_next_row(&lrd);
-            stream_next_row(&lrf);
-        } else {
-            stream_next_row(&sck);
-            stream_next_row(&spr);
-            stream_next_row(&scl);
-            stream_next_row(&scm);
-        }
+        /* the streams both tables draw from, then those of this one only */
+        streams_next_row(st, 7);
+        if (lines) streams_next_row(st + 11, 7);
+        else streams_next_row(st + 7, 4);
     }
     b->rows = row;
 }
