@@ -961,24 +961,31 @@ static void gen_partsupp(plank_tpch_batch *b, int64_t first, int64_t n) {
     b->rows = row;
 }
 
+/* The columns suppliers and customers share (mk_supp, mk_cust): key, tagged
+ * name, a_rnd address, nation, phone and balance, from the first four of
+ * st (address, nation, phone, balance). */
+static void party(plank_tpch_batch *b, int64_t row, int64_t key, const char *tag,
+                  pk_stream *st, int64_t nations) {
+    I64(0)[row] = key;
+    SEND(1, put_tagged(SDATA(1), tag, 9, key, 9));
+    SEND(2, vstr(&st[0], LO(25), HI(25), SDATA(2)));
+    int64_t nat = unif(&st[1], 0, nations - 1);
+    I64(3)[row] = nat;
+    SEND(4, phone(&st[2], nat, SDATA(4)));
+    I64(5)[row] = unif(&st[3], -99999, 999999);
+}
+
 static void gen_supplier(plank_tpch_batch *b, int64_t first, int64_t n) {
     const plank_tpch *g = b->g;
     static const int ids[] = {S_S_ADDR, S_S_NTRG, S_S_PHNE, S_S_ABAL, S_S_CMNT, S_BBB_CMNT,
                               S_BBB_TYPE, S_BBB_JNK, S_BBB_OFFSET};
     pk_stream st[9];
     streams_at(st, ids, 9, first);
-    pk_stream *sa = &st[0], *sn = &st[1], *sp = &st[2], *sb = &st[3], *sc = &st[4], *bc = &st[5],
-              *bt = &st[6], *bj = &st[7], *bo = &st[8];
+    pk_stream *sc = &st[4], *bc = &st[5], *bt = &st[6], *bj = &st[7], *bo = &st[8];
     int64_t nations = g->dist[PK_D_NATIONS].count;
     for (int64_t row = 0; row < n; row++) {
         int64_t key = first + row + 1;
-        I64(0)[row] = key;
-        SEND(1, put_tagged(SDATA(1), "Supplier#", 9, key, 9));
-        SEND(2, vstr(sa, LO(25), HI(25), SDATA(2)));
-        int64_t nat = unif(sn, 0, nations - 1);
-        I64(3)[row] = nat;
-        SEND(4, phone(sp, nat, SDATA(4)));
-        I64(5)[row] = unif(sb, -99999, 999999);
+        party(b, row, key, "Supplier#", st, nations);
         uint8_t *cm = SDATA(6);
         int64_t clen = (int64_t)text(g, sc, LO(63), HI(63), cm);
         SEND(6, clen);
@@ -1000,18 +1007,12 @@ static void gen_customer(plank_tpch_batch *b, int64_t first, int64_t n) {
     static const int ids[] = {S_C_ADDR, S_C_NTRG, S_C_PHNE, S_C_ABAL, S_C_MSEG, S_C_CMNT};
     pk_stream st[6];
     streams_at(st, ids, 6, first);
-    pk_stream *sa = &st[0], *sn = &st[1], *sp = &st[2], *sb = &st[3], *ss = &st[4], *sc = &st[5];
+    pk_stream *ss = &st[4], *sc = &st[5];
     int64_t nations = g->dist[PK_D_NATIONS].count;
     const pk_tpch_dist *seg = &g->dist[PK_D_MSEGMNT];
     for (int64_t row = 0; row < n; row++) {
         int64_t key = first + row + 1;
-        I64(0)[row] = key;
-        SEND(1, put_tagged(SDATA(1), "Customer#", 9, key, 9));
-        SEND(2, vstr(sa, LO(25), HI(25), SDATA(2)));
-        int64_t nat = unif(sn, 0, nations - 1);
-        I64(3)[row] = nat;
-        SEND(4, phone(sp, nat, SDATA(4)));
-        I64(5)[row] = unif(sb, -99999, 999999);
+        party(b, row, key, "Customer#", st, nations);
         const pk_tpch_member *m = &seg->m[pick(seg, ss)];
         put_str(b, 6, row, m->text, m->len);
         TDEFER(sc, LO(73), HI(73));
