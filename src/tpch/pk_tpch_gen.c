@@ -103,7 +103,10 @@ static inline void stream_next_row(pk_stream *s) {
 static void streams_at(pk_stream *st, const int *ids, int n, int64_t row) {
     for (int i = 0; i < n; i++) stream_at(&st[i], ids[i], row);
 }
-/* Every stream of st to the start of the next row, whatever the row drew. */
+/* Every stream of st to the start of the next row, whatever the row drew.
+ * A stream that every row draws from exactly `boundary` times is at the
+ * next row's start already: the generators list those first and advance
+ * only the others. */
 static inline void streams_next_row(pk_stream *st, int n) {
     for (int i = 0; i < n; i++) stream_next_row(&st[i]);
 }
@@ -901,11 +904,12 @@ static inline size_t phone(pk_stream *s, int64_t nation, uint8_t *dst) {
 
 static void gen_part(plank_tpch_batch *b, int64_t first, int64_t n) {
     const plank_tpch *g = b->g;
-    static const int ids[] = {S_P_NAME, S_P_MFG, S_P_BRND, S_P_TYPE, S_P_SIZE, S_P_CNTR, S_P_CMNT};
+    /* exact: all but the name's shuffle (92 draws a row, 5 made) */
+    static const int ids[] = {S_P_MFG, S_P_BRND, S_P_TYPE, S_P_SIZE, S_P_CNTR, S_P_CMNT, S_P_NAME};
     pk_stream st[7];
     streams_at(st, ids, 7, first);
-    pk_stream *sn = &st[0], *smfg = &st[1], *sbrnd = &st[2], *stype = &st[3], *ssize = &st[4],
-              *scntr = &st[5], *scmnt = &st[6];
+    pk_stream *smfg = &st[0], *sbrnd = &st[1], *stype = &st[2], *ssize = &st[3], *scntr = &st[4],
+              *scmnt = &st[5], *sn = &st[6];
     const pk_tpch_dist *colors = &g->dist[PK_D_COLORS];
     for (int64_t row = 0; row < n; row++) {
         int64_t key = first + row + 1;
@@ -935,13 +939,14 @@ static void gen_part(plank_tpch_batch *b, int64_t first, int64_t n) {
         put_str(b, 6, row, ct->text, ct->len);
         I64(7)[row] = retail_price(key);
         TDEFER(scmnt, LO(14), HI(14));
-        streams_next_row(st, 7);
+        streams_next_row(st + 6, 1);
     }
     b->rows = n;
 }
 
 static void gen_partsupp(plank_tpch_batch *b, int64_t first, int64_t n) {
     const plank_tpch *g = b->g;
+    /* all exact: 4, 4 and 8 draws a part */
     static const int ids[] = {S_PS_QTY, S_PS_SCST, S_PS_CMNT};
     pk_stream st[3];
     streams_at(st, ids, 3, first);
@@ -956,36 +961,36 @@ static void gen_partsupp(plank_tpch_batch *b, int64_t first, int64_t n) {
             I64(3)[row] = unif(sc, 100, 100000);
             TDEFER(sm, LO(124), HI(124));
         }
-        streams_next_row(st, 3);
     }
     b->rows = row;
 }
 
 /* The columns suppliers and customers share (mk_supp, mk_cust): key, tagged
- * name, a_rnd address, nation, phone and balance, from the first four of
- * st (address, nation, phone, balance). */
+ * name, a_rnd address, nation, phone and balance; st holds the nation,
+ * phone and balance streams, addr the address's. */
 static void party(plank_tpch_batch *b, int64_t row, int64_t key, const char *tag,
-                  pk_stream *st, int64_t nations) {
+                  pk_stream *st, pk_stream *addr, int64_t nations) {
     I64(0)[row] = key;
     SEND(1, put_tagged(SDATA(1), tag, 9, key, 9));
-    SEND(2, vstr(&st[0], LO(25), HI(25), SDATA(2)));
-    int64_t nat = unif(&st[1], 0, nations - 1);
+    SEND(2, vstr(addr, LO(25), HI(25), SDATA(2)));
+    int64_t nat = unif(&st[0], 0, nations - 1);
     I64(3)[row] = nat;
-    SEND(4, phone(&st[2], nat, SDATA(4)));
-    I64(5)[row] = unif(&st[3], -99999, 999999);
+    SEND(4, phone(&st[1], nat, SDATA(4)));
+    I64(5)[row] = unif(&st[2], -99999, 999999);
 }
 
 static void gen_supplier(plank_tpch_batch *b, int64_t first, int64_t n) {
     const plank_tpch *g = b->g;
-    static const int ids[] = {S_S_ADDR, S_S_NTRG, S_S_PHNE, S_S_ABAL, S_S_CMNT, S_BBB_CMNT,
-                              S_BBB_TYPE, S_BBB_JNK, S_BBB_OFFSET};
+    /* exact: all but the address (1 + one per five characters of 9) */
+    static const int ids[] = {S_S_NTRG,   S_S_PHNE,  S_S_ABAL,     S_S_CMNT, S_BBB_CMNT,
+                              S_BBB_TYPE, S_BBB_JNK, S_BBB_OFFSET, S_S_ADDR};
     pk_stream st[9];
     streams_at(st, ids, 9, first);
-    pk_stream *sc = &st[4], *bc = &st[5], *bt = &st[6], *bj = &st[7], *bo = &st[8];
+    pk_stream *sc = &st[3], *bc = &st[4], *bt = &st[5], *bj = &st[6], *bo = &st[7];
     int64_t nations = g->dist[PK_D_NATIONS].count;
     for (int64_t row = 0; row < n; row++) {
         int64_t key = first + row + 1;
-        party(b, row, key, "Supplier#", st, nations);
+        party(b, row, key, "Supplier#", st, &st[8], nations);
         uint8_t *cm = SDATA(6);
         int64_t clen = (int64_t)text(g, sc, LO(63), HI(63), cm);
         SEND(6, clen);
@@ -997,26 +1002,27 @@ static void gen_supplier(plank_tpch_batch *b, int64_t first, int64_t n) {
             memcpy(cm + off, "Customer ", 9);
             memcpy(cm + off + 9 + noise, type < 50 ? "Complaints" : "Recommends", 10);
         }
-        streams_next_row(st, 9);
+        streams_next_row(st + 8, 1);
     }
     b->rows = n;
 }
 
 static void gen_customer(plank_tpch_batch *b, int64_t first, int64_t n) {
     const plank_tpch *g = b->g;
-    static const int ids[] = {S_C_ADDR, S_C_NTRG, S_C_PHNE, S_C_ABAL, S_C_MSEG, S_C_CMNT};
+    /* exact: all but the address */
+    static const int ids[] = {S_C_NTRG, S_C_PHNE, S_C_ABAL, S_C_MSEG, S_C_CMNT, S_C_ADDR};
     pk_stream st[6];
     streams_at(st, ids, 6, first);
-    pk_stream *ss = &st[4], *sc = &st[5];
+    pk_stream *ss = &st[3], *sc = &st[4];
     int64_t nations = g->dist[PK_D_NATIONS].count;
     const pk_tpch_dist *seg = &g->dist[PK_D_MSEGMNT];
     for (int64_t row = 0; row < n; row++) {
         int64_t key = first + row + 1;
-        party(b, row, key, "Customer#", st, nations);
+        party(b, row, key, "Customer#", st, &st[5], nations);
         const pk_tpch_member *m = &seg->m[pick(seg, ss)];
         put_str(b, 6, row, m->text, m->len);
         TDEFER(sc, LO(73), HI(73));
-        streams_next_row(st, 6);
+        streams_next_row(st + 5, 1);
     }
     b->rows = n;
 }
@@ -1034,14 +1040,18 @@ static void gen_customer(plank_tpch_batch *b, int64_t first, int64_t n) {
  * (total price and status), a line its order's date and line count. */
 static void gen_orders(plank_tpch_batch *b, int64_t first, int64_t n, bool lines) {
     const plank_tpch *g = b->g;
-    static const int ids[] = {S_O_ODATE, S_O_LCNT, S_L_QTY, S_L_PKEY, S_L_SDTE, S_L_DCNT, S_L_TAX,
-                              S_O_CKEY, S_O_PRIO, S_O_CLRK, S_O_CMNT, S_L_SHIP, S_L_SMODE,
-                              S_L_CMNT, S_L_SKEY, S_L_CDTE, S_L_RDTE, S_L_RFLG};
+    /* 0-5 the order's streams, exact (the lines' pass draws only the date
+     * and line count of them, the orders' pass all); 6-10 the lines'
+     * streams both passes draw from; 11-17 those only lines draw from. A
+     * line stream pads each order to 7 lines. */
+    static const int ids[] = {S_O_ODATE, S_O_LCNT, S_O_CKEY, S_O_PRIO, S_O_CLRK,  S_O_CMNT,
+                              S_L_QTY,   S_L_PKEY, S_L_SDTE, S_L_DCNT, S_L_TAX,   S_L_SHIP,
+                              S_L_SMODE, S_L_CMNT, S_L_SKEY, S_L_CDTE, S_L_RDTE, S_L_RFLG};
     pk_stream st[18];
     streams_at(st, ids, 18, first);
-    pk_stream *sod = &st[0], *slc = &st[1], *lq = &st[2], *lp = &st[3], *lsd = &st[4],
-              *ld = &st[5], *lt = &st[6], *sck = &st[7], *spr = &st[8], *scl = &st[9],
-              *scm = &st[10], *lsh = &st[11], *lsm = &st[12], *lc = &st[13], *ls = &st[14],
+    pk_stream *sod = &st[0], *slc = &st[1], *sck = &st[2], *spr = &st[3], *scl = &st[4],
+              *scm = &st[5], *lq = &st[6], *lp = &st[7], *lsd = &st[8], *ld = &st[9],
+              *lt = &st[10], *lsh = &st[11], *lsm = &st[12], *lc = &st[13], *ls = &st[14],
               *lcd = &st[15], *lrd = &st[16], *lrf = &st[17];
     const pk_tpch_dist *prio = &g->dist[PK_D_O_OPRIO], *instr = &g->dist[PK_D_INSTRUCT],
                        *smode = &g->dist[PK_D_SMODE], *rflag = &g->dist[PK_D_RFLAG];
@@ -1107,10 +1117,7 @@ static void gen_orders(plank_tpch_batch *b, int64_t first, int64_t n, bool lines
             TDEFER(scm, LO(49), HI(49));
             row++;
         }
-        /* the streams both tables draw from, then those of this one only */
-        streams_next_row(st, 7);
-        if (lines) streams_next_row(st + 11, 7);
-        else streams_next_row(st + 7, 4);
+        streams_next_row(st + 6, lines ? 12 : 5);
     }
     b->rows = row;
 }
@@ -1124,13 +1131,8 @@ static void gen_nation_region(plank_tpch_batch *b, int64_t first, int64_t n, boo
         const pk_tpch_member *m = &d->m[first + row];
         I64(0)[row] = first + row;
         put_str(b, 1, row, m->text, m->len);
-        if (nation) {
-            I64(2)[row] = m->cum; /* the running total of nations' weights is the region */
-            TDEFER(&sc, LO(72), HI(72));
-        } else {
-            TDEFER(&sc, LO(72), HI(72));
-        }
-        stream_next_row(&sc);
+        if (nation) I64(2)[row] = m->cum; /* the running total of the weights is the region */
+        TDEFER(&sc, LO(72), HI(72));          /* exact: 2 draws a row */
     }
     b->rows = n;
 }
