@@ -73,6 +73,15 @@ for fmt in tbl parquet; do
     done
 done
 
+# orders alone (its own draws) and with lineitem (made in one pass with it): the same bytes
+for fmt in tbl parquet; do
+    "$PLANK" tpch gen --sf 0.01 --out "$D/alone$fmt" --format $fmt --tables orders --threads 2 \
+        --row-group-size 5000 || bad "gen --tables orders failed"
+    if cmp -s "$D/alone$fmt/orders.$fmt" "$D/th${fmt}1/orders.$fmt"; then
+        echo "ok: orders.$fmt alone equals orders.$fmt made with lineitem"
+    else bad "orders.$fmt alone differs from orders.$fmt made with lineitem"; fi
+done
+
 # 4. bad arguments: exit 2 and a message naming the problem
 expect_usage() {
     want=$1; shift

@@ -126,6 +126,11 @@ plank_status pk_tpch_fail(plank_error *err, plank_status code, const char *fmt, 
 #endif
     ;
 
+/* Units [first, first + count) of orders and of lineitem at once: the two
+ * tables come from the same draws, made once here. */
+plank_status pk_tpch_generate_orders_lines(plank_tpch_batch *orders, plank_tpch_batch *lines,
+                                           int64_t first, int64_t count, plank_error *err);
+
 void *pk_tpch_alloc(const plank_allocator *a, size_t n);
 void pk_tpch_free(const plank_allocator *a, void *p, size_t n);
 

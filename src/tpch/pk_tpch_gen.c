@@ -1033,93 +1033,126 @@ static void gen_customer(plank_tpch_batch *b, int64_t first, int64_t n) {
 #define ODATE_DAYS 2406
 #define CURRENT_DAY 1263
 
-/* Orders and their lines come from the same streams (mk_order); `lines`
- * selects which of the two tables the batch holds. Each column has its own
- * stream, so only the draws of the columns the table needs are made: an
- * order needs its lines' quantities, discounts, taxes, parts and ship dates
- * (total price and status), a line its order's date and line count. */
-static void gen_orders(plank_tpch_batch *b, int64_t first, int64_t n, bool lines) {
+/* Orders and their lines come from the same streams (mk_order), so both
+ * tables are made in one pass when both are wanted (ob and lb; either may
+ * be NULL). Each column has its own stream, so only the draws of the
+ * columns wanted are made: an order needs its lines' quantities,
+ * discounts, taxes, parts and ship dates (total price and status), a line
+ * its order's date and line count. */
+
+/* The streams of gen_orders, in this order: 0-5 the order's, exact (the
+ * lines alone draw only the date and line count of them); 6-10 the lines'
+ * that an order needs too; 11-17 those only lines need. A line stream pads
+ * each order to 7 lines. */
+enum { O_ODATE, O_LCNT, O_CKEY, O_PRIO, O_CLRK, O_CMNT, L_QTY, L_PKEY, L_SDTE, L_DCNT, L_TAX,
+       L_SHIP, L_SMODE, L_CMNT, L_SKEY, L_CDTE, L_RDTE, L_RFLG, O_NSTREAMS };
+
+/* An order's lines into lb from row `row`; returns the order's total price
+ * and sets *shipped to the lines shipped by dbgen's current date. */
+static int64_t order_lines(plank_tpch_batch *b, int64_t row, pk_stream *st, int64_t okey,
+                           int64_t odate, int64_t nlines, int64_t *shipped) {
     const plank_tpch *g = b->g;
-    /* 0-5 the order's streams, exact (the lines' pass draws only the date
-     * and line count of them, the orders' pass all); 6-10 the lines'
-     * streams both passes draw from; 11-17 those only lines draw from. A
-     * line stream pads each order to 7 lines. */
-    static const int ids[] = {S_O_ODATE, S_O_LCNT, S_O_CKEY, S_O_PRIO, S_O_CLRK,  S_O_CMNT,
-                              S_L_QTY,   S_L_PKEY, S_L_SDTE, S_L_DCNT, S_L_TAX,   S_L_SHIP,
-                              S_L_SMODE, S_L_CMNT, S_L_SKEY, S_L_CDTE, S_L_RDTE, S_L_RFLG};
-    pk_stream st[18];
-    streams_at(st, ids, 18, first);
-    pk_stream *sod = &st[0], *slc = &st[1], *sck = &st[2], *spr = &st[3], *scl = &st[4],
-              *scm = &st[5], *lq = &st[6], *lp = &st[7], *lsd = &st[8], *ld = &st[9],
-              *lt = &st[10], *lsh = &st[11], *lsm = &st[12], *lc = &st[13], *ls = &st[14],
-              *lcd = &st[15], *lrd = &st[16], *lrf = &st[17];
-    const pk_tpch_dist *prio = &g->dist[PK_D_O_OPRIO], *instr = &g->dist[PK_D_INSTRUCT],
-                       *smode = &g->dist[PK_D_SMODE], *rflag = &g->dist[PK_D_RFLAG];
-    int64_t row = 0; /* output row */
+    const pk_tpch_dist *instr = &g->dist[PK_D_INSTRUCT], *smode = &g->dist[PK_D_SMODE],
+                       *rflag = &g->dist[PK_D_RFLAG];
+    int64_t total = 0;
+    *shipped = 0;
+    for (int64_t l = 0; l < nlines; l++, row++) {
+        int64_t qty = unif(&st[L_QTY], 1, 50);
+        int64_t pkey = unif(&st[L_PKEY], 1, g->nparts);
+        int64_t sdate = odate + unif(&st[L_SDTE], 1, 121);
+        int64_t cdate = odate + unif(&st[L_CDTE], 30, 90);
+        int64_t rdate = sdate + unif(&st[L_RDTE], 1, 30);
+        int64_t disc = unif(&st[L_DCNT], 0, 10), tax = unif(&st[L_TAX], 0, 8);
+        int64_t eprice = retail_price(pkey) * qty;
+        total += ((eprice * (100 - disc)) / 100) * (100 + tax) / 100;
+        I64(0)[row] = okey;
+        I64(1)[row] = pkey;
+        I64(2)[row] = part_supp(pkey, unif(&st[L_SKEY], 0, 3), g->nsupp);
+        I32(3)[row] = (int32_t)(l + 1);
+        I64(4)[row] = qty * 100;
+        I64(5)[row] = eprice;
+        I64(6)[row] = disc;
+        I64(7)[row] = tax;
+        char rf = rdate <= CURRENT_DAY ? rflag->m[pick(rflag, &st[L_RFLG])].text[0] : 'N';
+        char ls = sdate <= CURRENT_DAY ? 'F' : 'O';
+        *shipped += sdate <= CURRENT_DAY;
+        put_str(b, 8, row, &rf, 1);
+        put_str(b, 9, row, &ls, 1);
+        I32(10)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + sdate);
+        I32(11)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + cdate);
+        I32(12)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + rdate);
+        const pk_tpch_member *in = &instr->m[pick(instr, &st[L_SHIP])];
+        put_str(b, 13, row, in->text, in->len);
+        const pk_tpch_member *sm = &smode->m[pick(smode, &st[L_SMODE])];
+        put_str(b, 14, row, sm->text, sm->len);
+        TDEFER(&st[L_CMNT], LO(27), HI(27));
+    }
+    return total;
+}
+
+/* An order's total price and shipped lines without making its lines. */
+static int64_t order_total(const plank_tpch *g, pk_stream *st, int64_t odate, int64_t nlines,
+                           int64_t *shipped) {
+    int64_t total = 0;
+    *shipped = 0;
+    for (int64_t l = 0; l < nlines; l++) {
+        int64_t qty = unif(&st[L_QTY], 1, 50);
+        int64_t eprice = retail_price(unif(&st[L_PKEY], 1, g->nparts)) * qty;
+        *shipped += odate + unif(&st[L_SDTE], 1, 121) <= CURRENT_DAY;
+        int64_t disc = unif(&st[L_DCNT], 0, 10), tax = unif(&st[L_TAX], 0, 8);
+        total += ((eprice * (100 - disc)) / 100) * (100 + tax) / 100;
+    }
+    return total;
+}
+
+/* Order row `row` of ob. */
+static void order_row(plank_tpch_batch *b, int64_t row, pk_stream *st, int64_t okey, int64_t odate,
+                      int64_t nlines, int64_t total, int64_t shipped) {
+    const plank_tpch *g = b->g;
+    const pk_tpch_dist *prio = &g->dist[PK_D_O_OPRIO];
+    int64_t cust = unif(&st[O_CKEY], 1, g->ncust), delta = 1;
+    while (cust % 3 == 0) { /* a third of the customers place no orders */
+        cust += delta;
+        if (cust > g->ncust) cust = g->ncust;
+        delta = -delta;
+    }
+    I64(0)[row] = okey;
+    I64(1)[row] = cust;
+    char os = shipped == nlines ? 'F' : shipped > 0 ? 'P' : 'O';
+    put_str(b, 2, row, &os, 1);
+    I64(3)[row] = total;
+    I32(4)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + odate);
+    const pk_tpch_member *pr = &prio->m[pick(prio, &st[O_PRIO])];
+    put_str(b, 5, row, pr->text, pr->len);
+    SEND(6, put_tagged(SDATA(6), "Clerk#", 6, unif(&st[O_CLRK], 1, g->nclerks), 9));
+    I32(7)[row] = 0;
+    TDEFER(&st[O_CMNT], LO(49), HI(49));
+}
+
+static void gen_orders(plank_tpch_batch *ob, plank_tpch_batch *lb, int64_t first, int64_t n) {
+    const plank_tpch *g = ob ? ob->g : lb->g;
+    static const int ids[O_NSTREAMS] = {
+        S_O_ODATE, S_O_LCNT, S_O_CKEY,  S_O_PRIO, S_O_CLRK, S_O_CMNT, S_L_QTY,  S_L_PKEY, S_L_SDTE,
+        S_L_DCNT,  S_L_TAX,  S_L_SHIP,  S_L_SMODE, S_L_CMNT, S_L_SKEY, S_L_CDTE, S_L_RDTE, S_L_RFLG};
+    pk_stream st[O_NSTREAMS];
+    streams_at(st, ids, O_NSTREAMS, first);
+    int64_t lrow = 0;
     for (int64_t u = 0; u < n; u++) {
         int64_t idx = first + u + 1;
-        /* mk_sparse: runs of 8 keys, 32 apart */
-        int64_t okey = ((idx >> 3) << 5) | (idx & 7);
-        int64_t odate = unif(sod, 0, ODATE_DAYS - 1);
-        int64_t nlines = unif(slc, 1, 7);
-        if (lines) {
-            for (int64_t l = 0; l < nlines; l++, row++) {
-                int64_t qty = unif(lq, 1, 50);
-                int64_t pkey = unif(lp, 1, g->nparts);
-                int64_t sdate = odate + unif(lsd, 1, 121);
-                int64_t cdate = odate + unif(lcd, 30, 90);
-                int64_t rdate = sdate + unif(lrd, 1, 30);
-                I64(0)[row] = okey;
-                I64(1)[row] = pkey;
-                I64(2)[row] = part_supp(pkey, unif(ls, 0, 3), g->nsupp);
-                I32(3)[row] = (int32_t)(l + 1);
-                I64(4)[row] = qty * 100;
-                I64(5)[row] = retail_price(pkey) * qty;
-                I64(6)[row] = unif(ld, 0, 10);
-                I64(7)[row] = unif(lt, 0, 8);
-                char rf = rdate <= CURRENT_DAY ? rflag->m[pick(rflag, lrf)].text[0] : 'N';
-                char ls_ = sdate <= CURRENT_DAY ? 'F' : 'O';
-                put_str(b, 8, row, &rf, 1);
-                put_str(b, 9, row, &ls_, 1);
-                I32(10)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + sdate);
-                I32(11)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + cdate);
-                I32(12)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + rdate);
-                const pk_tpch_member *in = &instr->m[pick(instr, lsh)];
-                put_str(b, 13, row, in->text, in->len);
-                const pk_tpch_member *sm = &smode->m[pick(smode, lsm)];
-                put_str(b, 14, row, sm->text, sm->len);
-                TDEFER(lc, LO(27), HI(27));
-            }
+        int64_t okey = ((idx >> 3) << 5) | (idx & 7); /* mk_sparse: runs of 8 keys, 32 apart */
+        int64_t odate = unif(&st[O_ODATE], 0, ODATE_DAYS - 1);
+        int64_t nlines = unif(&st[O_LCNT], 1, 7), shipped, total;
+        if (lb) {
+            total = order_lines(lb, lrow, st, okey, odate, nlines, &shipped);
+            lrow += nlines;
         } else {
-            int64_t cust = unif(sck, 1, g->ncust), delta = 1;
-            while (cust % 3 == 0) { /* a third of the customers place no orders */
-                cust += delta;
-                if (cust > g->ncust) cust = g->ncust;
-                delta = -delta;
-            }
-            int64_t total = 0, shipped = 0;
-            for (int64_t l = 0; l < nlines; l++) {
-                int64_t qty = unif(lq, 1, 50), disc = unif(ld, 0, 10), tax = unif(lt, 0, 8);
-                int64_t eprice = retail_price(unif(lp, 1, g->nparts)) * qty;
-                total += ((eprice * (100 - disc)) / 100) * (100 + tax) / 100;
-                if (odate + unif(lsd, 1, 121) <= CURRENT_DAY) shipped++;
-            }
-            I64(0)[row] = okey;
-            I64(1)[row] = cust;
-            char os = shipped == nlines ? 'F' : shipped > 0 ? 'P' : 'O';
-            put_str(b, 2, row, &os, 1);
-            I64(3)[row] = total;
-            I32(4)[row] = (int32_t)(PK_TPCH_EPOCH_DAY + odate);
-            const pk_tpch_member *pr = &prio->m[pick(prio, spr)];
-            put_str(b, 5, row, pr->text, pr->len);
-            SEND(6, put_tagged(SDATA(6), "Clerk#", 6, unif(scl, 1, g->nclerks), 9));
-            I32(7)[row] = 0;
-            TDEFER(scm, LO(49), HI(49));
-            row++;
+            total = order_total(g, st, odate, nlines, &shipped);
         }
-        streams_next_row(st + 6, lines ? 12 : 5);
+        if (ob) order_row(ob, u, st, okey, odate, nlines, total, shipped);
+        streams_next_row(st + L_QTY, lb ? O_NSTREAMS - L_QTY : L_SHIP - L_QTY);
     }
-    b->rows = row;
+    if (ob) ob->rows = n;
+    if (lb) lb->rows = lrow;
 }
 
 static void gen_nation_region(plank_tpch_batch *b, int64_t first, int64_t n, bool nation) {
@@ -1137,8 +1170,8 @@ static void gen_nation_region(plank_tpch_batch *b, int64_t first, int64_t n, boo
     b->rows = n;
 }
 
-plank_status plank_tpch_generate(plank_tpch_batch *b, int64_t first, int64_t count,
-                                 plank_error *err) {
+static plank_status check_range(const plank_tpch_batch *b, int64_t first, int64_t count,
+                                plank_error *err) {
     if (!b) return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: batch is NULL");
     int64_t units = plank_tpch_units(b->g, b->table);
     if (first < 0 || count < 0 || count > b->cap_units || first > units - count)
@@ -1147,19 +1180,14 @@ plank_status plank_tpch_generate(plank_tpch_batch *b, int64_t first, int64_t cou
                             pk_tpch_tables[b->table].name, (long long)first,
                             (long long)(first + count), (long long)units,
                             (long long)b->cap_units);
-    b->tbl_len = 0;
-    switch (b->table) {
-    case PLANK_TPCH_PART: gen_part(b, first, count); break;
-    case PLANK_TPCH_PARTSUPP: gen_partsupp(b, first, count); break;
-    case PLANK_TPCH_SUPPLIER: gen_supplier(b, first, count); break;
-    case PLANK_TPCH_CUSTOMER: gen_customer(b, first, count); break;
-    case PLANK_TPCH_ORDERS: gen_orders(b, first, count, false); break;
-    case PLANK_TPCH_LINEITEM: gen_orders(b, first, count, true); break;
-    case PLANK_TPCH_NATION: gen_nation_region(b, first, count, true); break;
-    case PLANK_TPCH_REGION: gen_nation_region(b, first, count, false); break;
-    default: break;
-    }
+    return PLANK_OK;
+}
+
+/* After a generator: the comments copied, the writer batches pointed at
+ * the columns. */
+static void batch_finish(plank_tpch_batch *b) {
     const pk_tpch_tabledef *td = &pk_tpch_tables[b->table];
+    b->tbl_len = 0;
     if (b->table != PLANK_TPCH_SUPPLIER) text_finish(b, td->num_cols - 1); /* the comment */
     for (int c = 0; c < td->num_cols; c++) {
         plank_batch *o = &b->out[c];
@@ -1172,6 +1200,37 @@ plank_status plank_tpch_generate(plank_tpch_batch *b, int64_t first, int64_t cou
             o->values = b->col[c].values;
         }
     }
+}
+
+plank_status plank_tpch_generate(plank_tpch_batch *b, int64_t first, int64_t count,
+                                 plank_error *err) {
+    plank_status st = check_range(b, first, count, err);
+    if (st) return st;
+    switch (b->table) {
+    case PLANK_TPCH_PART: gen_part(b, first, count); break;
+    case PLANK_TPCH_PARTSUPP: gen_partsupp(b, first, count); break;
+    case PLANK_TPCH_SUPPLIER: gen_supplier(b, first, count); break;
+    case PLANK_TPCH_CUSTOMER: gen_customer(b, first, count); break;
+    case PLANK_TPCH_ORDERS: gen_orders(b, NULL, first, count); break;
+    case PLANK_TPCH_LINEITEM: gen_orders(NULL, b, first, count); break;
+    case PLANK_TPCH_NATION: gen_nation_region(b, first, count, true); break;
+    case PLANK_TPCH_REGION: gen_nation_region(b, first, count, false); break;
+    default: break;
+    }
+    batch_finish(b);
+    return PLANK_OK;
+}
+
+plank_status pk_tpch_generate_orders_lines(plank_tpch_batch *orders, plank_tpch_batch *lines,
+                                           int64_t first, int64_t count, plank_error *err) {
+    plank_status st = check_range(orders, first, count, err);
+    if (!st) st = check_range(lines, first, count, err);
+    if (st) return st;
+    if (orders->table != PLANK_TPCH_ORDERS || lines->table != PLANK_TPCH_LINEITEM)
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: not an orders and a lineitem batch");
+    gen_orders(orders, lines, first, count);
+    batch_finish(orders);
+    batch_finish(lines);
     return PLANK_OK;
 }
 

@@ -12,6 +12,8 @@
  *    the row group. Every column receives the same slices whatever the
  *    number of groups, so the bytes do not depend on the threads either;
  *  - .tbl: format and append a chunk, in order.
+ * Orders and lineitem come from the same draws: when both are written, one
+ * task generates a chunk of both.
  * Every thread (the caller's included) takes the most useful task there is:
  * a write that can run, else a row group end or the final close, else the
  * next generation of the table with the fewest chunks waiting. All tables
@@ -59,6 +61,11 @@ typedef struct tjob {
     int fd;                    /* .tbl, -1 when closed */
     plank_column_options *colopts;
     int64_t rows_est;
+    /* orders and lineitem, when both are written, are generated together:
+     * lineitem's generation fills the orders buffer of the same index too,
+     * and orders (the follower) generates nothing itself */
+    struct tjob *partner;
+    bool follower;
 } tjob;
 
 typedef struct tctx {
@@ -77,7 +84,8 @@ typedef struct tctx {
 /* Chunk sizes in units: about 64 Ki rows each. */
 static int64_t chunk_units(plank_tpch_table t) {
     switch (t) {
-    case PLANK_TPCH_LINEITEM: return 16384;
+    case PLANK_TPCH_LINEITEM:
+    case PLANK_TPCH_ORDERS: return 16384; /* the same, so that they can be made together */
     case PLANK_TPCH_PARTSUPP: return 16384;
     default: return 65536;
     }
@@ -398,10 +406,10 @@ static task pick_task(tctx *c) {
     int64_t best_ahead = 0;
     for (int i = 0; i < c->njobs; i++) {
         tjob *j = &c->job[i];
-        if (j->done || j->next_gen == j->nchunks) continue;
+        if (j->done || j->follower || j->next_gen == j->nchunks) continue;
         int free_buf = -1;
         for (int b = 0; b < PK_BUFS; b++)
-            if (j->buf[b] && j->buf_chunk[b] < 0) {
+            if (j->buf[b] && j->buf_chunk[b] < 0 && (!j->partner || j->partner->buf_chunk[b] < 0)) {
                 free_buf = b;
                 break;
             }
@@ -420,6 +428,11 @@ static task pick_task(tctx *c) {
         t.chunk = best->next_gen++;
         best->buf_chunk[best_buf] = t.chunk;
         best->buf_ready[best_buf] = false;
+        if (best->partner) {
+            best->partner->buf_chunk[best_buf] = t.chunk;
+            best->partner->buf_ready[best_buf] = false;
+            best->partner->next_gen = best->next_gen;
+        }
     }
     return t;
 }
@@ -447,6 +460,9 @@ static plank_status run_task(tctx *c, const task *t, plank_error *err) {
     case T_GEN: {
         int64_t first = t->chunk * j->chunk;
         int64_t n = j->units - first < j->chunk ? j->units - first : j->chunk;
+        if (j->partner)
+            return pk_tpch_generate_orders_lines(j->partner->buf[t->buf], j->buf[t->buf],
+                                                 j->first + first, n, err);
         return plank_tpch_generate(j->buf[t->buf], j->first + first, n, err);
     }
     case T_COLS: {
@@ -486,7 +502,10 @@ static void release_passed(tjob *j) {
 static void task_done(tctx *c, const task *t) {
     tjob *j = t->j;
     switch (t->kind) {
-    case T_GEN: j->buf_ready[t->buf] = true; break;
+    case T_GEN:
+        j->buf_ready[t->buf] = true;
+        if (j->partner) j->partner->buf_ready[t->buf] = true;
+        break;
     case T_WRITE:
         c->rows_done += plank_tpch_batch_rows(j->buf[t->buf]);
         j->buf_chunk[t->buf] = -1;
@@ -595,6 +614,16 @@ plank_status plank_tpch_write(const plank_tpch *g, const char *dir, const plank_
             break;
         }
         c->rows_total += j->rows_est;
+    }
+    tjob *orders = NULL, *lines = NULL;
+    for (int i = 0; i < c->njobs; i++) {
+        if (c->job[i].table == PLANK_TPCH_ORDERS) orders = &c->job[i];
+        if (c->job[i].table == PLANK_TPCH_LINEITEM) lines = &c->job[i];
+    }
+    if (st == PLANK_OK && orders && lines && orders->nchunks == lines->nchunks &&
+        orders->chunk == lines->chunk && orders->first == lines->first) {
+        lines->partner = orders;
+        orders->follower = true;
     }
     int started = 0;
     pthread_t th[1024];
