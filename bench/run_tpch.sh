@@ -6,7 +6,9 @@
 # each with --threads 1 and 2; then the peer, DuckDB loading the .tbl plank
 # wrote and writing the same Parquet (zstd) with 1 and 2 threads. All files
 # go to tmpfs ($OUT, default /dev/shm/plank-tpch-bench), removed after each
-# run. Prints median and best wall time, rows/s at the median and peak RSS.
+# run. Prints median and best wall time, rows/s at the median, the median
+# CPU time (user + system; on a shared machine it moves less than the wall
+# time when another tenant takes the cores) and peak RSS.
 #   BUILD=/tmp/rel bench/run_tpch.sh 1 5
 set -eu
 cd "$(dirname "$0")/.."
@@ -29,26 +31,27 @@ for r in $(seq 1 "$ROUNDS"); do
         d="$OUT/run"
         rm -rf "$d"
         if [ "$fmt" = duckdb ]; then
-            line=$( { /usr/bin/time -f "TIME %e %M" node bench/tpch_duckdb_load.mjs "$OUT/tbl" "$d" "$th" "$codec" > "$OUT/duck.out"; } 2>&1 | grep '^TIME' )
+            line=$( { /usr/bin/time -f "TIME %e %M %U %S" node bench/tpch_duckdb_load.mjs "$OUT/tbl" "$d" "$th" "$codec" > "$OUT/duck.out"; } 2>&1 | grep '^TIME' )
             wall=$(cat "$OUT/duck.out")
         else
             args="--format $fmt"
             [ "$codec" != - ] && args="$args --codec $codec"
-            line=$( { /usr/bin/time -f "TIME %e %M" "$PLANK" tpch gen --sf "$SF" --out "$d" $args --threads "$th"; } 2>&1 | grep '^TIME' )
+            line=$( { /usr/bin/time -f "TIME %e %M %U %S" "$PLANK" tpch gen --sf "$SF" --out "$d" $args --threads "$th"; } 2>&1 | grep '^TIME' )
             wall=$(echo "$line" | cut -d' ' -f2)
         fi
         rss=$(echo "$line" | cut -d' ' -f3)
+        cpu=$(echo "$line" | awk '{printf "%.2f", $4 + $5}')
         mb=$(du -sm "$d" | cut -f1)
-        echo "$c $wall $rss $mb" >> "$RES"
-        echo "round $r: $c ${wall}s rss ${rss}KB ${mb}MB" >&2
+        echo "$c $wall $rss $mb $cpu" >> "$RES"
+        echo "round $r: $c ${wall}s cpu ${cpu}s rss ${rss}KB ${mb}MB" >&2
         rm -rf "$d"
     done
 done
 echo
 echo "SF $SF, $ROWS rows in all eight tables, $ROUNDS rounds (median / best wall time)"
 echo
-echo "| what | threads | median | best | rows/s (median) | peak RSS | output |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| what | threads | median | best | rows/s (median) | CPU (median) | peak RSS | output |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for c in $CONFIGS; do
     fmt=${c%%:*}; rest=${c#*:}; codec=${rest%%:*}; th=${rest#*:}
     case $fmt in
@@ -57,9 +60,11 @@ for c in $CONFIGS; do
         duckdb) what="DuckDB: .tbl to Parquet $codec";;
     esac
     grep "^$c " "$RES" | sort -t' ' -k2 -g | awk -v what="$what" -v th="$th" -v rows="$ROWS" '
-        { w[NR] = $2; rss[NR] = $3; mb = $4 }
+        { w[NR] = $2; rss[NR] = $3; mb = $4; cpu[NR] = $5 }
         END { m = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2;
+              n = NR; for (i = 2; i <= n; i++) { v = cpu[i]; for (k = i - 1; k >= 1 && cpu[k] > v; k--) cpu[k + 1] = cpu[k]; cpu[k + 1] = v }
+              mc = (n % 2) ? cpu[(n + 1) / 2] : (cpu[n / 2] + cpu[n / 2 + 1]) / 2;
               maxr = 0; for (i = 1; i <= NR; i++) if (rss[i] > maxr) maxr = rss[i];
-              printf "| %s | %s | %.2f s | %.2f s | %.2fM | %d MB | %d MB |\n", what, th, m, w[1], rows / m / 1e6, maxr / 1024, mb }'
+              printf "| %s | %s | %.2f s | %.2f s | %.2fM | %.2f s | %d MB | %d MB |\n", what, th, m, w[1], rows / m / 1e6, mc, maxr / 1024, mb }'
 done
 rm -rf "$OUT/tbl" "$OUT/run"
