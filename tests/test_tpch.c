@@ -417,6 +417,21 @@ int main(void) {
                   "the pool built on %d threads differs from the one built on 2", th);
         plank_tpch_close(h);
     }
+    /* where segments do not meet (one sentence start recorded per end:
+     * almost never shared), the serial fallback makes the same pool */
+    {
+        plank_tpch *h = NULL;
+        CHECK(plank_tpch_open(&h, 0.01, 1, NULL, &err) == PLANK_OK);
+        for (int th = 2; h && th <= 3; th++) {
+            for (int rec = 1; rec <= 8; rec *= 8) {
+                memset(h->pool, 0, PK_TPCH_POOL_SIZE);
+                CHECK(pk_tpch_rebuild_pool(h, th, rec));
+                CHECK_MSG(memcmp(h->pool, g->pool, PK_TPCH_POOL_SIZE) == 0,
+                          "pool on %d threads recording %d sentences differs", th, rec);
+            }
+        }
+        plank_tpch_close(h);
+    }
     test_chunks(g);
     test_errors(g);
     test_parquet(g, ref);

@@ -131,6 +131,11 @@ plank_status pk_tpch_fail(plank_error *err, plank_status code, const char *fmt, 
 plank_status pk_tpch_generate_orders_lines(plank_tpch_batch *orders, plank_tpch_batch *lines,
                                            int64_t first, int64_t count, plank_error *err);
 
+/* Builds g's text pool again on `threads` threads recording `rec` sentence
+ * starts per segment end (the generator uses 4096): with few, segments
+ * rarely meet and the serial fallback runs; for the tests. */
+bool pk_tpch_rebuild_pool(plank_tpch *g, int threads, int rec);
+
 void *pk_tpch_alloc(const plank_allocator *a, size_t n);
 void pk_tpch_free(const plank_allocator *a, void *p, size_t n);
 

@@ -263,6 +263,7 @@ static void fill_pool(plank_tpch *g, pk_draws *dr, int64_t k, size_t p0) {
 typedef struct pk_seg {
     const plank_tpch *g;
     int64_t start, tail_from;
+    int rec;             /* sentence starts to record at each end, <= PK_REC */
     char *buf;
     size_t cap, alloc, len;
     int64_t end_draw;
@@ -278,11 +279,11 @@ static void seg_run(pk_seg *s) {
     while (p < s->cap) {
         if (s->dr.pos > PK_DRAWS - 32) draws_refill(&s->dr);
         int64_t at = s->dr.base + s->dr.pos;
-        if (s->nhead < PK_REC) {
+        if (s->nhead < s->rec) {
             s->head_draw[s->nhead] = at;
             s->head_off[s->nhead++] = p;
         }
-        if (at >= s->tail_from && s->ntail < PK_REC) {
+        if (at >= s->tail_from && s->ntail < s->rec) {
             s->tail_draw[s->ntail] = at;
             s->tail_off[s->ntail++] = p;
         }
@@ -311,9 +312,10 @@ static void advise_huge(void *p, size_t n) {
 #endif
 }
 
-/* Builds the pool on `threads` threads (the caller's included); false when
- * out of memory. */
-static bool build_pool(plank_tpch *g, int threads) {
+/* Builds the pool on `threads` threads (the caller's included), recording
+ * `rec` sentence starts at each end of a segment; false when out of
+ * memory. */
+static bool build_pool(plank_tpch *g, int threads, int rec) {
     const plank_allocator *a = &g->alloc;
     if (threads > 16) threads = 16;
     pk_seg *seg = NULL;
@@ -326,6 +328,7 @@ static bool build_pool(plank_tpch *g, int threads) {
     for (size_t t = 0; t < nseg && nseg > 1; t++) {
         pk_seg *s = &seg[t];
         s->g = g;
+        s->rec = rec < 1 ? 1 : rec > PK_REC ? PK_REC : rec;
         s->start = PK_POOL_DRAWS / (int64_t)nseg * (int64_t)t;
         s->tail_from = t + 1 < nseg ? PK_POOL_DRAWS / (int64_t)nseg * (int64_t)(t + 1) : INT64_MAX;
         s->cap = share + share / 8 + (1 << 16);
@@ -769,12 +772,16 @@ plank_status plank_tpch_open(plank_tpch **out, double sf, int32_t threads,
         memcpy(g->dates[i], tmp, 10);
     }
     build_schema(g);
-    if (!build_pool(g, threads)) {
+    if (!build_pool(g, threads, PK_REC)) {
         plank_tpch_close(g);
         return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory for the text pool");
     }
     *out = g;
     return PLANK_OK;
+}
+
+bool pk_tpch_rebuild_pool(plank_tpch *g, int threads, int rec) {
+    return build_pool(g, threads, rec);
 }
 
 void plank_tpch_close(plank_tpch *g) {
