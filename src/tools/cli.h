@@ -138,6 +138,8 @@ void cli_wopts_finish(cli_wopts *w);
 int cli_option_value(int argc, char **argv, int *i, const char *command, bool takes_value,
                      const char **value);
 int cli_strcasecmp(const char *a, const char *b); /* ASCII case-insensitive */
+/* A whole decimal integer in lo..hi. */
+bool cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
 
 /* A progress line on stderr, drawn only when stderr is a terminal (and
  * PLANK_NO_PROGRESS is unset), at most five times a second. */

@@ -49,15 +49,6 @@ static int mkdir_p(const char *path) {
     return 0;
 }
 
-static bool parse_count(const char *s, int64_t lo, int64_t hi, int64_t *out) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) return false;
-    *out = v;
-    return true;
-}
-
 static int gen_main(int argc, char **argv) {
     const char *cmd = "tpch gen";
     const char *out = NULL, *tables = NULL;
@@ -102,7 +93,7 @@ static int gen_main(int argc, char **argv) {
                                             "delta, not '%s'", cmd, v);
             } else {
                 int64_t n;
-                if (!parse_count(v, 1, 1 << 20, &n))
+                if (!cli_parse_i64(v, 1, 1 << 20, &n))
                     return cli_usage_error("%s: %.*s needs a count from 1, not '%s'", cmd,
                                            (int)len, a, v);
                 if (IS("--threads")) o.threads = (int32_t)(n < 1024 ? n : 1024);

@@ -26,7 +26,7 @@ void cli_wopts_free(cli_wopts *w) {
     w->num_columns = 0;
 }
 
-static bool parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out) {
+bool cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out) {
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
@@ -105,7 +105,7 @@ int cli_wopts_parse(cli_wopts *w, const char *command, const char *arg, const ch
             return cli_usage_error("%s: unknown codec '%s' (none, snappy, gzip, zstd, lz4_raw, "
                                    "brotli, lz4)", command, value);
     } else if (strcmp(name, "--level") == 0) {
-        if (!parse_i64(value, -100, 100, &v))
+        if (!cli_parse_i64(value, -100, 100, &v))
             return cli_usage_error("%s: --level needs a number, not '%s'", command, value);
         o->codec_level = (int32_t)v;
     } else if (strcmp(name, "--encoding") == 0) {
@@ -134,27 +134,27 @@ int cli_wopts_parse(cli_wopts *w, const char *command, const char *arg, const ch
         if (!*value) return cli_usage_error("%s: --bloom needs a column", command);
         column_entry(w, value)->bloom_filter = true;
     } else if (strcmp(name, "--row-group-size") == 0) {
-        if (!parse_i64(value, 1, INT64_MAX, &v))
+        if (!cli_parse_i64(value, 1, INT64_MAX, &v))
             return cli_usage_error("%s: --row-group-size needs a row count from 1, not '%s'",
                                    command, value);
         w->row_group_rows = v;
         o->row_group_rows = v;
     } else if (strcmp(name, "--page-size") == 0) {
-        if (!parse_i64(value, 1, INT32_MAX, &v))
+        if (!cli_parse_i64(value, 1, INT32_MAX, &v))
             return cli_usage_error("%s: --page-size needs a byte count from 1, not '%s'",
                                    command, value);
         o->page_size = v;
     } else if (strcmp(name, "--page-rows") == 0) {
-        if (!parse_i64(value, 1, INT32_MAX, &v))
+        if (!cli_parse_i64(value, 1, INT32_MAX, &v))
             return cli_usage_error("%s: --page-rows needs a row count from 1, not '%s'",
                                    command, value);
         o->page_rows = v;
     } else if (strcmp(name, "--page-version") == 0) {
-        if (!parse_i64(value, 1, 2, &v))
+        if (!cli_parse_i64(value, 1, 2, &v))
             return cli_usage_error("%s: --page-version is 1 or 2, not '%s'", command, value);
         o->page_version = (int32_t)v;
     } else if (strcmp(name, "--format-version") == 0) {
-        if (!parse_i64(value, 1, 2, &v))
+        if (!cli_parse_i64(value, 1, 2, &v))
             return cli_usage_error("%s: --format-version is 1 or 2, not '%s'", command, value);
         o->format_version = (int32_t)v;
     } else if (strcmp(name, "--dictionary") == 0) {
