@@ -82,6 +82,16 @@ for fmt in tbl parquet; do
     else bad "orders.$fmt alone differs from orders.$fmt made with lineitem"; fi
 done
 
+# writer options per column reach the table that has the column, on top of the preset
+"$PLANK" tpch gen --sf 0.01 --out "$D/bloom" --tables lineitem,orders --encoding delta \
+    --bloom l_orderkey --threads 2 || bad "gen --bloom l_orderkey failed"
+"$PLANK" meta "$D/bloom/lineitem.parquet" | grep -q bloom_filter_offset &&
+    echo "ok: --bloom l_orderkey gives lineitem a bloom filter" || bad "lineitem has no bloom filter"
+"$PLANK" meta "$D/bloom/orders.parquet" | grep -q bloom_filter_offset &&
+    bad "orders has a bloom filter it was not asked for" || echo "ok: orders has none"
+"$PLANK" meta "$D/bloom/lineitem.parquet" | grep -A12 'l_orderkey' | grep -q DELTA_BINARY_PACKED &&
+    echo "ok: l_orderkey keeps the delta preset's encoding" || bad "l_orderkey lost DELTA_BINARY_PACKED"
+
 # 4. bad arguments: exit 2 and a message naming the problem
 expect_usage() {
     want=$1; shift
@@ -97,6 +107,7 @@ expect_usage "outside 1..3" tpch gen --sf 0.01 --out "$D/x" --parts 3 --part 4
 expect_usage "--part needs a count from 1" tpch gen --sf 0.01 --out "$D/x" --parts 3 --part 0
 expect_usage "missing --out" tpch gen --sf 1
 expect_usage "--format is parquet or tbl" tpch gen --sf 1 --out "$D/x" --format csv
+expect_usage "none of the tables written" tpch gen --sf 0.01 --out "$D/y" --tables orders --bloom l_orderkey
 [ ! -e "$D/x" ] || bad "a failed run left $D/x"
 
 # 5. a failure leaves no file behind: the output directory is a file

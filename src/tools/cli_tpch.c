@@ -171,6 +171,7 @@ static int gen_main(int argc, char **argv) {
     cli_progress_end(&prog);
     plank_tpch_close(g);
     cli_wopts_free(&w);
+    if (st == PLANK_ERR_INVALID_ARGUMENT) return cli_usage_error("%s: %s", cmd, err.message);
     if (st != PLANK_OK) return cli_fail(out, "%s", err.message);
     fprintf(stderr, "tpch: SF %g written to %s in %.2f s (%d threads)\n", sf, out, now_s() - t0,
             (int)o.threads);

@@ -123,7 +123,30 @@ static void free_str(const plank_allocator *a, char *s) {
     if (s) pk_tpch_free(a, s, strlen(s) + 1);
 }
 
-/* Per-column options of the encoding presets. */
+/* The column of table t named path (a TPC-H column name is its whole
+ * path), or -1. */
+static int find_col(plank_tpch_table t, const char *path) {
+    const pk_tpch_tabledef *td = &pk_tpch_tables[t];
+    for (int k = 0; path && k < td->num_cols; k++)
+        if (strcmp(td->cols[k].name, path) == 0) return k;
+    return -1;
+}
+
+/* The caller's per-column options over the preset's: the fields it sets. */
+static void merge_column(plank_column_options *dst, const plank_column_options *src) {
+    if (src->encoding >= 0) dst->encoding = src->encoding;
+    if (src->dictionary >= 0) dst->dictionary = src->dictionary;
+    if (src->statistics >= 0) dst->statistics = src->statistics;
+    if (src->bloom_filter) {
+        dst->bloom_filter = true;
+        dst->bloom_fpp = src->bloom_fpp;
+        dst->bloom_ndv = src->bloom_ndv;
+    }
+}
+
+/* The writer options of a table: the caller's, the encoding preset on top,
+ * then the caller's per-column options for this table's columns (a table
+ * gets only its own: the writer refuses a path it does not have). */
 static plank_status job_writer_options(tctx *c, tjob *j, plank_writer_options *wo) {
     const plank_tpch_options *o = c->o;
     const pk_tpch_tabledef *td = &pk_tpch_tables[j->table];
@@ -131,29 +154,35 @@ static plank_status job_writer_options(tctx *c, tjob *j, plank_writer_options *w
     wo->allocator = &c->g->alloc;
     wo->columns = NULL;
     wo->num_column_options = 0;
+    bool delta = false;
     switch (o->encoding) {
-    case PLANK_TPCH_ENC_DEFAULT: return PLANK_OK;
+    case PLANK_TPCH_ENC_DEFAULT: break;
     case PLANK_TPCH_ENC_PLAIN:
         wo->dictionary = false;
         wo->encoding = PLANK_ENC_PLAIN;
-        return PLANK_OK;
+        break;
     case PLANK_TPCH_ENC_DICTIONARY:
         wo->dictionary = true;
         wo->encoding = PLANK_ENC_PLAIN;
-        return PLANK_OK;
-    case PLANK_TPCH_ENC_DELTA: break;
+        break;
+    case PLANK_TPCH_ENC_DELTA:
+        wo->dictionary = false;
+        wo->page_version = 2;
+        delta = true;
+        break;
     default:
         return pk_tpch_fail(&c->err, PLANK_ERR_INVALID_ARGUMENT, "tpch: unknown encoding %d",
                             (int)o->encoding);
     }
-    wo->dictionary = false;
-    wo->page_version = 2;
     j->colopts = pk_tpch_alloc(&c->g->alloc, sizeof(plank_column_options) * (size_t)td->num_cols);
     if (!j->colopts) return pk_tpch_fail(&c->err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
+    bool used[PK_TPCH_MAX_COLS] = {false};
     for (int k = 0; k < td->num_cols; k++) {
         plank_column_options *co = &j->colopts[k];
         plank_column_options_init(co);
         co->path = td->cols[k].name;
+        if (!delta) continue;
+        used[k] = true;
         co->dictionary = 0;
         if (td->cols[k].kind != PK_K_STR)
             co->encoding = PLANK_ENC_DELTA_BINARY_PACKED;
@@ -161,8 +190,17 @@ static plank_status job_writer_options(tctx *c, tjob *j, plank_writer_options *w
             co->encoding = td->cols[k].free_text ? PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY
                                                  : PLANK_ENC_DELTA_BYTE_ARRAY;
     }
+    for (int32_t i = 0; i < o->writer.num_column_options; i++) {
+        int k = find_col(j->table, o->writer.columns[i].path);
+        if (k < 0) continue;
+        merge_column(&j->colopts[k], &o->writer.columns[i]);
+        used[k] = true;
+    }
+    int32_t n = 0; /* the used entries, packed */
+    for (int k = 0; k < td->num_cols; k++)
+        if (used[k]) j->colopts[n++] = j->colopts[k];
     wo->columns = j->colopts;
-    wo->num_column_options = td->num_cols;
+    wo->num_column_options = n;
     return PLANK_OK;
 }
 
@@ -595,6 +633,16 @@ plank_status plank_tpch_write(const plank_tpch *g, const char *dir, const plank_
     uint32_t tables = o->tables ? o->tables : (1u << PLANK_TPCH_NUM_TABLES) - 1;
     if (tables >> PLANK_TPCH_NUM_TABLES)
         return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: table mask 0x%x", tables);
+    for (int32_t i = 0; i < o->writer.num_column_options; i++) {
+        const char *path = o->writer.columns ? o->writer.columns[i].path : NULL;
+        bool found = false;
+        for (int t = 0; t < PLANK_TPCH_NUM_TABLES && !found; t++)
+            found = (tables & (1u << t)) && find_col((plank_tpch_table)t, path) >= 0;
+        if (!found)
+            return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT,
+                                "tpch: column options name '%s', a column of none of the tables "
+                                "written", path ? path : "(null)");
+    }
     tctx *c = pk_tpch_alloc(&g->alloc, sizeof *c);
     if (!c) return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
     memset(c, 0, sizeof *c);
