@@ -460,6 +460,377 @@ static void test_brotli(void) {
 #endif
 }
 
+/* ---- pk_decompressor: one per column reader, many pages ------------------------- */
+
+/* A page for the reuse tests: `comp` decompresses to `data` (n bytes), or,
+ * when bad, is corrupt at its declared size n. */
+typedef struct th_page {
+    plank_codec codec;
+    uint8_t *comp;
+    size_t comp_n;
+    const uint8_t *data; /* NULL when bad */
+    size_t n;
+    char what[64];
+} th_page;
+
+typedef struct th_pages {
+    th_page p[512];
+    int count;
+} th_pages;
+
+/* Takes ownership of comp (malloc'd). */
+TH_MAYBE_UNUSED static void add_page(th_pages *ps, plank_codec c, uint8_t *comp, size_t comp_n,
+                                     const uint8_t *data, size_t n, const char *what) {
+    if (ps->count == (int)(sizeof ps->p / sizeof ps->p[0])) {
+        CHECK_MSG(0, "too many pages");
+        free(comp);
+        return;
+    }
+    th_page *pg = &ps->p[ps->count++];
+    pg->codec = c;
+    pg->comp = comp;
+    pg->comp_n = comp_n;
+    pg->data = data;
+    pg->n = n;
+    snprintf(pg->what, sizeof pg->what, "%s %zu", what, n);
+}
+
+/* A copy of comp[0..keep) with byte `flip` (if < keep) changed: a truncated
+ * or damaged page, sized exactly so that ASan sees over-reads. */
+TH_MAYBE_UNUSED static uint8_t *damaged(const uint8_t *comp, size_t keep, size_t flip) {
+    uint8_t *t = malloc(keep ? keep : 1);
+    memcpy(t, comp, keep);
+    if (flip < keep) t[flip] ^= 0x5a;
+    return t;
+}
+
+#ifdef PLANK_HAVE_ZSTD
+/* One zstd frame of d without a content size (the growing path), with a
+ * checksum so that damage inside is always detected. */
+static size_t zstd_unsized(const uint8_t *d, size_t n, uint8_t *out, size_t cap) {
+    ZSTD_CCtx *cc = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 0);
+    ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+    ZSTD_inBuffer in = {d, n, 0};
+    ZSTD_outBuffer ob = {out, cap, 0};
+    size_t left = ZSTD_compressStream2(cc, &ob, &in, ZSTD_e_end);
+    ZSTD_freeCCtx(cc);
+    CHECK(left == 0);
+    return ob.pos;
+}
+#endif
+
+/* Good pages of every built codec for data d (n bytes), each corrupt
+ * variant followed by a good page of the same codec. */
+static void make_pages(th_pages *ps, const uint8_t *d, size_t n) {
+    uint8_t *c;
+    size_t cn;
+    {
+        c = malloc(n ? n : 1);
+        memcpy(c, d, n);
+        add_page(ps, PLANK_CODEC_UNCOMPRESSED, c, n, d, n, "uncompressed");
+    }
+#ifdef PLANK_HAVE_SNAPPY
+    cn = snappy_max_compressed_length(n);
+    c = malloc(cn);
+    CHECK(snappy_compress((const char *)d, n, (char *)c, &cn) == SNAPPY_OK);
+    if (n > 8) add_page(ps, PLANK_CODEC_SNAPPY, damaged(c, cn / 2, cn), cn / 2, NULL, n,
+                        "snappy truncated");
+    add_page(ps, PLANK_CODEC_SNAPPY, c, cn, d, n, "snappy");
+#endif
+#ifdef PLANK_HAVE_LIBDEFLATE
+    {
+        struct libdeflate_compressor *z = libdeflate_alloc_compressor(6);
+        size_t cap = libdeflate_gzip_compress_bound(z, n) * 2 + 64;
+        c = malloc(cap);
+        cn = deflate_members(z, d, n, n > 1 ? 2 : 1, false, c, cap);
+        libdeflate_free_compressor(z);
+        /* Bad gzip: the first member's deflate data damaged, and a member cut
+         * short (the CRC and size trailer missing). */
+        add_page(ps, PLANK_CODEC_GZIP, damaged(c, cn, 12), cn, NULL, n, "gzip damaged");
+        add_page(ps, PLANK_CODEC_GZIP, damaged(c, cn, cn), cn, d, n, "gzip");
+        add_page(ps, PLANK_CODEC_GZIP, damaged(c, cn - 4, cn), cn - 4, NULL, n, "gzip cut");
+        add_page(ps, PLANK_CODEC_GZIP, c, cn, d, n, "gzip members");
+    }
+#endif
+#ifdef PLANK_HAVE_ZSTD
+    {
+        size_t cap = ZSTD_compressBound(n) * 2 + 64;
+        c = malloc(cap);
+        cn = ZSTD_compress(c, cap, d, n, 3);
+        CHECK(!ZSTD_isError(cn));
+        add_page(ps, PLANK_CODEC_ZSTD, damaged(c, cn - 1, cn), cn - 1, NULL, n, "zstd truncated");
+        add_page(ps, PLANK_CODEC_ZSTD, c, cn, d, n, "zstd");
+        /* Two frames, one of them without a content size: the growing path. */
+        c = malloc(cap);
+        size_t h = n / 2;
+        size_t c1 = ZSTD_compress(c, cap, d, h, 1);
+        CHECK(!ZSTD_isError(c1));
+        cn = c1 + zstd_unsized(d + h, n - h, c + c1, cap - c1);
+        add_page(ps, PLANK_CODEC_ZSTD, c, cn, d, n, "zstd two frames");
+        c = malloc(cap);
+        cn = zstd_unsized(d, n, c, cap);
+        /* Damage in the middle of a streamed frame, and a header one byte
+         * short of the output: both leave the stream inside a frame. */
+        if (n > 0) {
+            add_page(ps, PLANK_CODEC_ZSTD, damaged(c, cn, cn / 2 + 3), cn, NULL, n,
+                     "zstd unsized damaged");
+            add_page(ps, PLANK_CODEC_ZSTD, damaged(c, cn, cn), cn, d, n, "zstd unsized");
+            add_page(ps, PLANK_CODEC_ZSTD, damaged(c, cn, cn), cn, NULL, n - 1,
+                     "zstd unsized, header short");
+        }
+        add_page(ps, PLANK_CODEC_ZSTD, c, cn, d, n, "zstd unsized");
+    }
+#endif
+#ifdef PLANK_HAVE_LZ4
+    {
+        size_t cap = (size_t)LZ4_compressBound((int)n) * 2 + LZ4F_compressFrameBound(n, NULL) * 3 +
+                     256;
+        c = malloc(cap);
+        int w = LZ4_compress_default((const char *)d, (char *)c, (int)n, (int)cap);
+        CHECK(w > 0);
+        add_page(ps, PLANK_CODEC_LZ4_RAW, c, (size_t)w, d, n, "lz4 raw");
+        c = malloc(cap);
+        cn = hadoop_frame(d, n, 1, 1, c, cap);
+        add_page(ps, PLANK_CODEC_LZ4, c, cn, d, n, "hadoop lz4");
+        /* LZ4 frames: a truncated one leaves the frame context midway, a
+         * flipped content checksum fails at its end. */
+        c = malloc(cap);
+        cn = lz4f_frames(d, n, 2, true, c, cap);
+        add_page(ps, PLANK_CODEC_LZ4, damaged(c, cn - 6, cn), cn - 6, NULL, n, "lz4f truncated");
+        add_page(ps, PLANK_CODEC_LZ4, damaged(c, cn, cn), cn, d, n, "lz4f");
+        add_page(ps, PLANK_CODEC_LZ4, damaged(c, cn, cn - 1), cn, NULL, n, "lz4f bad checksum");
+        add_page(ps, PLANK_CODEC_LZ4, c, cn, d, n, "lz4f");
+    }
+#endif
+#ifdef PLANK_HAVE_BROTLI
+    cn = BrotliEncoderMaxCompressedSize(n);
+    c = malloc(cn);
+    CHECK(BrotliEncoderCompress(5, 22, BROTLI_MODE_GENERIC, n, d, &cn, c));
+    /* Brotli has no checksum: a changed byte may still be a valid stream,
+     * so the bad pages are cut short or have a byte after the end. */
+    if (n > 0) {
+        add_page(ps, PLANK_CODEC_BROTLI, damaged(c, cn / 2, cn), cn / 2, NULL, n,
+                 "brotli truncated");
+        add_page(ps, PLANK_CODEC_BROTLI, damaged(c, cn, cn), cn, d, n, "brotli");
+    }
+    uint8_t *tail = malloc(cn + 1);
+    memcpy(tail, c, cn);
+    tail[cn] = 0;
+    add_page(ps, PLANK_CODEC_BROTLI, tail, cn + 1, NULL, n, "brotli trailing byte");
+    add_page(ps, PLANK_CODEC_BROTLI, c, cn, d, n, "brotli");
+#endif
+    (void)c;
+    (void)cn;
+}
+
+/* One page through d both ways, against the one-shot functions. */
+static void check_page(pk_decompressor *d, const th_page *pg, pk_buffer *buf) {
+    plank_error e, e1;
+    plank_error_init(&e);
+    plank_error_init(&e1);
+    uint8_t *dst = malloc(pg->n ? pg->n : 1), *ref = malloc(pg->n ? pg->n : 1);
+    plank_status st = pk_decompress_with(d, pg->codec, pg->comp, pg->comp_n, dst, pg->n, &e);
+    plank_status st1 = pk_decompress(pg->codec, pg->comp, pg->comp_n, ref, pg->n, NULL, &e1);
+    plank_status want = pg->data ? PLANK_OK : PLANK_ERR_CORRUPT;
+    CHECK_MSG(st == want && st1 == want, "%s: with %d (%s), one-shot %d (%s)", pg->what, (int)st,
+              e.message, (int)st1, e1.message);
+    if (st == PLANK_OK && pg->data && pg->n)
+        CHECK_MSG(memcmp(dst, pg->data, pg->n) == 0 && memcmp(ref, pg->data, pg->n) == 0,
+                  "%s: output differs", pg->what);
+
+    plank_error_init(&e);
+    plank_error_init(&e1);
+    st = pk_decompress_buffer_with(d, pg->codec, pg->comp, pg->comp_n, pg->n, buf, &e);
+    pk_buffer one;
+    pk_buffer_init(&one, NULL);
+    st1 = pk_decompress_buffer(pg->codec, pg->comp, pg->comp_n, pg->n, &one, NULL, &e1);
+    CHECK_MSG(st == want && st1 == want, "%s: buffer_with %d (%s), buffer %d (%s)", pg->what,
+              (int)st, e.message, (int)st1, e1.message);
+    if (st == want && st1 == want && st != PLANK_OK)
+        CHECK_MSG(strcmp(e.message, e1.message) == 0, "%s: messages differ: %s / %s", pg->what,
+                  e.message, e1.message);
+    if (st == PLANK_OK && pg->data) {
+        CHECK_MSG(buf->size == pg->n && one.size == pg->n, "%s: sizes", pg->what);
+        if (pg->n)
+            CHECK_MSG(memcmp(buf->data, pg->data, pg->n) == 0 &&
+                          memcmp(one.data, pg->data, pg->n) == 0,
+                      "%s: buffer output differs", pg->what);
+    }
+    pk_buffer_reset(&one);
+    free(ref);
+    free(dst);
+}
+
+static void test_decompressor_reuse(void) {
+    static const size_t page_sizes[] = {0, 1, 100, 4096, 70001, 300000, 1000};
+    enum { NPS = sizeof page_sizes / sizeof page_sizes[0] };
+    uint8_t *datas[NPS];
+    th_pages *ps = calloc(1, sizeof *ps);
+    for (size_t k = 0; k < NPS; k++) {
+        datas[k] = make_data(page_sizes[k]);
+        make_pages(ps, datas[k], page_sizes[k]);
+    }
+    th_alloc counting;
+    plank_allocator a = th_alloc_init(&counting);
+    pk_decompressor d;
+    pk_decompressor_init(&d, &a);
+    pk_buffer buf;
+    pk_buffer_init(&buf, NULL);
+    /* In order (codecs and sizes alternate, every bad page followed by a
+     * good one of its codec), again with the contexts warm, then shuffled. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < ps->count; i++) check_page(&d, &ps->p[i], &buf);
+    int *order = malloc(sizeof(int) * (size_t)ps->count);
+    for (int i = 0; i < ps->count; i++) order[i] = i;
+    for (int i = ps->count - 1; i > 0; i--) {
+        int j = (int)(rnd() % (uint32_t)(i + 1)), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (int i = 0; i < ps->count; i++) check_page(&d, &ps->p[order[i]], &buf);
+    free(order);
+    pk_decompressor_release(&d);
+    CHECK(counting.allocs > 0 || !plank_codec_available(PLANK_CODEC_ZSTD));
+    CHECK_EQ_I64(counting.allocs, counting.frees);
+    CHECK_EQ_I64(counting.live_bytes, 0);
+    /* Released, it works again (and release twice is harmless). */
+    check_page(&d, &ps->p[ps->count - 1], &buf);
+    pk_decompressor_release(&d);
+    pk_decompressor_release(&d);
+    pk_decompressor_release(NULL);
+    CHECK_EQ_I64(counting.live_bytes, 0);
+    pk_buffer_reset(&buf);
+    for (int i = 0; i < ps->count; i++) free(ps->p[i].comp);
+    free(ps);
+    for (size_t k = 0; k < NPS; k++) free(datas[k]);
+}
+
+/* The point of the decompressor: zstd's context is made once, not per page. */
+static void test_decompressor_keeps_zstd(void) {
+#ifdef PLANK_HAVE_ZSTD
+    uint8_t *d = make_data(70001);
+    size_t cap = ZSTD_compressBound(70001) + 64;
+    uint8_t *c = malloc(cap), *u = malloc(cap);
+    size_t cn = ZSTD_compress(c, cap, d, 70001, 3);
+    size_t un = zstd_unsized(d, 70001, u, cap);
+    th_alloc counting;
+    plank_allocator a = th_alloc_init(&counting);
+    pk_decompressor dc;
+    pk_decompressor_init(&dc, &a);
+    pk_buffer buf;
+    pk_buffer_init(&buf, NULL);
+    uint8_t *out = malloc(70001);
+    CHECK_EQ_I64(pk_decompress_with(&dc, PLANK_CODEC_ZSTD, c, cn, out, 70001, NULL), PLANK_OK);
+    CHECK(counting.allocs > 0); /* the context, through the caller's allocator */
+    CHECK_EQ_I64(pk_decompress_buffer_with(&dc, PLANK_CODEC_ZSTD, u, un, 70001, &buf, NULL),
+                 PLANK_OK);
+    int64_t warm = counting.allocs;
+    for (int i = 0; i < 50; i++) {
+        CHECK_EQ_I64(pk_decompress_with(&dc, PLANK_CODEC_ZSTD, c, cn, out, 70001, NULL),
+                     PLANK_OK);
+        CHECK_EQ_I64(pk_decompress_buffer_with(&dc, PLANK_CODEC_ZSTD, c, cn, 70001, &buf, NULL),
+                     PLANK_OK);
+        CHECK_EQ_I64(pk_decompress_buffer_with(&dc, PLANK_CODEC_ZSTD, u, un, 70001, &buf, NULL),
+                     PLANK_OK);
+    }
+    CHECK_EQ_I64(counting.allocs, warm);
+    CHECK(memcmp(out, d, 70001) == 0 && memcmp(buf.data, d, 70001) == 0);
+    pk_decompressor_release(&dc);
+    CHECK_EQ_I64(counting.live_bytes, 0);
+
+    /* Frame sizes that agree with a 64 MiB header over a 10-byte block:
+     * allocated in one shot, then refused; the next page is fine. */
+    uint8_t lie[22] = {0x28, 0xb5, 0x2f, 0xfd, 0xa0, 0, 0, 0, 4, 0x51, 0, 0};
+    memset(lie + 12, 'x', 10);
+    size_t claim = (size_t)64 << 20;
+    plank_error e;
+    plank_error_init(&e);
+    CHECK_EQ_I64(pk_decompress_buffer_with(&dc, PLANK_CODEC_ZSTD, lie, sizeof lie, claim, &buf,
+                                           &e),
+                 PLANK_ERR_CORRUPT);
+    CHECK_MSG(e.message[0] != '\0', "no message");
+    /* One byte less in the header: refused before any allocation. */
+    pk_buffer small;
+    pk_buffer_init(&small, &a);
+    counting.max_single = 0;
+    plank_error_init(&e);
+    CHECK_EQ_I64(pk_decompress_buffer_with(&dc, PLANK_CODEC_ZSTD, lie, sizeof lie, claim - 1,
+                                           &small, &e),
+                 PLANK_ERR_CORRUPT);
+    CHECK_MSG(strstr(e.message, "ZSTD frames declare 67108864 bytes") != NULL, "%s", e.message);
+    CHECK(counting.max_single < (1 << 20));
+    pk_buffer_reset(&small);
+    CHECK_EQ_I64(pk_decompress_buffer_with(&dc, PLANK_CODEC_ZSTD, c, cn, 70001, &buf, NULL),
+                 PLANK_OK);
+    CHECK(buf.size == 70001 && memcmp(buf.data, d, 70001) == 0);
+    pk_decompressor_release(&dc);
+    CHECK_EQ_I64(counting.live_bytes, 0);
+    pk_buffer_reset(&buf);
+    free(out);
+    free(u);
+    free(c);
+    free(d);
+#endif
+}
+
+/* Every allocation the libraries make through the decompressor's allocator
+ * failing in turn: PLANK_ERR_OUT_OF_MEMORY (never CORRUPT, never a leak),
+ * and the same decompressor then decodes the page. */
+static void fail_each_allocation(const th_page *pg) {
+    for (int64_t k = 1; k < 1000; k++) {
+        for (int way = 0; way < 2; way++) {
+            th_alloc counting;
+            plank_allocator a = th_alloc_init(&counting);
+            counting.fail_at = k;
+            pk_decompressor dc;
+            pk_decompressor_init(&dc, &a);
+            pk_buffer buf;
+            pk_buffer_init(&buf, &a);
+            uint8_t *dst = malloc(pg->n ? pg->n : 1);
+            plank_error e;
+            plank_error_init(&e);
+            plank_status st =
+                way ? pk_decompress_buffer_with(&dc, pg->codec, pg->comp, pg->comp_n, pg->n, &buf,
+                                                &e)
+                    : pk_decompress_with(&dc, pg->codec, pg->comp, pg->comp_n, dst, pg->n, &e);
+            CHECK_MSG(st == (counting.failed ? PLANK_ERR_OUT_OF_MEMORY : PLANK_OK),
+                      "%s, way %d, allocation %lld failing: %d (%s)", pg->what, way,
+                      (long long)k, (int)st, e.message);
+            bool failed = counting.failed;
+            counting.fail_at = 0;
+            st = way ? pk_decompress_buffer_with(&dc, pg->codec, pg->comp, pg->comp_n, pg->n, &buf,
+                                                 NULL)
+                     : pk_decompress_with(&dc, pg->codec, pg->comp, pg->comp_n, dst, pg->n, NULL);
+            CHECK_MSG(st == PLANK_OK, "%s, way %d: after allocation %lld failed: %d", pg->what,
+                      way, (long long)k, (int)st);
+            const uint8_t *got = way ? buf.data : dst;
+            if (st == PLANK_OK && pg->n) CHECK(memcmp(got, pg->data, pg->n) == 0);
+            pk_decompressor_release(&dc);
+            pk_buffer_reset(&buf);
+            free(dst);
+            CHECK_EQ_I64(counting.live_bytes, 0);
+            if (!failed && way == 1) return; /* no k-th allocation either way */
+        }
+    }
+    CHECK_MSG(0, "%s: allocations never ended", pg->what);
+}
+
+static void test_decompressor_out_of_memory(void) {
+    uint8_t *d = make_data(70001);
+    th_pages *ps = calloc(1, sizeof *ps);
+    make_pages(ps, d, 70001);
+    for (int i = 0; i < ps->count; i++) {
+        const th_page *pg = &ps->p[i];
+        if (pg->data && (pg->codec == PLANK_CODEC_ZSTD || pg->codec == PLANK_CODEC_BROTLI ||
+                         pg->codec == PLANK_CODEC_LZ4))
+            fail_each_allocation(pg);
+    }
+    for (int i = 0; i < ps->count; i++) free(ps->p[i].comp);
+    free(ps);
+    free(d);
+}
+
 /* ---- real pages from parquet-testing ------------------------------------------- */
 
 /* Just enough of Thrift's compact protocol to walk PageHeaders. */
@@ -680,6 +1051,9 @@ int main(void) {
     test_zstd();
     test_lz4();
     test_brotli();
+    test_decompressor_reuse();
+    test_decompressor_keeps_zstd();
+    test_decompressor_out_of_memory();
     test_real_pages();
     TEST_END();
 }

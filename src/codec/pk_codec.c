@@ -9,27 +9,35 @@
  * unspecified (a codec may have written part of the output, or, for LZ4, the
  * output of a framing guess that was then rejected).
  *
- * Decompressor contexts (libdeflate, zstd, LZ4F, brotli) are created per call
- * and freed before returning on every path. A column reader decompresses many
- * pages with one codec, so the natural next step is a per-reader context
- * cache passed in here; each place that would reuse one is marked "REUSE".
+ * Decompressor contexts (zstd, libdeflate, LZ4F) live in a pk_decompressor:
+ * created on first use, kept, and freed by pk_decompressor_release. Nothing a
+ * failed page leaves in them reaches the next page: zstd's and LZ4F's
+ * contexts are reset before each use and libdeflate's keeps no state. A
+ * column reader keeps one decompressor; pk_decompress and
+ * pk_decompress_buffer make one for a single call. Brotli decoders are made
+ * per page (brotli 1.0.9 cannot reset one).
  *
- * Memory: brotli's scratch memory goes through the caller's allocator; the
- * other libraries' (libdeflate 1.14, one-shot zstd, LZ4F) use malloc, since
- * their allocator hooks are either process-global or experimental API.
+ * Memory: zstd's, LZ4F's and brotli's scratch memory goes through the
+ * decompressor's allocator (zstd's and LZ4F's hooks are their "static
+ * linking only" API, stable for years and exported by the shared
+ * libraries); libdeflate 1.14 has only a process-global hook, so its
+ * decompressor comes from malloc.
  */
 #include "pk_codec.h"
 
 #include <limits.h>
 
 #ifdef PLANK_HAVE_ZSTD
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDCtx_advanced: the caller's allocator */
 #include <zstd.h>
+#include <zstd_errors.h>
 #endif
 #ifdef PLANK_HAVE_SNAPPY
 #include <snappy-c.h>
 #endif
 #ifdef PLANK_HAVE_LZ4
 #include <lz4.h>
+#define LZ4F_STATIC_LINKING_ONLY /* LZ4F_createDecompressionContext_advanced */
 #include <lz4frame.h>
 #endif
 #ifdef PLANK_HAVE_LIBDEFLATE
@@ -81,6 +89,51 @@ static plank_status pk_size_mismatch(plank_error *err, const char *codec, size_t
     return PK_CORRUPT(err, "%s page yields %zu bytes, page header says %zu", codec, got, want);
 }
 
+/* ---- the decompressor: contexts and their memory ------------------------------ */
+
+#if defined(PLANK_HAVE_ZSTD) || defined(PLANK_HAVE_LZ4) || defined(PLANK_HAVE_BROTLI)
+/* zstd, LZ4F and brotli take (opaque, size) allocation and (opaque, pointer)
+ * free functions; opaque is the plank_allocator. They free without a size
+ * but plank's allocator wants one: keep it in a 16-byte header (16 keeps
+ * the allocator's alignment). */
+enum { PK_SIZED_HEADER = 16 };
+
+static void *pk_sized_alloc(void *opaque, size_t n) {
+    if (n > SIZE_MAX - PK_SIZED_HEADER) return NULL;
+    uint8_t *p = pk_malloc((const plank_allocator *)opaque, n + PK_SIZED_HEADER);
+    if (!p) return NULL;
+    memcpy(p, &n, sizeof n);
+    return p + PK_SIZED_HEADER;
+}
+
+static void pk_sized_free(void *opaque, void *ptr) {
+    if (!ptr) return;
+    uint8_t *p = (uint8_t *)ptr - PK_SIZED_HEADER;
+    size_t n;
+    memcpy(&n, p, sizeof n);
+    pk_free((const plank_allocator *)opaque, p, n + PK_SIZED_HEADER);
+}
+#endif
+
+void pk_decompressor_init(pk_decompressor *d, const plank_allocator *alloc) {
+    memset(d, 0, sizeof *d);
+    d->alloc = alloc ? alloc : pk_default_allocator();
+}
+
+void pk_decompressor_release(pk_decompressor *d) {
+    if (!d) return;
+#ifdef PLANK_HAVE_ZSTD
+    ZSTD_freeDCtx(d->zstd);
+#endif
+#ifdef PLANK_HAVE_LIBDEFLATE
+    if (d->deflate) libdeflate_free_decompressor(d->deflate);
+#endif
+#ifdef PLANK_HAVE_LZ4
+    if (d->lz4f) LZ4F_freeDecompressionContext(d->lz4f);
+#endif
+    pk_decompressor_init(d, d->alloc);
+}
+
 /* ---- SNAPPY ---------------------------------------------------------------- */
 
 #ifdef PLANK_HAVE_SNAPPY
@@ -113,12 +166,16 @@ static bool pk_is_zlib_header(const uint8_t *p, size_t n) {
  * some writers flush one member per buffer) or zlib streams; the outputs are
  * concatenated. Raw deflate is not accepted: parquet-mr (Hadoop GzipCodec)
  * and Arrow write gzip, and no writer producing raw deflate is known. */
-static plank_status pk_gzip(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-                            plank_error *err) {
+static plank_status pk_gzip(pk_decompressor *dc, const uint8_t *src, size_t src_len,
+                            uint8_t *dst, size_t dst_len, plank_error *err) {
     PK_RETURN_IF(src_len == 0, err, PLANK_ERR_CORRUPT, "GZIP page is empty");
-    /* REUSE: one decompressor per column reader. */
-    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-    PK_RETURN_IF(d == NULL, err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a GZIP decompressor");
+    /* libdeflate's decompressor keeps no state between calls. */
+    if (!dc->deflate) {
+        dc->deflate = libdeflate_alloc_decompressor();
+        PK_RETURN_IF(dc->deflate == NULL, err, PLANK_ERR_OUT_OF_MEMORY,
+                     "cannot allocate a GZIP decompressor");
+    }
+    struct libdeflate_decompressor *d = dc->deflate;
     plank_status st = PLANK_OK;
     size_t in = 0, out = 0;
     int member = 0;
@@ -152,7 +209,6 @@ static plank_status pk_gzip(const uint8_t *src, size_t src_len, uint8_t *dst, si
         out += used_out;
         member++;
     }
-    libdeflate_free_decompressor(d);
     if (st == PLANK_OK && out != dst_len) st = pk_size_mismatch(err, "GZIP", out, dst_len);
     return st;
 }
@@ -161,8 +217,34 @@ static plank_status pk_gzip(const uint8_t *src, size_t src_len, uint8_t *dst, si
 /* ---- ZSTD -------------------------------------------------------------------- */
 
 #ifdef PLANK_HAVE_ZSTD
-static plank_status pk_zstd(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-                            plank_error *err) {
+/* d's context (also its ZSTD_DStream), created on first use, else cleared
+ * of what the last page left (a truncated frame stops a stream midway). */
+static ZSTD_DCtx *pk_zstd_ctx(pk_decompressor *d, plank_error *err) {
+    if (!d->zstd) {
+        ZSTD_customMem mem = {pk_sized_alloc, pk_sized_free, (void *)d->alloc};
+        d->zstd = ZSTD_createDCtx_advanced(mem);
+        if (!d->zstd) pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a ZSTD context");
+    } else {
+        ZSTD_DCtx_reset(d->zstd, ZSTD_reset_session_only);
+    }
+    return d->zstd;
+}
+
+/* zstd's own allocations failing is the allocator's answer, not the page's. */
+static bool pk_zstd_oom(size_t r, plank_error *err) {
+    if (ZSTD_getErrorCode(r) != ZSTD_error_memory_allocation) return false;
+    pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "ZSTD decoder: %s", ZSTD_getErrorName(r));
+    return true;
+}
+
+/* zstd's error r for the page. */
+static plank_status pk_zstd_failed(size_t r, size_t src_len, size_t dst_len, plank_error *err) {
+    return PK_CORRUPT(err, "ZSTD page (%zu bytes, %zu expected out): %s", src_len, dst_len,
+                      ZSTD_getErrorName(r));
+}
+
+static plank_status pk_zstd(pk_decompressor *d, const uint8_t *src, size_t src_len, uint8_t *dst,
+                            size_t dst_len, plank_error *err) {
     /* Only the first frame's size is looked at here; ZSTD_decompressDCtx
      * walks every frame and fails if the total does not fit in dst. */
     unsigned long long declared = ZSTD_getFrameContentSize(src, src_len);
@@ -171,14 +253,10 @@ static plank_status pk_zstd(const uint8_t *src, size_t src_len, uint8_t *dst, si
     if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared > dst_len)
         return PK_CORRUPT(err, "ZSTD frame declares %llu bytes, page header says %zu", declared,
                           dst_len);
-    /* REUSE: one ZSTD_DCtx per column reader. */
-    ZSTD_DCtx *dctx = ZSTD_createDCtx();
-    PK_RETURN_IF(dctx == NULL, err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a ZSTD context");
+    ZSTD_DCtx *dctx = pk_zstd_ctx(d, err);
+    if (!dctx) return PLANK_ERR_OUT_OF_MEMORY;
     size_t r = ZSTD_decompressDCtx(dctx, dst, dst_len, src, src_len);
-    ZSTD_freeDCtx(dctx);
-    if (ZSTD_isError(r))
-        return PK_CORRUPT(err, "ZSTD page (%zu bytes, %zu expected out): %s", src_len, dst_len,
-                          ZSTD_getErrorName(r));
+    if (ZSTD_isError(r)) return pk_zstd_failed(r, src_len, dst_len, err);
     if (r != dst_len) return pk_size_mismatch(err, "ZSTD", r, dst_len);
     return PLANK_OK;
 }
@@ -246,35 +324,49 @@ static bool pk_lz4_hadoop(const uint8_t *src, size_t src_len, uint8_t *dst, size
     return out == dst_len;
 }
 
-/* The LZ4 frame format (magic 0x184D2204), possibly several frames. */
-static bool pk_lz4_frame(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len) {
-    if (src_len < 4 || pk_load_u32(src) != 0x184D2204u) return false;
-    /* REUSE: one LZ4F_dctx per column reader. */
-    LZ4F_dctx *dctx = NULL;
-    if (LZ4F_isError(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION))) return false;
+/* The LZ4 frame format (magic 0x184D2204), possibly several frames.
+ * PLANK_OK when src is such frames filling dst exactly, PLANK_ERR_CORRUPT
+ * (no message) when it is not, PLANK_ERR_OUT_OF_MEMORY (with one) when LZ4F
+ * could not allocate. */
+static plank_status pk_lz4_frame(pk_decompressor *d, const uint8_t *src, size_t src_len,
+                                 uint8_t *dst, size_t dst_len, plank_error *err) {
+    if (src_len < 4 || pk_load_u32(src) != 0x184D2204u) return PLANK_ERR_CORRUPT;
+    if (!d->lz4f) {
+        LZ4F_CustomMem mem = {pk_sized_alloc, NULL, pk_sized_free, (void *)d->alloc};
+        d->lz4f = LZ4F_createDecompressionContext_advanced(mem, LZ4F_VERSION);
+        PK_RETURN_IF(d->lz4f == NULL, err, PLANK_ERR_OUT_OF_MEMORY,
+                     "cannot allocate an LZ4 frame context");
+    } else {
+        /* An error leaves the context undefined; a success may too (a
+         * frame cut short by dst). */
+        LZ4F_resetDecompressionContext(d->lz4f);
+    }
+    LZ4F_dctx *dctx = d->lz4f;
     size_t in = 0, out = 0, hint = 1;
     bool ok = true;
     while (ok && in < src_len) {
         size_t in_n = src_len - in, out_n = dst_len - out;
         hint = LZ4F_decompress(dctx, dst + out, &out_n, src + in, &in_n, NULL);
+        PK_RETURN_IF(LZ4F_getErrorCode(hint) == LZ4F_ERROR_allocation_failed, err,
+                     PLANK_ERR_OUT_OF_MEMORY, "LZ4 frame decoder: %s", LZ4F_getErrorName(hint));
         if (LZ4F_isError(hint) || (in_n == 0 && out_n == 0)) ok = false;
         in += in_n;
         out += out_n;
     }
-    LZ4F_freeDecompressionContext(dctx);
     /* hint == 0: the last frame ended exactly at the end of the input. */
-    return ok && hint == 0 && out == dst_len;
+    return ok && hint == 0 && out == dst_len ? PLANK_OK : PLANK_ERR_CORRUPT;
 }
 
 /* The deprecated LZ4 codec never had one agreed format: parquet-mr wrote
  * Hadoop framing, older parquet-cpp a bare block, and some writers the frame
  * format. Try them in that order; each attempt is bounded by dst. */
-static plank_status pk_lz4_legacy(const uint8_t *src, size_t src_len, uint8_t *dst,
-                                  size_t dst_len, plank_error *err) {
+static plank_status pk_lz4_legacy(pk_decompressor *d, const uint8_t *src, size_t src_len,
+                                  uint8_t *dst, size_t dst_len, plank_error *err) {
     if (pk_lz4_hadoop(src, src_len, dst, dst_len)) return PLANK_OK;
     size_t out = 0;
     if (pk_lz4_block(src, src_len, dst, dst_len, &out) && out == dst_len) return PLANK_OK;
-    if (pk_lz4_frame(src, src_len, dst, dst_len)) return PLANK_OK;
+    plank_status st = pk_lz4_frame(d, src, src_len, dst, dst_len, err);
+    if (st != PLANK_ERR_CORRUPT) return st;
     return PK_CORRUPT(err,
                       "LZ4 page (%zu bytes) is neither Hadoop-framed LZ4, a raw LZ4 block nor "
                       "LZ4 frames decompressing to the %zu bytes the header says",
@@ -282,69 +374,7 @@ static plank_status pk_lz4_legacy(const uint8_t *src, size_t src_len, uint8_t *d
 }
 #endif
 
-/* ---- BROTLI ------------------------------------------------------------------ */
-
-#ifdef PLANK_HAVE_BROTLI
-/* brotli frees without a size but plank's allocator wants one: keep it in a
- * 16-byte header (16 keeps the allocator's alignment). */
-enum { PK_BROTLI_HEADER = 16 };
-
-static void *pk_brotli_alloc(void *opaque, size_t n) {
-    if (n > SIZE_MAX - PK_BROTLI_HEADER) return NULL;
-    uint8_t *p = pk_malloc((const plank_allocator *)opaque, n + PK_BROTLI_HEADER);
-    if (!p) return NULL;
-    memcpy(p, &n, sizeof n);
-    return p + PK_BROTLI_HEADER;
-}
-
-static void pk_brotli_free(void *opaque, void *ptr) {
-    if (!ptr) return;
-    uint8_t *p = (uint8_t *)ptr - PK_BROTLI_HEADER;
-    size_t n;
-    memcpy(&n, p, sizeof n);
-    pk_free((const plank_allocator *)opaque, p, n + PK_BROTLI_HEADER);
-}
-
-/* The streaming API is used (not BrotliDecoderDecompress) so that bytes after
- * the end of the stream are detected and rejected. */
-static plank_status pk_brotli(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-                              const plank_allocator *alloc, plank_error *err) {
-    /* REUSE: one decoder per column reader (BrotliDecoderCreateInstance is
-     * the expensive part; a finished instance must be recreated, though). */
-    BrotliDecoderState *s =
-        BrotliDecoderCreateInstance(pk_brotli_alloc, pk_brotli_free, (void *)alloc);
-    PK_RETURN_IF(s == NULL, err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a BROTLI decoder");
-    size_t avail_in = src_len, avail_out = dst_len;
-    const uint8_t *next_in = src;
-    uint8_t *next_out = dst;
-    BrotliDecoderResult r =
-        BrotliDecoderDecompressStream(s, &avail_in, &next_in, &avail_out, &next_out, NULL);
-    const char *why = r == BROTLI_DECODER_RESULT_ERROR
-                          ? BrotliDecoderErrorString(BrotliDecoderGetErrorCode(s))
-                          : NULL;
-    BrotliDecoderDestroyInstance(s);
-    size_t out = dst_len - avail_out;
-    switch (r) {
-    case BROTLI_DECODER_RESULT_SUCCESS:
-        if (avail_in != 0)
-            return PK_CORRUPT(err, "BROTLI page has %zu bytes after the end of the stream",
-                              avail_in);
-        if (out != dst_len) return pk_size_mismatch(err, "BROTLI", out, dst_len);
-        return PLANK_OK;
-    case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT:
-        return PK_CORRUPT(err, "BROTLI page decompresses to more than the %zu bytes the header "
-                          "says", dst_len);
-    case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
-        return PK_CORRUPT(err, "BROTLI page (%zu bytes) is truncated after %zu output bytes",
-                          src_len, out);
-    default:
-        return PK_CORRUPT(err, "BROTLI page (%zu bytes) is malformed: %s", src_len,
-                          why ? why : "decoder error");
-    }
-}
-#endif
-
-/* ---- Decompression into a buffer, checking the declared size first ----------- */
+/* ---- growing output (BROTLI, ZSTD) ---------------------------------------------- */
 
 #if defined(PLANK_HAVE_BROTLI) || defined(PLANK_HAVE_ZSTD)
 /* First allocation of a growing output: enough for typical ratios, so most
@@ -367,25 +397,42 @@ static plank_status pk_grow(pk_buffer *buf, size_t dst_len, const char *codec,
 }
 #endif
 
+/* ---- BROTLI ------------------------------------------------------------------ */
+
 #ifdef PLANK_HAVE_BROTLI
-static plank_status pk_brotli_grow(const uint8_t *src, size_t src_len, size_t dst_len,
-                                   pk_buffer *buf, const plank_allocator *alloc,
-                                   plank_error *err) {
-    PK_FORWARD(pk_buffer_resize(buf, pk_grow_start(src_len, dst_len), err));
+/* brotli's own allocations failing is the allocator's answer, not the page's. */
+static bool pk_brotli_oom(BrotliDecoderErrorCode c) {
+    return c <= BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MODES &&
+           c >= BROTLI_DECODER_ERROR_ALLOC_BLOCK_TYPE_TREES;
+}
+
+/* Decodes the page with a new decoder drawing on d's allocator: brotli
+ * 1.0.9 (Debian 12's) has no way to reset one, and a finished decoder takes
+ * no second stream. Into dst[0..dst_len) when buf is NULL; else into buf,
+ * grown towards dst_len only as the stream fills it. The streaming API is
+ * used (not BrotliDecoderDecompress) so that bytes after the end of the
+ * stream are detected and rejected. */
+static plank_status pk_brotli(pk_decompressor *d, const uint8_t *src, size_t src_len,
+                              uint8_t *dst, size_t dst_len, pk_buffer *buf, plank_error *err) {
+    if (buf) PK_FORWARD(pk_buffer_resize(buf, pk_grow_start(src_len, dst_len), err));
     BrotliDecoderState *s =
-        BrotliDecoderCreateInstance(pk_brotli_alloc, pk_brotli_free, (void *)alloc);
+        BrotliDecoderCreateInstance(pk_sized_alloc, pk_sized_free, (void *)d->alloc);
     PK_RETURN_IF(s == NULL, err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a BROTLI decoder");
     size_t avail_in = src_len, out = 0;
     const uint8_t *next_in = src;
     plank_status st = PLANK_OK;
     for (;;) {
-        size_t avail_out = buf->size - out;
-        uint8_t *next_out = buf->data + out;
+        uint8_t *base = buf ? buf->data : dst;
+        size_t cap = buf ? buf->size : dst_len;
+        size_t avail_out = cap - out;
+        uint8_t *next_out = base + out;
         BrotliDecoderResult r =
             BrotliDecoderDecompressStream(s, &avail_in, &next_in, &avail_out, &next_out, NULL);
-        out = buf->size - avail_out;
+        out = cap - avail_out;
         if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) {
-            st = pk_grow(buf, dst_len, "BROTLI", err);
+            st = buf ? pk_grow(buf, dst_len, "BROTLI", err)
+                     : PK_CORRUPT(err, "BROTLI page decompresses to more than the %zu bytes the "
+                                  "header says", dst_len);
             if (st != PLANK_OK) break;
             continue;
         }
@@ -398,6 +445,9 @@ static plank_status pk_brotli_grow(const uint8_t *src, size_t src_len, size_t ds
         } else if (r == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT) {
             st = PK_CORRUPT(err, "BROTLI page (%zu bytes) is truncated after %zu output bytes",
                             src_len, out);
+        } else if (pk_brotli_oom(BrotliDecoderGetErrorCode(s))) {
+            st = pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "BROTLI decoder: %s",
+                              BrotliDecoderErrorString(BrotliDecoderGetErrorCode(s)));
         } else {
             st = PK_CORRUPT(err, "BROTLI page (%zu bytes) is malformed: %s", src_len,
                             BrotliDecoderErrorString(BrotliDecoderGetErrorCode(s)));
@@ -408,6 +458,8 @@ static plank_status pk_brotli_grow(const uint8_t *src, size_t src_len, size_t ds
     return st;
 }
 #endif
+
+/* ---- Decompression into a buffer, checking the declared size first ----------- */
 
 #ifdef PLANK_HAVE_ZSTD
 /* Adds up the content sizes the frames declare; *known is false when a
@@ -431,11 +483,11 @@ static plank_status pk_zstd_declared(const uint8_t *src, size_t src_len, uint64_
     return PLANK_OK;
 }
 
-static plank_status pk_zstd_grow(const uint8_t *src, size_t src_len, size_t dst_len,
-                                 pk_buffer *buf, plank_error *err) {
+static plank_status pk_zstd_grow(pk_decompressor *d, const uint8_t *src, size_t src_len,
+                                 size_t dst_len, pk_buffer *buf, plank_error *err) {
     PK_FORWARD(pk_buffer_resize(buf, pk_grow_start(src_len, dst_len), err));
-    ZSTD_DStream *ds = ZSTD_createDStream();
-    PK_RETURN_IF(ds == NULL, err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a ZSTD context");
+    ZSTD_DStream *ds = pk_zstd_ctx(d, err);
+    if (!ds) return PLANK_ERR_OUT_OF_MEMORY;
     ZSTD_inBuffer in = {src, src_len, 0};
     size_t out = 0;
     plank_status st = PLANK_OK;
@@ -445,7 +497,9 @@ static plank_status pk_zstd_grow(const uint8_t *src, size_t src_len, size_t dst_
         size_t r = ZSTD_decompressStream(ds, &ob, &in);
         out = ob.pos;
         if (ZSTD_isError(r)) {
-            st = PK_CORRUPT(err, "ZSTD page (%zu bytes): %s", src_len, ZSTD_getErrorName(r));
+            st = pk_zstd_oom(r, err) ? PLANK_ERR_OUT_OF_MEMORY
+                                     : PK_CORRUPT(err, "ZSTD page (%zu bytes): %s", src_len,
+                                                  ZSTD_getErrorName(r));
             break;
         }
         if (in.pos == in.size && r == 0) break; /* every frame complete */
@@ -468,7 +522,6 @@ static plank_status pk_zstd_grow(const uint8_t *src, size_t src_len, size_t dst_
             break;
         }
     }
-    ZSTD_freeDStream(ds);
     if (st == PLANK_OK && out != dst_len) st = pk_size_mismatch(err, "ZSTD", out, dst_len);
     return st;
 }
@@ -482,9 +535,9 @@ static uint64_t pk_ratio_bound(size_t src_len, uint64_t ratio) {
     return b + 64;
 }
 
-plank_status pk_decompress_buffer(plank_codec codec, const uint8_t *src, size_t src_len,
-                                  size_t dst_len, pk_buffer *buf, const plank_allocator *alloc,
-                                  plank_error *err) {
+plank_status pk_decompress_buffer_with(pk_decompressor *d, plank_codec codec,
+                                       const uint8_t *src, size_t src_len, size_t dst_len,
+                                       pk_buffer *buf, plank_error *err) {
     if (!plank_codec_available(codec)) return pk_codec_unsupported(codec, err);
     if (src_len == 0 && dst_len == 0) return pk_buffer_resize(buf, 0, err);
     PK_RETURN_IF(src == NULL && src_len != 0, err, PLANK_ERR_INVALID_ARGUMENT,
@@ -512,19 +565,24 @@ plank_status pk_decompress_buffer(plank_codec codec, const uint8_t *src, size_t 
 #endif
 #ifdef PLANK_HAVE_ZSTD
     case PLANK_CODEC_ZSTD: {
-        /* Frame content sizes can lie too (a frame expands up to 32768:1),
-         * so the output always grows with what zstd really produces. */
         uint64_t total;
         bool known;
         PK_FORWARD(pk_zstd_declared(src, src_len, &total, &known, err));
         if (known && total != dst_len)
             return PK_CORRUPT(err, "ZSTD frames declare %llu bytes, page header says %zu",
                               (unsigned long long)total, dst_len);
-        return pk_zstd_grow(src, src_len, dst_len, buf, err);
+        /* Frames that declare their sizes go in one shot into exactly
+         * dst_len bytes. The sizes may lie together with the header, but
+         * streaming would not allocate less: zstd's own buffer for a frame
+         * is min(content size, window + 128 KiB), and windows go up to
+         * 128 MiB. Without declared sizes, the output grows with what zstd
+         * really produces. */
+        if (!known) return pk_zstd_grow(d, src, src_len, dst_len, buf, err);
+        break;
     }
 #endif
 #ifdef PLANK_HAVE_BROTLI
-    case PLANK_CODEC_BROTLI: return pk_brotli_grow(src, src_len, dst_len, buf, alloc, err);
+    case PLANK_CODEC_BROTLI: return pk_brotli(d, src, src_len, NULL, dst_len, buf, err);
 #endif
     case PLANK_CODEC_GZIP:
     case PLANK_CODEC_LZ4:
@@ -539,16 +597,25 @@ plank_status pk_decompress_buffer(plank_codec codec, const uint8_t *src, size_t 
     default: break;
     }
     PK_FORWARD(pk_buffer_resize(buf, dst_len, err));
-    return pk_decompress(codec, src, src_len, buf->data, dst_len, alloc, err);
+    return pk_decompress_with(d, codec, src, src_len, buf->data, dst_len, err);
+}
+
+plank_status pk_decompress_buffer(plank_codec codec, const uint8_t *src, size_t src_len,
+                                  size_t dst_len, pk_buffer *buf, const plank_allocator *alloc,
+                                  plank_error *err) {
+    pk_decompressor d;
+    pk_decompressor_init(&d, alloc);
+    plank_status st = pk_decompress_buffer_with(&d, codec, src, src_len, dst_len, buf, err);
+    pk_decompressor_release(&d);
+    return st;
 }
 
 /* ---- dispatch -------------------------------------------------------------------- */
 
-plank_status pk_decompress(plank_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst,
-                           size_t dst_len, const plank_allocator *alloc, plank_error *err) {
+plank_status pk_decompress_with(pk_decompressor *d, plank_codec codec, const uint8_t *src,
+                                size_t src_len, uint8_t *dst, size_t dst_len, plank_error *err) {
     PK_RETURN_IF((src == NULL && src_len != 0) || (dst == NULL && dst_len != 0), err,
                  PLANK_ERR_INVALID_ARGUMENT, "pk_decompress: NULL buffer with a non-zero length");
-    if (!alloc) alloc = pk_default_allocator();
     /* Libraries may do pointer arithmetic on their buffers even at length 0;
      * give them a real address so an empty page is never NULL + 0. */
     static const uint8_t empty_src[1] = {0};
@@ -571,20 +638,29 @@ plank_status pk_decompress(plank_codec codec, const uint8_t *src, size_t src_len
     case PLANK_CODEC_SNAPPY: return pk_snappy(src, src_len, dst, dst_len, err);
 #endif
 #ifdef PLANK_HAVE_LIBDEFLATE
-    case PLANK_CODEC_GZIP: return pk_gzip(src, src_len, dst, dst_len, err);
+    case PLANK_CODEC_GZIP: return pk_gzip(d, src, src_len, dst, dst_len, err);
 #endif
 #ifdef PLANK_HAVE_ZSTD
-    case PLANK_CODEC_ZSTD: return pk_zstd(src, src_len, dst, dst_len, err);
+    case PLANK_CODEC_ZSTD: return pk_zstd(d, src, src_len, dst, dst_len, err);
 #endif
 #ifdef PLANK_HAVE_LZ4
     case PLANK_CODEC_LZ4_RAW: return pk_lz4_raw(src, src_len, dst, dst_len, err);
-    case PLANK_CODEC_LZ4: return pk_lz4_legacy(src, src_len, dst, dst_len, err);
+    case PLANK_CODEC_LZ4: return pk_lz4_legacy(d, src, src_len, dst, dst_len, err);
 #endif
 #ifdef PLANK_HAVE_BROTLI
-    case PLANK_CODEC_BROTLI: return pk_brotli(src, src_len, dst, dst_len, alloc, err);
+    case PLANK_CODEC_BROTLI: return pk_brotli(d, src, src_len, dst, dst_len, NULL, err);
 #endif
     default: break;
     }
-    (void)alloc;
+    (void)d;
     return pk_codec_unsupported(codec, err);
+}
+
+plank_status pk_decompress(plank_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst,
+                           size_t dst_len, const plank_allocator *alloc, plank_error *err) {
+    pk_decompressor d;
+    pk_decompressor_init(&d, alloc);
+    plank_status st = pk_decompress_with(&d, codec, src, src_len, dst, dst_len, err);
+    pk_decompressor_release(&d);
+    return st;
 }

@@ -16,26 +16,69 @@
 
 #include "../common/pk_common.h"
 
-/* Decompresses src into exactly dst_len bytes of dst.
+/* Decompression state reused across pages: creating zstd's context or
+ * libdeflate's decompressor costs more than decompressing a small page.
+ * Each context is created on first use and kept until release; the state a
+ * page leaves behind (a truncated frame, a decoder error) is reset before
+ * the next page, so one failed page never affects the next.
+ *  - ZSTD: one ZSTD_DCtx, used for one-shot decoding and as the
+ *    ZSTD_DStream of the growing path (the same object since zstd 1.3);
+ *    through alloc. It keeps its window buffer for the next page.
+ *  - GZIP: one libdeflate decompressor (malloc: Debian 12's libdeflate 1.14
+ *    has no allocator hook, and 1.19's libdeflate_alloc_decompressor_ex
+ *    takes no opaque pointer that could lead back to alloc).
+ *  - LZ4 (LZ4 frames, the last fallback of the deprecated codec): one
+ *    LZ4F_dctx, through alloc.
+ *  - BROTLI: a new decoder per page, through alloc: brotli 1.0.9 (Debian
+ *    12's) cannot reset a decoder and a finished one takes no new stream.
+ * Not thread-safe: one per column reader. alloc (NULL: malloc) must outlive
+ * d. A released decompressor can be used again (contexts are recreated). */
+typedef struct pk_decompressor {
+    const plank_allocator *alloc; /* never NULL after init */
+    void *zstd;                   /* ZSTD_DCtx * (also the ZSTD_DStream) */
+    void *deflate;                /* struct libdeflate_decompressor * */
+    void *lz4f;                   /* LZ4F_dctx * */
+} pk_decompressor;
+
+void pk_decompressor_init(pk_decompressor *d, const plank_allocator *alloc);
+/* Frees the contexts; d may be NULL. */
+void pk_decompressor_release(pk_decompressor *d);
+
+/* Decompresses src into exactly dst_len bytes of dst, with d's contexts.
  *  - GZIP accepts several concatenated gzip members (and zlib streams).
  *  - LZ4 is the deprecated codec: Hadoop framing first, then a raw LZ4 block
  *    as a fallback (what Arrow and parquet-mr writers produced).
- *  - UNCOMPRESSED requires src_len == dst_len and copies. */
+ *  - UNCOMPRESSED requires src_len == dst_len and copies.
+ * A library failing to allocate its scratch memory is PLANK_ERR_OUT_OF_MEMORY. */
+plank_status pk_decompress_with(pk_decompressor *d, plank_codec codec, const uint8_t *src,
+                                size_t src_len, uint8_t *dst, size_t dst_len, plank_error *err);
+/* pk_decompress_with through a decompressor made for this one call (alloc,
+ * NULL for malloc, takes the libraries' scratch memory). */
 plank_status pk_decompress(plank_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst,
                            size_t dst_len, const plank_allocator *alloc, plank_error *err);
 
-/* As pk_decompress, into buf (resized to exactly dst_len bytes on success),
- * for a dst_len that comes from a page header and may lie. Before the
- * dst_len bytes are allocated, the claim is checked against what the codec
- * itself says: SNAPPY's length preamble and the content sizes of ZSTD frames
- * (when present) must equal it; SNAPPY (at most 22:1), GZIP (deflate
- * expands at most 1032:1) and LZ4 (at most about 255:1) must be able to
- * reach it from src_len bytes, else PLANK_ERR_CORRUPT. BROTLI and ZSTD,
- * whose expansion is nearly unbounded, decompress into a buffer that grows
- * with what the stream really produces (from 64 x src_len, at least 1 MiB,
- * in x4 steps up to dst_len), so a lying header never makes plank allocate
- * much more than the page truly holds.
+/* As pk_decompress_with, into buf (resized to exactly dst_len bytes on
+ * success), for a dst_len that comes from a page header and may lie. Before
+ * the dst_len bytes are allocated, the claim is checked against what the
+ * codec itself says: SNAPPY's length preamble and the content sizes of ZSTD
+ * frames (when every frame has one) must equal it; SNAPPY (at most 22:1),
+ * GZIP (deflate expands at most 1032:1) and LZ4 (at most about 255:1) must
+ * be able to reach it from src_len bytes, else PLANK_ERR_CORRUPT. Those
+ * pages, and ZSTD pages whose frames all declare their sizes, are then
+ * decompressed in one shot into exactly dst_len bytes. (zstd expands more
+ * than 32768:1, so frame sizes that lie with the header get dst_len bytes
+ * allocated; streaming such a frame makes zstd allocate as much itself,
+ * min(content size, window + 128 KiB) with windows up to 128 MiB.)
+ * BROTLI, which declares no size, and ZSTD pages with a frame without one
+ * decompress into a buffer that grows with what the page really produces
+ * (from 64 x src_len, at least 1 MiB, in x4 steps up to dst_len), so a
+ * lying header never makes plank allocate much more than the page truly
+ * holds.
  * On failure buf's contents are unspecified (it stays valid to reset). */
+plank_status pk_decompress_buffer_with(pk_decompressor *d, plank_codec codec,
+                                       const uint8_t *src, size_t src_len, size_t dst_len,
+                                       pk_buffer *buf, plank_error *err);
+/* pk_decompress_buffer_with through a decompressor made for this one call. */
 plank_status pk_decompress_buffer(plank_codec codec, const uint8_t *src, size_t src_len,
                                   size_t dst_len, pk_buffer *buf, const plank_allocator *alloc,
                                   plank_error *err);
