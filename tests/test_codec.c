@@ -774,6 +774,73 @@ static void test_decompressor_keeps_zstd(void) {
 #endif
 }
 
+/* ZSTD frames without a content size (parquet-mr's streaming writer): the
+ * buffer grows while zstd finds it too small, a window larger than any
+ * streaming decoder takes is fine, and lies are refused at the real size. */
+static void test_zstd_unsized_growth(void) {
+#ifdef PLANK_HAVE_ZSTD
+    size_t n = (size_t)5 << 20; /* > 1 MiB and > 64 x its compressed size */
+    uint8_t *d = calloc(1, n);
+    for (size_t i = 0; i < n; i += 4099) d[i] = (uint8_t)i;
+    size_t cap = ZSTD_compressBound(n);
+    uint8_t *c = malloc(cap);
+    size_t cn = zstd_unsized(d, n, c, cap);
+    CHECK(cn * 64 < n);
+    th_alloc counting;
+    plank_allocator a = th_alloc_init(&counting);
+    pk_decompressor dc;
+    pk_decompressor_init(&dc, &a);
+    pk_buffer buf;
+    pk_buffer_init(&buf, &a);
+    plank_error e;
+    plank_error_init(&e);
+    CHECK_EQ_I64(pk_decompress_buffer_with(&dc, PLANK_CODEC_ZSTD, c, cn, n, &buf, &e), PLANK_OK);
+    CHECK(buf.size == n && memcmp(buf.data, d, n) == 0);
+    /* One byte short, the frame yields more than the header says. */
+    plank_error_init(&e);
+    CHECK_EQ_I64(pk_decompress_buffer_with(&dc, PLANK_CODEC_ZSTD, c, cn, n - 1, &buf, &e),
+                 PLANK_ERR_CORRUPT);
+    CHECK_MSG(strstr(e.message, "decompresses to more than the 5242879 bytes") != NULL, "%s",
+              e.message);
+    pk_buffer_reset(&buf);
+    /* A 100-byte frame under a 64 MiB header: the buffer stays at the first
+     * step (1 MiB) and zstd allocates no window. */
+    uint8_t small[256];
+    size_t sn = zstd_unsized(d + 4000, 100, small, sizeof small);
+    pk_buffer_init(&buf, &a);
+    counting.max_single = 0;
+    plank_error_init(&e);
+    CHECK_EQ_I64(pk_decompress_buffer_with(&dc, PLANK_CODEC_ZSTD, small, sn, (size_t)64 << 20,
+                                           &buf, &e),
+                 PLANK_ERR_CORRUPT);
+    CHECK_MSG(strstr(e.message, "ZSTD page yields 100 bytes") != NULL, "%s", e.message);
+    CHECK_MSG(counting.max_single <= (2 << 20), "largest allocation %lld",
+              (long long)counting.max_single);
+    pk_buffer_reset(&buf);
+
+    /* Window descriptor 0xae: a window of 3.5 GiB, which streaming decoders
+     * refuse (more than 2^27); one-shot decoding needs none. One raw block
+     * "hello", then an empty page (found by fuzz_codec). */
+    const uint8_t wide[] = {0x28, 0xb5, 0x2f, 0xfd, 0x00, 0xae, 0x29, 0, 0, 'h', 'e', 'l', 'l', 'o'};
+    const uint8_t wide0[] = {0x28, 0xb5, 0x2f, 0xfd, 0x00, 0xae, 0x01, 0x00, 0x00};
+    expect_ok(PLANK_CODEC_ZSTD, wide, sizeof wide, (const uint8_t *)"hello", 5, "zstd wide window");
+    expect_ok(PLANK_CODEC_ZSTD, wide0, sizeof wide0, NULL, 0, "zstd wide window, empty");
+    pk_buffer_init(&buf, &a);
+    CHECK_EQ_I64(pk_decompress_buffer_with(&dc, PLANK_CODEC_ZSTD, wide, sizeof wide, 5, &buf, NULL),
+                 PLANK_OK);
+    CHECK(buf.size == 5 && memcmp(buf.data, "hello", 5) == 0);
+    CHECK_EQ_I64(pk_decompress_buffer_with(&dc, PLANK_CODEC_ZSTD, wide0, sizeof wide0, 0, &buf,
+                                           NULL),
+                 PLANK_OK);
+    CHECK(buf.size == 0);
+    pk_buffer_reset(&buf);
+    pk_decompressor_release(&dc);
+    CHECK_EQ_I64(counting.live_bytes, 0);
+    free(c);
+    free(d);
+#endif
+}
+
 /* Every allocation the libraries make through the decompressor's allocator
  * failing in turn: PLANK_ERR_OUT_OF_MEMORY (never CORRUPT, never a leak),
  * and the same decompressor then decodes the page. */
@@ -1053,6 +1120,7 @@ int main(void) {
     test_brotli();
     test_decompressor_reuse();
     test_decompressor_keeps_zstd();
+    test_zstd_unsized_growth();
     test_decompressor_out_of_memory();
     test_real_pages();
     TEST_END();

@@ -11,11 +11,11 @@
  *
  * Decompressor contexts (zstd, libdeflate, LZ4F) live in a pk_decompressor:
  * created on first use, kept, and freed by pk_decompressor_release. Nothing a
- * failed page leaves in them reaches the next page: zstd's and LZ4F's
- * contexts are reset before each use and libdeflate's keeps no state. A
- * column reader keeps one decompressor; pk_decompress and
- * pk_decompress_buffer make one for a single call. Brotli decoders are made
- * per page (brotli 1.0.9 cannot reset one).
+ * failed page leaves in them reaches the next page: zstd's one-shot decoding
+ * starts every frame afresh, LZ4F's context is reset before each use and
+ * libdeflate's keeps no state. A column reader keeps one decompressor;
+ * pk_decompress and pk_decompress_buffer make one for a single call. Brotli
+ * decoders are made per page (brotli 1.0.9 cannot reset one).
  *
  * Memory: zstd's, LZ4F's and brotli's scratch memory goes through the
  * decompressor's allocator (zstd's and LZ4F's hooks are their "static
@@ -217,24 +217,15 @@ static plank_status pk_gzip(pk_decompressor *dc, const uint8_t *src, size_t src_
 /* ---- ZSTD -------------------------------------------------------------------- */
 
 #ifdef PLANK_HAVE_ZSTD
-/* d's context (also its ZSTD_DStream), created on first use, else cleared
- * of what the last page left (a truncated frame stops a stream midway). */
+/* d's context, created on first use. Only its one-shot decoding is used,
+ * which starts every frame afresh: nothing of a failed page carries over. */
 static ZSTD_DCtx *pk_zstd_ctx(pk_decompressor *d, plank_error *err) {
     if (!d->zstd) {
         ZSTD_customMem mem = {pk_sized_alloc, pk_sized_free, (void *)d->alloc};
         d->zstd = ZSTD_createDCtx_advanced(mem);
         if (!d->zstd) pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "cannot allocate a ZSTD context");
-    } else {
-        ZSTD_DCtx_reset(d->zstd, ZSTD_reset_session_only);
     }
     return d->zstd;
-}
-
-/* zstd's own allocations failing is the allocator's answer, not the page's. */
-static bool pk_zstd_oom(size_t r, plank_error *err) {
-    if (ZSTD_getErrorCode(r) != ZSTD_error_memory_allocation) return false;
-    pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "ZSTD decoder: %s", ZSTD_getErrorName(r));
-    return true;
 }
 
 /* zstd's error r for the page. */
@@ -483,47 +474,28 @@ static plank_status pk_zstd_declared(const uint8_t *src, size_t src_len, uint64_
     return PLANK_OK;
 }
 
+/* Frames without a content size: one-shot decoding into buf, grown (x4
+ * towards dst_len) each time zstd finds it too small, so the allocation
+ * follows what the frames really produce. Every retry decodes again from
+ * the start, but the sizes grow geometrically: all tries together cost less
+ * than 7/3 of one decode of dst_len bytes, and pages that fit the first
+ * step (nearly all) decode once. Streaming
+ * would need no retries but makes zstd allocate a window buffer as large as
+ * the frame header asks (up to 128 MiB), copy the output through it, and
+ * refuse larger windows that one-shot decoding, like pk_decompress, takes. */
 static plank_status pk_zstd_grow(pk_decompressor *d, const uint8_t *src, size_t src_len,
                                  size_t dst_len, pk_buffer *buf, plank_error *err) {
+    ZSTD_DCtx *dctx = pk_zstd_ctx(d, err);
+    if (!dctx) return PLANK_ERR_OUT_OF_MEMORY;
     PK_FORWARD(pk_buffer_resize(buf, pk_grow_start(src_len, dst_len), err));
-    ZSTD_DStream *ds = pk_zstd_ctx(d, err);
-    if (!ds) return PLANK_ERR_OUT_OF_MEMORY;
-    ZSTD_inBuffer in = {src, src_len, 0};
-    size_t out = 0;
-    plank_status st = PLANK_OK;
     for (;;) {
-        size_t in_before = in.pos, out_before = out;
-        ZSTD_outBuffer ob = {buf->data, buf->size, out};
-        size_t r = ZSTD_decompressStream(ds, &ob, &in);
-        out = ob.pos;
-        if (ZSTD_isError(r)) {
-            st = pk_zstd_oom(r, err) ? PLANK_ERR_OUT_OF_MEMORY
-                                     : PK_CORRUPT(err, "ZSTD page (%zu bytes): %s", src_len,
-                                                  ZSTD_getErrorName(r));
-            break;
-        }
-        if (in.pos == in.size && r == 0) break; /* every frame complete */
-        if (ob.pos < ob.size) {                  /* wants input */
-            if (in.pos == in.size) {
-                st = PK_CORRUPT(err, "ZSTD page (%zu bytes) is truncated after %zu output bytes",
-                                src_len, out);
-                break;
-            }
-            continue;
-        }
-        /* Output full: grow towards dst_len; at dst_len, go on only while
-         * zstd still makes progress (it may have a checksum left to read). */
-        if (buf->size < dst_len) {
-            st = pk_grow(buf, dst_len, "ZSTD", err);
-            if (st != PLANK_OK) break;
-        } else if (in.pos == in_before && out == out_before) {
-            st = PK_CORRUPT(err, "ZSTD page decompresses to more than the %zu bytes the header "
-                            "says", dst_len);
-            break;
-        }
+        size_t r = ZSTD_decompressDCtx(dctx, buf->data, buf->size, src, src_len);
+        if (!ZSTD_isError(r))
+            return r == dst_len ? PLANK_OK : pk_size_mismatch(err, "ZSTD", r, dst_len);
+        if (ZSTD_getErrorCode(r) != ZSTD_error_dstSize_tooSmall)
+            return pk_zstd_failed(r, src_len, dst_len, err);
+        PK_FORWARD(pk_grow(buf, dst_len, "ZSTD", err));
     }
-    if (st == PLANK_OK && out != dst_len) st = pk_size_mismatch(err, "ZSTD", out, dst_len);
-    return st;
 }
 #endif
 
@@ -572,11 +544,11 @@ plank_status pk_decompress_buffer_with(pk_decompressor *d, plank_codec codec,
             return PK_CORRUPT(err, "ZSTD frames declare %llu bytes, page header says %zu",
                               (unsigned long long)total, dst_len);
         /* Frames that declare their sizes go in one shot into exactly
-         * dst_len bytes. The sizes may lie together with the header, but
-         * streaming would not allocate less: zstd's own buffer for a frame
-         * is min(content size, window + 128 KiB), and windows go up to
-         * 128 MiB. Without declared sizes, the output grows with what zstd
-         * really produces. */
+         * dst_len bytes. The sizes may lie together with the header; a
+         * streaming decoder would allocate as much for its window buffer,
+         * min(content size, window + 128 KiB), windows up to 128 MiB.
+         * Without declared sizes, the output grows with what zstd really
+         * produces. */
         if (!known) return pk_zstd_grow(d, src, src_len, dst_len, buf, err);
         break;
     }
