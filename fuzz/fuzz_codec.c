@@ -10,9 +10,27 @@
  * reader uses: sizes checked against the codec before allocating, growing
  * output for BROTLI/ZSTD). Both must agree: the same success or failure and
  * the same bytes, so a size bound that refuses a valid page is caught.
+ *
+ * Both also run through one pk_decompressor kept for every input, as a
+ * column reader keeps one for all its pages: what an input leaves in it
+ * must not change the next input's status, message or bytes.
  */
 #include "fuzz_common.h"
 #include "codec/pk_codec.h"
+
+static pk_decompressor fz_dc;
+static int fz_dc_ready;
+
+/* The same outcome: status, message, and (on success) n bytes. */
+static void fz_same(plank_status a, const plank_error *ea, const uint8_t *pa, plank_status b,
+                    const plank_error *eb, const uint8_t *pb, size_t n, const char *what) {
+    if (a != b || strcmp(ea->message, eb->message) != 0 ||
+        (a == PLANK_OK && n && memcmp(pa, pb, n) != 0)) {
+        fprintf(stderr, "%s: reused decompressor: %d %s\nfresh: %d %s\n", what, (int)a,
+                ea->message, (int)b, eb->message);
+        abort();
+    }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fz_input in = {data, size};
@@ -39,6 +57,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (st == PLANK_OK && (buf.size != out_len || (out_len && memcmp(buf.data, dst, out_len))))
         abort();
+
+    if (!fz_dc_ready) {
+        pk_decompressor_init(&fz_dc, &fz_allocator);
+        fz_dc_ready = 1;
+    }
+    uint8_t *dst3 = malloc(out_len ? out_len : 1);
+    plank_error err3;
+    plank_error_init(&err3);
+    plank_status st3 = pk_decompress_with(&fz_dc, codec, in.n ? src : NULL, in.n,
+                                          out_len ? dst3 : NULL, out_len, &err3);
+    fz_same(st3, &err3, dst3, st, &err, dst, out_len, "pk_decompress_with");
+    free(dst3);
+    pk_buffer buf3;
+    pk_buffer_init(&buf3, &fz_allocator);
+    plank_error_init(&err3);
+    st3 = pk_decompress_buffer_with(&fz_dc, codec, src, in.n, out_len, &buf3, &err3);
+    fz_same(st3, &err3, buf3.data, st2, &err2, buf.data, out_len, "pk_decompress_buffer_with");
+    pk_buffer_reset(&buf3);
     pk_buffer_reset(&buf);
     free(dst);
     free(src);
