@@ -474,6 +474,39 @@ PLANK_API plank_status plank_column_reader_read(plank_column_reader *cr, int64_t
 PLANK_API plank_status plank_column_reader_skip(plank_column_reader *cr, int64_t n,
                                                 int64_t *skipped, plank_error *err);
 
+/* A range of records (rows) of a row group: [first, first + count). */
+typedef struct plank_row_range {
+    int64_t first;
+    int64_t count;
+} plank_row_range;
+
+/* Restricts the column reader to the given rows of its row group: ranges
+ * sorted, disjoint, within the row group (else PLANK_ERR_INVALID_ARGUMENT;
+ * empty ranges are ignored, no range selects nothing). Reads and skips then
+ * see only the level entries of the selected records, in order, and restart
+ * from the first one: pages wholly outside the selection are passed over
+ * by their header without being decompressed (flat columns, and v2 pages of
+ * nested ones), values inside a page are skipped without being
+ * materialised. The ranges are copied. */
+PLANK_API plank_status plank_column_reader_select(plank_column_reader *cr,
+                                                  const plank_row_range *ranges,
+                                                  int64_t num_ranges, plank_error *err);
+/* Positions the reader at the first entry of record `row` of the row group
+ * (0 <= row <= num_rows; num_rows is the end), backwards too; with a
+ * selection, reads go on with the selected records from `row` on. */
+PLANK_API plank_status plank_column_reader_seek(plank_column_reader *cr, int64_t row,
+                                                plank_error *err);
+/* Builds the ranges of the set bits of bits[0 .. ceil(num_bits / 8)) (LSB
+ * first; bit i is row first_row + i), allocated with a (NULL: malloc) and
+ * freed with plank_row_ranges_free. */
+PLANK_API plank_status plank_row_ranges_from_bitmap(const uint8_t *bits, int64_t num_bits,
+                                                    int64_t first_row,
+                                                    const plank_allocator *a,
+                                                    plank_row_range **ranges,
+                                                    int64_t *num_ranges, plank_error *err);
+PLANK_API void plank_row_ranges_free(const plank_allocator *a, plank_row_range *ranges,
+                                     int64_t num_ranges);
+
 /* ------------------------------------------------------------------------ */
 /* Arrow C Data Interface export                                            */
 /* ------------------------------------------------------------------------ */
@@ -567,7 +600,15 @@ PLANK_API plank_status plank_reader_arrow_schema(plank_reader *r, const plank_ar
  * at the end of a row group or when a batch's byte data or list entries
  * would not fit int32 offsets). Arrays own their memory (allocated through
  * the reader's allocator) and may outlive the stream and the reader. The
- * reader must outlive the stream.
+ * stream holds a reference on the reader: plank_reader_close may come
+ * first, and the reader is freed with the last of the two. The Arrow schema
+ * is the same whatever row groups the stream covers (that of
+ * plank_reader_arrow_schema).
+ *
+ * Leaves that are top-level fields without lists or structs are decoded
+ * straight into their arrays' buffers (each value copied once from the
+ * page); with dictionary_arrays, the batches of a chunk whose values all
+ * come from its dictionary share one dictionary array (reference counted).
  *
  * Zero copy (options.zero_copy, the default): a leaf that is not inside a
  * list or map (top level or in structs), whose Arrow values are the Parquet bytes
@@ -592,6 +633,19 @@ PLANK_API plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t 
                                                  int32_t num_row_groups,
                                                  const plank_arrow_options *o,
                                                  struct ArrowArrayStream *out, plank_error *err);
+/* The stream of plank_reader_arrow_stream over the selected rows of the
+ * file only: ranges of file row numbers (the rows of the row groups in file
+ * order), sorted and disjoint (else PLANK_ERR_INVALID_ARGUMENT). Row groups
+ * without a selected row are not read, pages without one are not
+ * decompressed, and inside a page unselected rows are skipped without being
+ * materialised. Batches hold whole selected records, in order. The ranges
+ * are copied. */
+PLANK_API plank_status plank_reader_arrow_stream_rows(plank_reader *r,
+                                                      const plank_row_range *rows,
+                                                      int64_t num_ranges,
+                                                      const plank_arrow_options *o,
+                                                      struct ArrowArrayStream *out,
+                                                      plank_error *err);
 
 
 /* ------------------------------------------------------------------------ */

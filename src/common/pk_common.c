@@ -147,6 +147,13 @@ uint8_t *pk_shared_data(pk_shared *s) {
     return (uint8_t *)s + PK_SHARED_HEAD;
 }
 
+size_t pk_shared_capacity(const pk_shared *s) { return s->size - PK_SHARED_HEAD; }
+
+bool pk_shared_unique(pk_shared *s) {
+    /* acquire: the other owners' last reads happen before our reuse. */
+    return atomic_load_explicit(&s->refs, memory_order_acquire) == 1;
+}
+
 void pk_shared_retain(pk_shared *s) {
     atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
 }

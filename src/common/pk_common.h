@@ -78,6 +78,11 @@ pk_shared *pk_shared_new(const plank_allocator *a, size_t size);
 uint8_t *pk_shared_data(pk_shared *s);
 void pk_shared_retain(pk_shared *s);
 void pk_shared_release(pk_shared *s); /* NULL allowed */
+/* Usable bytes of the block. */
+size_t pk_shared_capacity(const pk_shared *s);
+/* Whether the caller holds the only reference (then it may reuse the bytes:
+ * nobody else can read them). */
+bool pk_shared_unique(pk_shared *s);
 
 /* ---- Growable byte buffer ------------------------------------------------ */
 

@@ -579,20 +579,66 @@ plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, in
                  "get_binary on a %s column", plank_physical_type_name(d->type));
     PK_FORWARD(check_count(d, n, err));
     if (d->encoding == PLANK_ENC_PLAIN_DICTIONARY || d->encoding == PLANK_ENC_RLE_DICTIONARY) {
+        /* Indices first, then the bytes they select summed, one reserve, and
+         * the copies: every byte is copied once and the buffer grows at most
+         * once per 256 values. */
         uint32_t idx[256];
         const pk_dict *dict = d->dict;
+        const int64_t *doff = dict->offsets;
         while (n > 0) {
             int64_t k = n < 256 ? n : 256;
             PK_FORWARD(dict_indices(d, idx, k, err));
+            size_t total = 0, base = data->size;
+            for (int64_t i = 0; i < k; i++)
+                total += (size_t)(doff[idx[i] + 1] - doff[idx[i]]);
+            PK_FORWARD(pk_buffer_reserve(data, base + total, err));
+            uint8_t *dst = data->data + base;
+            int64_t end = (int64_t)base;
             for (int64_t i = 0; i < k; i++) {
-                int64_t s = dict->offsets[idx[i]], e = dict->offsets[idx[i] + 1];
-                PK_FORWARD(pk_buffer_append(data, dict->data + s, (size_t)(e - s), err));
-                ends[i] = (int64_t)data->size;
+                int64_t s0 = doff[idx[i]], len = doff[idx[i] + 1] - s0;
+                memcpy(dst, dict->data + s0, (size_t)len);
+                dst += len;
+                ends[i] = end += len;
             }
+            data->size = base + total;
             ends += k;
             d->pos += k;
             n -= k;
         }
+        return PLANK_OK;
+    }
+    if (d->encoding == PLANK_ENC_PLAIN) {
+        /* Lengths walked and checked first, then one reserve and the copies. */
+        size_t base = data->size;
+        const uint8_t *p = d->p, *end = d->end;
+        int64_t bytes = 0;
+        for (int64_t i = 0; i < n; i++) {
+            size_t left = (size_t)(end - p);
+            PK_RETURN_IF(left < 4, err, PLANK_ERR_CORRUPT,
+                         "PLAIN byte array %lld: length at byte %zu is truncated",
+                         (long long)(d->pos + i), (size_t)(p - d->start));
+            uint32_t l = pk_load_u32(p);
+            PK_RETURN_IF(l > left - 4, err, PLANK_ERR_CORRUPT,
+                         "PLAIN byte array %lld at byte %zu has length %u, %zu bytes remain",
+                         (long long)(d->pos + i), (size_t)(p - d->start), (unsigned)l,
+                         left - 4);
+            p += 4 + (size_t)l;
+            ends[i] = bytes += l;
+        }
+        PK_FORWARD(pk_buffer_reserve(data, base + (size_t)bytes, err));
+        uint8_t *dst = data->data + base;
+        p = d->p;
+        int64_t prev = 0;
+        for (int64_t i = 0; i < n; i++) {
+            int64_t len = ends[i] - prev;
+            memcpy(dst + prev, p + 4, (size_t)len);
+            p += 4 + (size_t)len;
+            prev = ends[i];
+            ends[i] += (int64_t)base;
+        }
+        data->size = base + (size_t)bytes;
+        d->p = p;
+        d->pos += n;
         return PLANK_OK;
     }
     if (d->kernels && d->encoding == PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY) {

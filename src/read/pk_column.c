@@ -43,35 +43,44 @@ struct plank_column_reader {
     pk_shared *chunk_owned;   /* NULL for memory sources (read in place) */
     uint64_t chunk_start, chunk_len;
     uint64_t pos;             /* next page header, relative to chunk */
+    uint64_t data_pos;        /* first page after the dictionary page (rewinds) */
     int64_t page_ordinal;     /* ordinal of the current page, -1 before the first */
     uint64_t page_offset;     /* current page header offset, relative to chunk */
     int64_t levels_done;      /* level entries consumed over the chunk */
+    int64_t rows_started;     /* record starts (rep 0) consumed over the chunk */
 
     pk_dict dict;
     bool has_dict;
 
-    /* current data page */
+    /* current data page: its levels are decoded once, when the page starts */
     bool in_page;
     int64_t page_left;        /* level entries left in the page */
-    bool rep_rle, def_rle;    /* RLE hybrid (else legacy BIT_PACKED) */
-    pk_rle_decoder rep_dec, def_dec;
-    const uint8_t *rep_bp, *def_bp; /* legacy BIT_PACKED level data */
-    size_t rep_bp_len, def_bp_len;
-    int64_t bp_pos;           /* levels consumed in the page (legacy BIT_PACKED) */
-    int64_t bp_total;
-    int16_t *bp_rep, *bp_def; /* whole page of legacy levels, decoded at page start */
-    size_t bp_cap;
+    int64_t lv_pos;           /* level entries consumed in the page */
+    pk_buffer pdef, prep;     /* the page's levels (int16), when the max level > 0 */
+    pk_rle_decoder rle_tmp;
     pk_decoder dec;
     bool dec_active;
     pk_buffer page_buf;       /* decompressed page */
+    pk_decompressor dctx;     /* codec state reused over the pages and row groups */
 
-    /* batch output */
+    /* row selection (plank_column_reader_select): sorted, disjoint ranges */
+    plank_row_range *sel;
+    int64_t nsel, sel_cap, sel_i;
+    bool sel_reading;         /* inside range sel_i (else before it) */
+    bool sel_done;            /* every range read: the chunk is over */
+
+    /* sparse selections: a window of the page decoded here, then gathered */
+    pk_buffer g_validity, g_def, g_values, g_offsets, g_data;
+
+    /* batch output of the plank_batch API */
     pk_buffer validity, values, offsets, data, def, rep;
     pk_buffer scratch, ends;
     bool dict_mode;           /* see pk_column_reader_set_dict_mode */
     bool view_mode;           /* see pk_column_reader_set_view_mode */
     const uint8_t *view;      /* the batch's values in the chunk (view mode), else NULL */
     int64_t fb_n;             /* fallback values in the batch (dictionary mode) */
+
+    pk_column_counters counters;
 };
 
 /* ---- Errors with location --------------------------------------------------- */
@@ -87,32 +96,22 @@ static plank_status locate(plank_column_reader *cr, plank_status st, plank_error
 
 /* ---- Open / close --------------------------------------------------------------- */
 
-static int32_t dense_width(const plank_schema_node *n) {
-    switch (n->physical_type) {
+int32_t pk_physical_width(plank_physical_type type, int32_t type_length) {
+    switch (type) {
     case PLANK_BOOLEAN: return 1;
     case PLANK_INT32: case PLANK_FLOAT: return 4;
     case PLANK_INT64: case PLANK_DOUBLE: return 8;
     case PLANK_INT96: return 12;
-    case PLANK_FIXED_LEN_BYTE_ARRAY: return n->type_length;
+    case PLANK_FIXED_LEN_BYTE_ARRAY: return type_length;
     default: return 0;
     }
 }
 
-plank_status plank_column_reader_open(plank_reader *r, int32_t g, int32_t c,
-                                      plank_column_reader **out, plank_error *err) {
-    plank_error_init(err);
-    if (!r || !out) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL argument");
-    *out = NULL;
-    if (g < 0 || g >= r->md.num_row_groups || c < 0 || c >= r->num_columns)
-        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
-                            "column chunk (row group %d, column %d) does not exist", (int)g,
-                            (int)c);
-    if (!r->selected[c])
-        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
-                            "column %d is not selected in the reader options", (int)c);
+/* Checks chunk (g, c) and finds its byte range. */
+static plank_status chunk_range(plank_reader *r, int32_t g, int32_t c, int64_t *start_out,
+                                int64_t *len_out, plank_error *err) {
     const plank_column_chunk_info *cc = &r->md.row_groups[g].columns[c];
     const plank_schema_node *n = &r->nodes[r->leaf_nodes[c]];
-    pk_error_locate(err, -1, g, c, -1);
     if (cc->encrypted || r->md.has_encryption_algorithm)
         return pk_error_set(err, PLANK_ERR_ENCRYPTED,
                             "row group %d, column %d (%s) is encrypted; encryption is not "
@@ -156,51 +155,14 @@ plank_status plank_column_reader_open(plank_reader *r, int32_t g, int32_t c,
                             "the file (%llu bytes)", (int)g, (int)c, n->path, (long long)start,
                             (long long)cc->total_compressed_size,
                             (unsigned long long)r->file_size);
-
-    plank_column_reader *cr = pk_calloc(&r->alloc, sizeof *cr);
-    if (!cr) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
-    cr->r = r;
-    cr->a = &r->alloc;
-    cr->rg = g;
-    cr->col = c;
-    cr->node = n;
-    cr->cc = cc;
-    cr->type = n->physical_type;
-    cr->width = dense_width(n);
-    cr->max_def = n->max_definition_level;
-    cr->max_rep = n->max_repetition_level;
-    cr->chunk_start = (uint64_t)start;
-    cr->chunk_len = (uint64_t)len;
-    cr->page_ordinal = -1;
-    pk_buffer *bufs[] = {&cr->page_buf, &cr->validity, &cr->values, &cr->offsets, &cr->data,
-                         &cr->def, &cr->rep, &cr->scratch, &cr->ends};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], cr->a);
-    if (r->mem) {
-        cr->chunk = r->mem + start;
-    } else if (cr->chunk_len > r->max_chunk_buffer) {
-        plank_column_reader_close(cr);
+    if (!r->mem && (uint64_t)len > r->max_chunk_buffer)
         return pk_error_set(err, PLANK_ERR_LIMIT,
                             "row group %d, column %d (%s): chunk of %llu bytes is above the "
                             "limit of %llu bytes buffered per column chunk", (int)g, (int)c,
                             n->path, (unsigned long long)len,
                             (unsigned long long)r->max_chunk_buffer);
-    } else {
-        cr->chunk_owned = pk_shared_new(cr->a, cr->chunk_len ? cr->chunk_len : 1);
-        if (!cr->chunk_owned) {
-            plank_column_reader_close(cr);
-            return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY,
-                                "out of memory reading a column chunk of %llu bytes",
-                                (unsigned long long)len); /* cr is freed */
-        }
-        plank_status st = pk_reader_read_at(r, cr->chunk_start, pk_shared_data(cr->chunk_owned),
-                                            cr->chunk_len, err);
-        if (st != PLANK_OK) {
-            plank_column_reader_close(cr);
-            return st;
-        }
-        cr->chunk = pk_shared_data(cr->chunk_owned);
-    }
-    *out = cr;
+    *start_out = start;
+    *len_out = len;
     return PLANK_OK;
 }
 
@@ -210,15 +172,116 @@ static void end_page(plank_column_reader *cr) {
     cr->in_page = false;
 }
 
+static void reset_position(plank_column_reader *cr) {
+    end_page(cr);
+    cr->pos = 0;
+    cr->page_ordinal = -1;
+    cr->page_offset = 0;
+    cr->levels_done = 0;
+    cr->rows_started = 0;
+}
+
+/* Points the reader at chunk (g, c), fetching its bytes; the chunk buffer
+ * is reused when nothing else holds it (no array points into it). */
+static plank_status attach(plank_column_reader *cr, int32_t g, plank_error *err) {
+    plank_reader *r = cr->r;
+    int32_t c = cr->col;
+    int64_t start = 0, len = 0;
+    PK_FORWARD(chunk_range(r, g, c, &start, &len, err));
+    if (cr->has_dict) pk_dict_release(&cr->dict);
+    cr->has_dict = false;
+    reset_position(cr);
+    cr->data_pos = 0;
+    cr->rg = g;
+    cr->cc = &r->md.row_groups[g].columns[c];
+    cr->chunk_start = (uint64_t)start;
+    cr->chunk_len = (uint64_t)len;
+    cr->sel_i = 0;
+    cr->sel_reading = false;
+    cr->sel_done = false;
+    cr->nsel = 0;
+    if (r->mem) {
+        cr->chunk = r->mem + start;
+        return PLANK_OK;
+    }
+    size_t need = cr->chunk_len ? (size_t)cr->chunk_len : 1;
+    if (cr->chunk_owned &&
+        (!pk_shared_unique(cr->chunk_owned) || pk_shared_capacity(cr->chunk_owned) < need)) {
+        pk_shared_release(cr->chunk_owned); /* exported arrays may keep it alive */
+        cr->chunk_owned = NULL;
+    }
+    cr->chunk = NULL;
+    if (!cr->chunk_owned) {
+        cr->chunk_owned = pk_shared_new(cr->a, need);
+        if (!cr->chunk_owned)
+            return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY,
+                                "out of memory reading a column chunk of %llu bytes",
+                                (unsigned long long)len);
+    }
+    PK_FORWARD(pk_reader_read_at(r, cr->chunk_start, pk_shared_data(cr->chunk_owned),
+                                 cr->chunk_len, err));
+    cr->chunk = pk_shared_data(cr->chunk_owned);
+    return PLANK_OK;
+}
+
+plank_status plank_column_reader_open(plank_reader *r, int32_t g, int32_t c,
+                                      plank_column_reader **out, plank_error *err) {
+    plank_error_init(err);
+    if (!r || !out) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL argument");
+    *out = NULL;
+    if (g < 0 || g >= r->md.num_row_groups || c < 0 || c >= r->num_columns)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "column chunk (row group %d, column %d) does not exist", (int)g,
+                            (int)c);
+    if (!r->selected[c])
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "column %d is not selected in the reader options", (int)c);
+    const plank_schema_node *n = &r->nodes[r->leaf_nodes[c]];
+    pk_error_locate(err, -1, g, c, -1);
+    plank_column_reader *cr = pk_calloc(&r->alloc, sizeof *cr);
+    if (!cr) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    cr->r = r;
+    cr->a = &r->alloc;
+    cr->col = c;
+    cr->node = n;
+    cr->type = n->physical_type;
+    cr->width = pk_physical_width(n->physical_type, n->type_length);
+    cr->max_def = n->max_definition_level;
+    cr->max_rep = n->max_repetition_level;
+    pk_buffer *bufs[] = {&cr->page_buf, &cr->validity, &cr->values, &cr->offsets, &cr->data,
+                         &cr->def, &cr->rep, &cr->scratch, &cr->ends, &cr->pdef, &cr->prep,
+                         &cr->g_validity, &cr->g_def, &cr->g_values, &cr->g_offsets,
+                         &cr->g_data};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], cr->a);
+    pk_decompressor_init(&cr->dctx, cr->a);
+    plank_status st = attach(cr, g, err);
+    if (st != PLANK_OK) {
+        plank_column_reader_close(cr);
+        return st;
+    }
+    *out = cr;
+    return PLANK_OK;
+}
+
+plank_status pk_column_reader_reopen(plank_column_reader *cr, int32_t g, plank_error *err) {
+    if (g < 0 || g >= cr->r->md.num_row_groups)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "row group %d does not exist",
+                            (int)g);
+    pk_error_locate(err, -1, g, cr->col, -1);
+    return attach(cr, g, err);
+}
+
 void plank_column_reader_close(plank_column_reader *cr) {
     if (!cr) return;
     end_page(cr);
     if (cr->has_dict) pk_dict_release(&cr->dict);
     pk_buffer *bufs[] = {&cr->page_buf, &cr->validity, &cr->values, &cr->offsets, &cr->data,
-                         &cr->def, &cr->rep, &cr->scratch, &cr->ends};
+                         &cr->def, &cr->rep, &cr->scratch, &cr->ends, &cr->pdef, &cr->prep,
+                         &cr->g_validity, &cr->g_def, &cr->g_values, &cr->g_offsets,
+                         &cr->g_data};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
-    if (cr->bp_rep) pk_free(cr->a, cr->bp_rep, cr->bp_cap * sizeof(int16_t));
-    if (cr->bp_def) pk_free(cr->a, cr->bp_def, cr->bp_cap * sizeof(int16_t));
+    pk_decompressor_release(&cr->dctx);
+    if (cr->sel) pk_free(cr->a, cr->sel, (size_t)cr->sel_cap * sizeof *cr->sel);
     pk_shared_release(cr->chunk_owned); /* exported arrays may keep it alive */
     pk_free(cr->a, cr, sizeof *cr);
 }
@@ -229,6 +292,7 @@ void plank_column_reader_close(plank_column_reader *cr) {
  * references them in place when the page is not compressed. */
 static plank_status page_body(plank_column_reader *cr, bool compressed, const uint8_t *p,
                               size_t len, size_t out_len, const uint8_t **out, plank_error *err) {
+    cr->counters.pages_decoded++;
     if (!compressed || cr->cc->codec == PLANK_CODEC_UNCOMPRESSED) {
         PK_RETURN_IF(len != out_len, err, PLANK_ERR_CORRUPT,
                      "uncompressed page stores %zu bytes but declares %zu", len, out_len);
@@ -243,17 +307,51 @@ static plank_status page_body(plank_column_reader *cr, bool compressed, const ui
     PK_RETURN_IF(out_len > cr->r->max_page_size, err, PLANK_ERR_LIMIT,
                  "page declares %zu uncompressed bytes, above the limit of %llu", out_len,
                  (unsigned long long)cr->r->max_page_size);
-    PK_FORWARD(pk_decompress_buffer(cr->cc->codec, p, len, out_len, &cr->page_buf, cr->a, err));
+    cr->counters.pages_decompressed++;
+    PK_FORWARD(pk_decompress_buffer_with(&cr->dctx, cr->cc->codec, p, len, out_len,
+                                         &cr->page_buf, err));
     *out = cr->page_buf.data;
     return PLANK_OK;
 }
 
+static plank_status check_levels(const pk_kernels *kn, const int16_t *lv, int64_t k,
+                                 int16_t max, const char *what, plank_error *err) {
+    if (PK_LIKELY(kn->levels_in_range(lv, (size_t)k, max))) return PLANK_OK;
+    for (int64_t i = 0; i < k; i++)
+        PK_RETURN_IF(lv[i] < 0 || lv[i] > max, err, PLANK_ERR_CORRUPT,
+                     "%s level %d above the maximum %d", what, (int)lv[i], (int)max);
+    return PLANK_OK;
+}
+
+/* Decodes the n levels of one kind for the whole page into out: an RLE
+ * hybrid run of rle_len bytes, or (legacy BIT_PACKED) bp_len bytes. */
+static plank_status page_level_kind(plank_column_reader *cr, bool rle, const uint8_t *p,
+                                    size_t len, int16_t max, int64_t n, pk_buffer *out,
+                                    const char *what, plank_error *err) {
+    /* Levels of zero-width or long RLE runs take a few bytes for any count:
+     * the array is bounded by max_page_size, like a decompressed page. */
+    PK_RETURN_IF((uint64_t)n > cr->r->max_page_size / 2, err, PLANK_ERR_LIMIT,
+                 "page of %lld values would decode %llu bytes of %s levels, above the "
+                 "max_page_size limit of %llu", (long long)n, (unsigned long long)n * 2, what,
+                 (unsigned long long)cr->r->max_page_size);
+    PK_FORWARD(pk_buffer_resize(out, (size_t)n * sizeof(int16_t), err));
+    int16_t *lv = (int16_t *)(void *)out->data;
+    int bw = pk_bit_width_for((uint64_t)max);
+    if (rle) {
+        PK_FORWARD(pk_rle_init(&cr->rle_tmp, p, len, bw, err));
+        cr->rle_tmp.kernels = cr->r->kernels;
+        PK_FORWARD(pk_rle_get_i16(&cr->rle_tmp, lv, n, err));
+    } else {
+        PK_FORWARD(pk_bitpacked_legacy_get_i16(p, len, bw, lv, n, err));
+    }
+    return check_levels(cr->r->kernels, lv, n, max, what, err);
+}
+
 /* Level section of a v1 page: RLE with a 4-byte length prefix, or the legacy
- * BIT_PACKED encoding of exactly num_values levels. */
-static plank_status v1_levels(int32_t encoding, int16_t max_level,
+ * BIT_PACKED encoding of exactly num_values levels; decoded whole. */
+static plank_status v1_levels(plank_column_reader *cr, int32_t encoding, int16_t max_level,
                               int64_t num_values, const uint8_t **p, const uint8_t *end,
-                              bool *is_rle, pk_rle_decoder *dec, const uint8_t **bp,
-                              size_t *bp_len, const char *what, plank_error *err) {
+                              pk_buffer *out, const char *what, plank_error *err) {
     int bw = pk_bit_width_for((uint64_t)max_level);
     if (encoding == PLANK_ENC_RLE) {
         PK_RETURN_IF(end - *p < 4, err, PLANK_ERR_CORRUPT,
@@ -263,8 +361,7 @@ static plank_status v1_levels(int32_t encoding, int16_t max_level,
         PK_RETURN_IF(n > (uint64_t)(end - *p), err, PLANK_ERR_CORRUPT,
                      "%s levels: length %u exceeds the %lld bytes left in the page", what, n,
                      (long long)(end - *p));
-        *is_rle = true;
-        PK_FORWARD(pk_rle_init(dec, *p, n, bw, err));
+        PK_FORWARD(page_level_kind(cr, true, *p, n, max_level, num_values, out, what, err));
         *p += n;
         return PLANK_OK;
     }
@@ -273,63 +370,13 @@ static plank_status v1_levels(int32_t encoding, int16_t max_level,
         PK_RETURN_IF(bytes > (uint64_t)(end - *p), err, PLANK_ERR_CORRUPT,
                      "%s levels: BIT_PACKED needs %llu bytes, %lld left in the page", what,
                      (unsigned long long)bytes, (long long)(end - *p));
-        *is_rle = false;
-        *bp = *p;
-        *bp_len = (size_t)bytes;
+        PK_FORWARD(page_level_kind(cr, false, *p, (size_t)bytes, max_level, num_values, out,
+                                   what, err));
         *p += bytes;
         return PLANK_OK;
     }
     return pk_error_set(err, PLANK_ERR_CORRUPT, "%s levels: unsupported encoding %d", what,
                         (int)encoding);
-}
-
-/* Counts the level entries equal to max_def in the next n levels of a copy
- * of the decoder, without consuming them. */
-static plank_status count_non_null(plank_column_reader *cr, int64_t n, int64_t *count,
-                                   plank_error *err) {
-    const pk_kernels *kn = cr->r->kernels;
-    int64_t c = 0;
-    if (!cr->def_rle) {
-        *count = pk_count_eq16(kn, cr->bp_def, (size_t)n, cr->max_def);
-        return PLANK_OK;
-    }
-    pk_rle_decoder d = cr->def_dec;
-    PK_FORWARD(pk_buffer_reserve(&cr->scratch, PK_SCRATCH_LEVELS * sizeof(int16_t), err));
-    int16_t *lv = (int16_t *)cr->scratch.data;
-    while (n > 0) {
-        int64_t k = n < PK_SCRATCH_LEVELS ? n : PK_SCRATCH_LEVELS;
-        PK_FORWARD(pk_rle_get_i16(&d, lv, k, err));
-        c += pk_count_eq16(kn, lv, (size_t)k, cr->max_def);
-        n -= k;
-    }
-    *count = c;
-    return PLANK_OK;
-}
-
-static plank_status decode_legacy_levels(plank_column_reader *cr, int64_t n, plank_error *err) {
-    if ((cr->max_rep > 0 && !cr->rep_rle) || (cr->max_def > 0 && !cr->def_rle)) {
-        if ((size_t)n > cr->bp_cap) {
-            size_t old = cr->bp_cap;
-            int16_t *a = pk_realloc(cr->a, cr->bp_rep, old * 2, (size_t)n * 2);
-            if (!a) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
-            cr->bp_rep = a;
-            int16_t *b = pk_realloc(cr->a, cr->bp_def, old * 2, (size_t)n * 2);
-            if (!b) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
-            cr->bp_def = b;
-            cr->bp_cap = (size_t)n;
-        }
-        if (cr->max_rep > 0 && !cr->rep_rle)
-            PK_FORWARD(pk_bitpacked_legacy_get_i16(cr->rep_bp, cr->rep_bp_len,
-                                                   pk_bit_width_for((uint64_t)cr->max_rep),
-                                                   cr->bp_rep, n, err));
-        if (cr->max_def > 0 && !cr->def_rle)
-            PK_FORWARD(pk_bitpacked_legacy_get_i16(cr->def_bp, cr->def_bp_len,
-                                                   pk_bit_width_for((uint64_t)cr->max_def),
-                                                   cr->bp_def, n, err));
-    }
-    cr->bp_pos = 0;
-    cr->bp_total = n;
-    return PLANK_OK;
 }
 
 /* Sets up the value decoder of a data page whose value section is
@@ -359,7 +406,6 @@ static plank_status start_values(plank_column_reader *cr, int32_t encoding, cons
 
 static plank_status load_dictionary(plank_column_reader *cr, const pk_page_header *h,
                                     const uint8_t *stored, plank_error *err) {
-    PK_RETURN_IF(cr->has_dict, err, PLANK_ERR_CORRUPT, "a second dictionary page in the chunk");
     PK_RETURN_IF(cr->page_ordinal > 0 || cr->levels_done > 0, err, PLANK_ERR_CORRUPT,
                  "dictionary page after data pages");
     PK_RETURN_IF(!h->has_dictionary_header, err, PLANK_ERR_CORRUPT,
@@ -384,37 +430,37 @@ static plank_status load_dictionary(plank_column_reader *cr, const pk_page_heade
     PK_FORWARD(pk_dict_decode(&cr->dict, cr->type, cr->node->type_length, body,
                               (size_t)h->uncompressed_page_size, h->dict_num_values, cr->a, err));
     cr->has_dict = true;
+    cr->counters.dictionaries++;
     return PLANK_OK;
+}
+
+/* Records that start in a data page, when the header says so without the
+ * page being decompressed (flat columns: one per value; v2 pages: num_rows,
+ * since v2 pages start at record boundaries); -1 when unknown. */
+static int64_t header_records(const plank_column_reader *cr, const pk_page_header *h) {
+    if (cr->max_rep == 0) return h->num_values;
+    if (h->type == PLANK_PAGE_DATA_V2 && h->has_data_header_v2 && h->num_rows >= 0)
+        return h->num_rows;
+    return -1;
 }
 
 static plank_status start_data_page(plank_column_reader *cr, const pk_page_header *h,
                                     const uint8_t *stored, plank_error *err) {
     bool v2 = h->type == PLANK_PAGE_DATA_V2;
-    PK_RETURN_IF(v2 ? !h->has_data_header_v2 : !h->has_data_header, err, PLANK_ERR_CORRUPT,
-                 "data page without its data page header");
-    PK_RETURN_IF(h->num_values < 0, err, PLANK_ERR_CORRUPT, "data page with %d values",
-                 (int)h->num_values);
     int64_t n = h->num_values;
-    PK_RETURN_IF(n > cr->cc->num_values - cr->levels_done, err, PLANK_ERR_CORRUPT,
-                 "page holds %lld values but the chunk has only %lld left of %lld",
-                 (long long)n, (long long)(cr->cc->num_values - cr->levels_done),
-                 (long long)cr->cc->num_values);
     const uint8_t *vals;
     size_t vlen;
-    int64_t non_null = n;
     if (!v2) {
         const uint8_t *body;
         PK_FORWARD(page_body(cr, true, stored, (size_t)h->compressed_page_size,
                              (size_t)h->uncompressed_page_size, &body, err));
         const uint8_t *p = body, *end = body + h->uncompressed_page_size;
         if (cr->max_rep > 0)
-            PK_FORWARD(v1_levels(h->repetition_level_encoding, cr->max_rep, n, &p, end,
-                                 &cr->rep_rle, &cr->rep_dec, &cr->rep_bp, &cr->rep_bp_len,
-                                 "repetition", err));
+            PK_FORWARD(v1_levels(cr, h->repetition_level_encoding, cr->max_rep, n, &p, end,
+                                 &cr->prep, "repetition", err));
         if (cr->max_def > 0)
-            PK_FORWARD(v1_levels(h->definition_level_encoding, cr->max_def, n, &p, end,
-                                 &cr->def_rle, &cr->def_dec, &cr->def_bp, &cr->def_bp_len,
-                                 "definition", err));
+            PK_FORWARD(v1_levels(cr, h->definition_level_encoding, cr->max_def, n, &p, end,
+                                 &cr->pdef, "definition", err));
         vals = p;
         vlen = (size_t)(end - p);
     } else {
@@ -425,40 +471,46 @@ static plank_status start_data_page(plank_column_reader *cr, const pk_page_heade
                      "v2 page level lengths (%d + %d) exceed the page (%d stored, %d "
                      "uncompressed)", (int)rl, (int)dl, (int)h->compressed_page_size,
                      (int)h->uncompressed_page_size);
-        cr->rep_rle = cr->def_rle = true;
+        PK_RETURN_IF(h->num_nulls < 0 || h->num_nulls > n, err, PLANK_ERR_CORRUPT,
+                     "v2 page declares %d nulls of %lld values", (int)h->num_nulls,
+                     (long long)n);
         if (cr->max_rep > 0)
-            PK_FORWARD(pk_rle_init(&cr->rep_dec, stored, (size_t)rl,
-                                   pk_bit_width_for((uint64_t)cr->max_rep), err));
+            PK_FORWARD(page_level_kind(cr, true, stored, (size_t)rl, cr->max_rep, n, &cr->prep,
+                                       "repetition", err));
         if (cr->max_def > 0)
-            PK_FORWARD(pk_rle_init(&cr->def_dec, stored + rl, (size_t)dl,
-                                   pk_bit_width_for((uint64_t)cr->max_def), err));
+            PK_FORWARD(page_level_kind(cr, true, stored + rl, (size_t)dl, cr->max_def, n,
+                                       &cr->pdef, "definition", err));
         PK_FORWARD(page_body(cr, h->is_compressed, stored + rl + dl,
                              (size_t)(h->compressed_page_size - rl - dl),
                              (size_t)(h->uncompressed_page_size - rl - dl), &vals, err));
         vlen = (size_t)(h->uncompressed_page_size - rl - dl);
     }
-    /* Level decoders use the reader's kernels (pk_rle_init left them scalar). */
-    cr->rep_dec.kernels = cr->r->kernels;
-    cr->def_dec.kernels = cr->r->kernels;
-    PK_FORWARD(decode_legacy_levels(cr, n, err));
-    if (cr->max_def > 0) PK_FORWARD(count_non_null(cr, n, &non_null, err));
-    if (v2) {
-        PK_RETURN_IF(h->num_nulls < 0 || h->num_nulls > n, err, PLANK_ERR_CORRUPT,
-                     "v2 page declares %d nulls of %lld values", (int)h->num_nulls,
-                     (long long)n);
-    }
+    /* Levels are decoded once per page: the non-null count comes from them. */
+    int64_t non_null = n;
+    if (cr->max_def > 0)
+        non_null = pk_count_eq16(cr->r->kernels, (const int16_t *)(void *)cr->pdef.data,
+                                 (size_t)n, cr->max_def);
     PK_FORWARD(start_values(cr, h->encoding, vals, vlen, non_null, err));
     cr->in_page = true;
     cr->page_left = n;
+    cr->lv_pos = 0;
     return PLANK_OK;
 }
 
-/* Advances to the next data page with at least one value. Returns
- * PLANK_ERR_END (without message) at the end of the chunk. */
-static plank_status next_page(plank_column_reader *cr, plank_error *err) {
+/* Whether a data page of `records` whole records lies before the record the
+ * selection (or a seek) skips to. */
+static bool page_skippable(const plank_column_reader *cr, int64_t records, int64_t target) {
+    return records >= 0 && target >= 0 && cr->rows_started + records <= target;
+}
+
+/* Advances to the next data page with at least one value. Pages made only
+ * of records before `skip_to` (-1: none) are passed over by their header,
+ * never decompressed. Returns PLANK_ERR_END (without message) at the end of
+ * the chunk. */
+static plank_status next_page(plank_column_reader *cr, int64_t skip_to, plank_error *err) {
     end_page(cr);
     for (;;) {
-        if (cr->levels_done >= cr->cc->num_values) return PLANK_ERR_END;
+        if (cr->sel_done || cr->levels_done >= cr->cc->num_values) return PLANK_ERR_END;
         if (cr->pos >= cr->chunk_len) {
             cr->page_offset = cr->pos;
             return pk_error_set(err, PLANK_ERR_CORRUPT,
@@ -486,6 +538,28 @@ static plank_status next_page(plank_column_reader *cr, plank_error *err) {
                      (unsigned long long)(cr->chunk_len - cr->pos - hlen));
         const uint8_t *stored = cr->chunk + cr->pos + hlen;
         cr->pos += hlen + (uint64_t)h.compressed_page_size;
+        bool data = h.type == PLANK_PAGE_DATA || h.type == PLANK_PAGE_DATA_V2;
+        if (data) {
+            bool v2 = h.type == PLANK_PAGE_DATA_V2;
+            PK_RETURN_IF(v2 ? !h.has_data_header_v2 : !h.has_data_header, err, PLANK_ERR_CORRUPT,
+                         "data page without its data page header");
+            PK_RETURN_IF(h.num_values < 0, err, PLANK_ERR_CORRUPT, "data page with %d values",
+                         (int)h.num_values);
+            PK_RETURN_IF(h.num_values > cr->cc->num_values - cr->levels_done, err,
+                         PLANK_ERR_CORRUPT,
+                         "page holds %lld values but the chunk has only %lld left of %lld",
+                         (long long)h.num_values,
+                         (long long)(cr->cc->num_values - cr->levels_done),
+                         (long long)cr->cc->num_values);
+            int64_t recs = header_records(cr, &h);
+            if (h.num_values > 0 && page_skippable(cr, recs, skip_to)) {
+                /* Nothing of it is wanted: not even its checksum is computed. */
+                cr->levels_done += h.num_values;
+                cr->rows_started += recs;
+                cr->counters.pages_skipped++;
+                continue;
+            }
+        }
         if (h.has_crc && cr->r->verify_checksums && h.type != PLANK_PAGE_INDEX) {
             uint32_t crc = pk_crc32(0, stored, (size_t)h.compressed_page_size);
             PK_RETURN_IF(crc != h.crc, err, PLANK_ERR_CHECKSUM,
@@ -493,7 +567,11 @@ static plank_status next_page(plank_column_reader *cr, plank_error *err) {
         }
         switch (h.type) {
         case PLANK_PAGE_DICTIONARY:
+            if (cr->has_dict && cr->data_pos == cr->pos) continue; /* rewound past it */
+            PK_RETURN_IF(cr->has_dict, err, PLANK_ERR_CORRUPT,
+                         "a second dictionary page in the chunk");
             PK_FORWARD(load_dictionary(cr, &h, stored, err));
+            cr->data_pos = cr->pos;
             continue;
         case PLANK_PAGE_DATA:
         case PLANK_PAGE_DATA_V2:
@@ -509,44 +587,110 @@ static plank_status next_page(plank_column_reader *cr, plank_error *err) {
     }
 }
 
-/* ---- Levels and values ------------------------------------------------------------------ */
+/* ---- Slots ------------------------------------------------------------------------------ */
 
-static plank_status read_levels(plank_column_reader *cr, int64_t k, int16_t *def, int16_t *rep,
-                                plank_error *err) {
-    if (rep) {
-        if (cr->rep_rle) PK_FORWARD(pk_rle_get_i16(&cr->rep_dec, rep, k, err));
-        else memcpy(rep, cr->bp_rep + cr->bp_pos, (size_t)k * sizeof(int16_t));
-    }
-    if (def) {
-        if (cr->def_rle) PK_FORWARD(pk_rle_get_i16(&cr->def_dec, def, k, err));
-        else memcpy(def, cr->bp_def + cr->bp_pos, (size_t)k * sizeof(int16_t));
-    }
-    cr->bp_pos += k;
+static const int16_t *page_def(const plank_column_reader *cr) {
+    return cr->max_def > 0 ? (const int16_t *)(const void *)cr->pdef.data + cr->lv_pos : NULL;
+}
+
+static const int16_t *page_rep(const plank_column_reader *cr) {
+    return cr->max_rep > 0 ? (const int16_t *)(const void *)cr->prep.data + cr->lv_pos : NULL;
+}
+
+/* Consumes k level entries of the page (values already taken or skipped). */
+static void consume_levels(plank_column_reader *cr, int64_t k) {
+    const int16_t *rep = page_rep(cr);
+    cr->rows_started += rep ? pk_count_eq16(cr->r->kernels, rep, (size_t)k, 0) : k;
+    cr->lv_pos += k;
+    cr->page_left -= k;
+    cr->levels_done += k;
+    if (cr->page_left == 0) end_page(cr);
+}
+
+/* Drops k level entries of the current page and their values. */
+static plank_status skip_slots(plank_column_reader *cr, int64_t k, plank_error *err) {
+    const int16_t *def = page_def(cr);
+    int64_t nn = def ? pk_count_eq16(cr->r->kernels, def, (size_t)k, cr->max_def) : k;
+    PK_FORWARD(pk_decoder_skip(&cr->dec, nn, err));
+    consume_levels(cr, k);
     return PLANK_OK;
 }
 
-static plank_status check_levels(const pk_kernels *kn, const int16_t *lv, int64_t k,
-                                 int16_t max, const char *what, plank_error *err) {
-    if (PK_LIKELY(kn->levels_in_range(lv, (size_t)k, max))) return PLANK_OK;
-    for (int64_t i = 0; i < k; i++)
-        PK_RETURN_IF(lv[i] < 0 || lv[i] > max, err, PLANK_ERR_CORRUPT,
-                     "%s level %d above the maximum %d", what, (int)lv[i], (int)max);
-    return PLANK_OK;
+/* Entries of the current page before the start of record `target` (all of
+ * the page's rest when that record starts later). */
+static int64_t slots_before(const plank_column_reader *cr, int64_t target) {
+    int64_t m = target - cr->rows_started; /* record starts to pass */
+    if (m < 0) m = 0;
+    const int16_t *rep = page_rep(cr);
+    if (!rep) return m < cr->page_left ? m : cr->page_left;
+    const pk_kernels *kn = cr->r->kernels;
+    int64_t p = 0, n = cr->page_left;
+    /* Whole blocks through the counting kernel while they cannot hold the
+     * start sought, then entry by entry. */
+    for (int64_t b; (b = n - p < 1024 ? n - p : 1024) > 0; p += b) {
+        int64_t in = pk_count_eq16(kn, rep + p, (size_t)b, 0);
+        if (in > m) break;
+        m -= in;
+    }
+    for (; p < n; p++) {
+        if (rep[p] != 0) continue;
+        if (m == 0) return p;
+        m--;
+    }
+    return n;
 }
 
-/* Sets bits [at, at + k). */
-static void set_bits(uint8_t *bits, int64_t at, int64_t k) {
-    for (; k > 0 && (at & 7); at++, k--) pk_bit_set(bits, at);
-    if (k >= 8) memset(bits + (at >> 3), 0xFF, (size_t)(k >> 3));
-    at += k & ~(int64_t)7;
-    for (k &= 7; k > 0; at++, k--) pk_bit_set(bits, at);
+/* Skips to the start of record `target` (or the end of the chunk). */
+static plank_status skip_to_record(plank_column_reader *cr, int64_t target, plank_error *err) {
+    for (;;) {
+        if (!cr->in_page) {
+            plank_status st = next_page(cr, target, err);
+            if (st == PLANK_ERR_END) return PLANK_OK;
+            PK_FORWARD(st);
+        }
+        int64_t left = cr->page_left, k = slots_before(cr, target);
+        if (k) PK_FORWARD(skip_slots(cr, k, err));
+        if (k < left) return PLANK_OK;
+    }
+}
+
+/* ---- Reading into a destination ---------------------------------------------------------- */
+
+static plank_status put_offsets(const pk_read_dest *d, int64_t at, int64_t k, const int16_t *def,
+                                int16_t max_def, const int64_t *ends, plank_error *err) {
+    if (d->offset_width == 8) {
+        int64_t *offs = (int64_t *)(void *)d->offsets->data;
+        int64_t cur = offs[at], j = 0;
+        for (int64_t i = 0; i < k; i++) {
+            if (!def || def[i] == max_def) cur = ends[j++];
+            offs[at + i + 1] = cur;
+        }
+        return PLANK_OK;
+    }
+    int32_t *offs = (int32_t *)(void *)d->offsets->data;
+    int64_t last = d->data->size;
+    PK_RETURN_IF(last > INT32_MAX, err, PLANK_ERR_LIMIT,
+                 "%lld bytes of string data in one batch do not fit 32-bit offsets; lower "
+                 "batch_rows", (long long)last);
+    int32_t cur = offs[at];
+    int64_t j = 0;
+    if (!def) {
+        for (int64_t i = 0; i < k; i++) offs[at + i + 1] = (int32_t)ends[i];
+        return PLANK_OK;
+    }
+    for (int64_t i = 0; i < k; i++) {
+        if (def[i] == max_def) cur = (int32_t)ends[j++];
+        offs[at + i + 1] = cur;
+    }
+    return PLANK_OK;
 }
 
 /* Dictionary mode: k slots (nn non-null) of the current page as int32
  * indices; see pk_read.h. */
-static plank_status read_dict_slots(plank_column_reader *cr, int64_t at, int64_t k, int64_t nn,
-                                    const int16_t *def, plank_error *err) {
-    int32_t *ix = (int32_t *)(void *)cr->values.data + at;
+static plank_status read_dict_slots(plank_column_reader *cr, pk_read_dest *d, int64_t at,
+                                    int64_t k, int64_t nn, const int16_t *def,
+                                    plank_error *err) {
+    int32_t *ix = (int32_t *)(void *)d->values->data + at;
     int64_t base = cr->has_dict ? cr->dict.count : 0;
     PK_FORWARD(pk_buffer_reserve(&cr->scratch, (size_t)nn * 4 + 4, err));
     uint32_t *tmp = (uint32_t *)(void *)cr->scratch.data;
@@ -557,60 +701,67 @@ static plank_status read_dict_slots(plank_column_reader *cr, int64_t at, int64_t
                      "%lld values requested, the page has %lld left", (long long)nn,
                      (long long)(cr->dec.num_values - cr->dec.pos));
         PK_FORWARD(pk_rle_get_u32(&cr->dec.rle, tmp, nn, err));
-        for (int64_t j = 0; j < nn; j++)
-            PK_RETURN_IF(tmp[j] >= (uint64_t)base, err, PLANK_ERR_CORRUPT,
-                         "dictionary index %u out of range (dictionary has %lld values)",
-                         (unsigned)tmp[j], (long long)base);
+        uint32_t any = 0;
+        for (int64_t j = 0; j < nn; j++) any |= (uint32_t)(tmp[j] >= (uint64_t)base);
+        if (any)
+            for (int64_t j = 0; j < nn; j++)
+                PK_RETURN_IF(tmp[j] >= (uint64_t)base, err, PLANK_ERR_CORRUPT,
+                             "dictionary index %u out of range (dictionary has %lld values)",
+                             (unsigned)tmp[j], (long long)base);
         cr->dec.pos += nn;
     } else {
-        PK_RETURN_IF(base + cr->fb_n + nn > INT32_MAX, err, PLANK_ERR_LIMIT,
+        PK_RETURN_IF(base + d->fb_n + nn > INT32_MAX, err, PLANK_ERR_LIMIT,
                      "%lld dictionary and %lld fallback values do not fit int32 indices",
-                     (long long)base, (long long)(cr->fb_n + nn));
-        size_t need = ((size_t)(cr->fb_n + nn) + 1) * sizeof(int64_t);
-        if (cr->offsets.size < need) PK_FORWARD(pk_buffer_resize(&cr->offsets, need, err));
-        int64_t *offs = (int64_t *)(void *)cr->offsets.data;
-        PK_FORWARD(pk_decoder_get_binary(&cr->dec, nn, &cr->data, offs + cr->fb_n + 1, err));
-        for (int64_t j = 0; j < nn; j++) tmp[j] = (uint32_t)(base + cr->fb_n + j);
-        cr->fb_n += nn;
+                     (long long)base, (long long)(d->fb_n + nn));
+        size_t need = ((size_t)(d->fb_n + nn) + 1) * sizeof(int64_t);
+        if (d->offsets->size < need) PK_FORWARD(pk_buffer_resize(d->offsets, need, err));
+        int64_t *offs = (int64_t *)(void *)d->offsets->data;
+        PK_FORWARD(pk_decoder_get_binary(&cr->dec, nn, d->data, offs + d->fb_n + 1, err));
+        for (int64_t j = 0; j < nn; j++) tmp[j] = (uint32_t)(base + d->fb_n + j);
+        d->fb_n += nn;
+    }
+    if (!def) {
+        memcpy(ix, tmp, (size_t)k * 4);
+        return PLANK_OK;
     }
     for (int64_t i = 0, j = 0; i < k; i++)
-        ix[i] = !def || def[i] == cr->max_def ? (int32_t)tmp[j++] : -1;
+        ix[i] = def[i] == cr->max_def ? (int32_t)tmp[j++] : d->null_index;
     return PLANK_OK;
 }
 
-/* Reads k slots of the current page into the batch buffers at slot `at`. */
-static plank_status read_slots(plank_column_reader *cr, int64_t at, int64_t k, int64_t *nulls,
-                               plank_error *err) {
-    int16_t *def = cr->max_def > 0 ? (int16_t *)cr->def.data + at : NULL;
-    int16_t *rep = cr->max_rep > 0 ? (int16_t *)cr->rep.data + at : NULL;
-    PK_FORWARD(read_levels(cr, k, def, rep, err));
+/* Reads k slots of the current page into the destination at slot `at`;
+ * `whole` tells that these k slots are the entire read. */
+static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t at, int64_t k,
+                               bool whole, plank_error *err) {
+    const int16_t *def = page_def(cr);
+    const int16_t *rep = page_rep(cr);
+    if (def && d->def) memcpy((int16_t *)(void *)d->def->data + at, def, (size_t)k * 2);
+    if (rep && d->rep) memcpy((int16_t *)(void *)d->rep->data + at, rep, (size_t)k * 2);
     const pk_kernels *kn = cr->r->kernels;
-    if (def) PK_FORWARD(check_levels(kn, def, k, cr->max_def, "definition", err));
-    if (rep) PK_FORWARD(check_levels(kn, rep, k, cr->max_rep, "repetition", err));
     int64_t nn = k;
-    uint8_t *validity = cr->validity.data;
+    uint8_t *validity = d->validity ? d->validity->data : NULL;
     if (def) nn = kn->def_to_bitmap(def, (size_t)k, cr->max_def, validity, at);
-    else set_bits(validity, at, k);
-    *nulls += k - nn;
+    d->null_count += k - nn;
 
-    if (cr->type == PLANK_BYTE_ARRAY && cr->dict_mode)
-        return read_dict_slots(cr, at, k, nn, def, err);
+    if (cr->type == PLANK_BYTE_ARRAY && d->dict_mode)
+        return read_dict_slots(cr, d, at, k, nn, def, err);
     if (cr->type == PLANK_BYTE_ARRAY) {
-        PK_FORWARD(pk_buffer_reserve(&cr->ends, (size_t)nn * sizeof(int64_t), err));
-        int64_t *ends = (int64_t *)cr->ends.data;
-        PK_FORWARD(pk_decoder_get_binary(&cr->dec, nn, &cr->data, ends, err));
-        int64_t *offs = (int64_t *)cr->offsets.data;
-        int64_t cur = offs[at], j = 0;
-        for (int64_t i = 0; i < k; i++) {
-            if (!def || def[i] == cr->max_def) cur = ends[j++];
-            offs[at + i + 1] = cur;
+        int64_t *ends;
+        if (!def && d->offset_width == 8) {
+            /* No nulls to spread: the decoder writes the offsets in place. */
+            ends = (int64_t *)(void *)d->offsets->data + at + 1;
+        } else {
+            PK_FORWARD(pk_buffer_reserve(&cr->ends, (size_t)nn * sizeof(int64_t), err));
+            ends = (int64_t *)(void *)cr->ends.data;
         }
-        return PLANK_OK;
+        PK_FORWARD(pk_decoder_get_binary(&cr->dec, nn, d->data, ends, err));
+        if (!def && d->offset_width == 8) return PLANK_OK;
+        return put_offsets(d, at, k, def, cr->max_def, ends, err);
     }
     if (cr->type == PLANK_BOOLEAN) {
-        /* Straight into the batch bitmap; with nulls, densely into scratch and
+        /* Straight into the bitmap; with nulls, densely into scratch and
          * then spread over the valid slots. */
-        uint8_t *bits = cr->values.data;
+        uint8_t *bits = d->values->data;
         if (nn == k) return pk_decoder_get_bits(&cr->dec, k, bits, at, err);
         size_t nb = ((size_t)nn + 7) / 8;
         PK_FORWARD(pk_buffer_reserve(&cr->scratch, nb + 1, err));
@@ -621,14 +772,24 @@ static plank_status read_slots(plank_column_reader *cr, int64_t at, int64_t k, i
         return PLANK_OK;
     }
     size_t w = (size_t)cr->width;
-    if (cr->view_mode && at == 0 && nn == k && cr->type != PLANK_BOOLEAN &&
+    /* With a selection, one read may join ranges of a page: only a read that
+     * is one run of slots can be a view. */
+    if (d->view_ok && at == 0 && nn == k && (whole || (d->page_stop && !cr->nsel)) &&
         cr->dec.encoding == PLANK_ENC_PLAIN &&
-        (uintptr_t)cr->dec.start - (uintptr_t)cr->chunk < cr->chunk_len) {
-        /* The values already sit in the chunk in Arrow layout: point at them
-         * (view mode reads never span pages, so this is the whole batch). */
-        return pk_decoder_view_fixed(&cr->dec, k, &cr->view, err);
+        (uintptr_t)cr->dec.start - (uintptr_t)cr->chunk < cr->chunk_len &&
+        (d->view_align <= 1 ||
+         ((uintptr_t)cr->dec.start + (uintptr_t)cr->dec.pos * w) % (uintptr_t)d->view_align == 0)) {
+        /* The values already sit in the chunk in Arrow layout: point at them. */
+        return pk_decoder_view_fixed(&cr->dec, k, &d->view, err);
     }
-    uint8_t *dst = cr->values.data + (size_t)at * w;
+    if (!d->values_ready) {
+        uint64_t bytes;
+        PK_RETURN_IF(pk_mul_overflow_u64((uint64_t)d->capacity, (uint64_t)w, &bytes), err,
+                     PLANK_ERR_INVALID_ARGUMENT, "batch too large");
+        PK_FORWARD(pk_buffer_resize(d->values, (size_t)bytes, err));
+        d->values_ready = true;
+    }
+    uint8_t *dst = d->values->data + (size_t)at * w;
     /* Dense values at the start of the slots, then spread over them in place
      * (null slots zeroed, so the batch never exposes stale bytes). */
     PK_FORWARD(pk_decoder_get_fixed(&cr->dec, nn, dst, err));
@@ -636,97 +797,276 @@ static plank_status read_slots(plank_column_reader *cr, int64_t at, int64_t k, i
     return PLANK_OK;
 }
 
-static plank_status prepare_batch(plank_column_reader *cr, int64_t n, plank_error *err) {
+static plank_status prepare_dest(plank_column_reader *cr, pk_read_dest *d, int64_t n,
+                                 plank_error *err) {
     size_t un = (size_t)n;
-    PK_FORWARD(pk_buffer_resize(&cr->validity, (un + 7) / 8 + 1, err));
-    memset(cr->validity.data, 0, (un + 7) / 8 + 1);
-    if (cr->max_def > 0) PK_FORWARD(pk_buffer_resize(&cr->def, un * sizeof(int16_t), err));
-    if (cr->max_rep > 0) PK_FORWARD(pk_buffer_resize(&cr->rep, un * sizeof(int16_t), err));
-    if (cr->type == PLANK_BYTE_ARRAY && cr->dict_mode) {
-        PK_FORWARD(pk_buffer_resize(&cr->values, un * sizeof(int32_t), err));
-        PK_FORWARD(pk_buffer_resize(&cr->offsets, sizeof(int64_t), err));
-        ((int64_t *)cr->offsets.data)[0] = 0;
-        cr->data.size = 0;
-        cr->fb_n = 0;
+    d->capacity = n;
+    d->length = d->null_count = d->fb_n = 0;
+    d->view = NULL;
+    d->values_ready = false;
+    d->dict_mode = d->dict_mode && cr->type == PLANK_BYTE_ARRAY;
+    if (cr->max_def > 0) {
+        PK_RETURN_IF(!d->validity, err, PLANK_ERR_INVALID_ARGUMENT, "no validity buffer");
+        PK_FORWARD(pk_buffer_resize(d->validity, (un + 7) / 8 + 1, err));
+        memset(d->validity->data, 0, (un + 7) / 8 + 1);
+    }
+    if (cr->max_def > 0 && d->def)
+        PK_FORWARD(pk_buffer_resize(d->def, un * sizeof(int16_t), err));
+    if (cr->max_rep > 0 && d->rep)
+        PK_FORWARD(pk_buffer_resize(d->rep, un * sizeof(int16_t), err));
+    if (d->dict_mode) {
+        PK_FORWARD(pk_buffer_resize(d->values, un * sizeof(int32_t), err));
+        PK_FORWARD(pk_buffer_resize(d->offsets, sizeof(int64_t), err));
+        ((int64_t *)(void *)d->offsets->data)[0] = 0;
+        d->data->size = 0;
     } else if (cr->type == PLANK_BYTE_ARRAY) {
-        PK_FORWARD(pk_buffer_resize(&cr->offsets, (un + 1) * sizeof(int64_t), err));
-        ((int64_t *)cr->offsets.data)[0] = 0;
-        cr->data.size = 0;
+        size_t ow = (size_t)d->offset_width;
+        PK_FORWARD(pk_buffer_resize(d->offsets, (un + 1) * ow, err));
+        memset(d->offsets->data, 0, ow);
+        d->data->size = 0;
     } else if (cr->type == PLANK_BOOLEAN) {
-        PK_FORWARD(pk_buffer_resize(&cr->values, (un + 7) / 8 + 1, err));
-        memset(cr->values.data, 0, (un + 7) / 8 + 1);
-    } else {
-        uint64_t bytes;
-        PK_RETURN_IF(pk_mul_overflow_u64(un, (uint64_t)cr->width, &bytes), err,
-                     PLANK_ERR_INVALID_ARGUMENT, "batch too large");
-        PK_FORWARD(pk_buffer_resize(&cr->values, (size_t)bytes, err));
+        PK_FORWARD(pk_buffer_resize(d->values, (un + 7) / 8 + 1, err));
+        memset(d->values->data, 0, (un + 7) / 8 + 1);
     }
     return PLANK_OK;
 }
 
-/* Advances up to n slots; materialises them into the batch when out != NULL. */
-static plank_status advance(plank_column_reader *cr, int64_t n, plank_batch *out,
-                            int64_t *done_out, plank_error *err) {
-    int64_t done = 0, nulls = 0;
-    cr->view = NULL;
-    if (out) PK_FORWARD(prepare_batch(cr, n, err));
-    while (done < n) {
-        if (!cr->in_page) {
-            if (cr->view_mode && done > 0) break; /* view mode: one page per read */
-            plank_status st = next_page(cr, err);
-            if (st == PLANK_ERR_END) break;
-            PK_FORWARD(st);
-        }
-        int64_t k = n - done < cr->page_left ? n - done : cr->page_left;
-        if (out) {
-            PK_FORWARD(read_slots(cr, done, k, &nulls, err));
-        } else {
-            /* Skip: count the non-null values in the next k levels and drop them. */
-            int64_t left = k;
-            PK_FORWARD(pk_buffer_reserve(&cr->def, PK_SCRATCH_LEVELS * 2 * sizeof(int16_t), err));
-            int16_t *def = (int16_t *)cr->def.data;
-            int16_t *rep = def + PK_SCRATCH_LEVELS;
-            while (left > 0) {
-                int64_t m = left < PK_SCRATCH_LEVELS ? left : PK_SCRATCH_LEVELS;
-                PK_FORWARD(read_levels(cr, m, cr->max_def > 0 ? def : NULL,
-                                       cr->max_rep > 0 ? rep : NULL, err));
-                int64_t nn = m;
-                if (cr->max_def > 0)
-                    nn = pk_count_eq16(cr->r->kernels, def, (size_t)m, cr->max_def);
-                PK_FORWARD(pk_decoder_skip(&cr->dec, nn, err));
-                left -= m;
-            }
-        }
-        done += k;
-        cr->page_left -= k;
-        cr->levels_done += k;
-        if (cr->page_left == 0) end_page(cr);
+/* Entries left to read from the current position: the selection's, or the
+ * chunk's. */
+static int64_t entries_left(const plank_column_reader *cr, int64_t want) {
+    if (cr->sel_done) return 0;
+    int64_t left = cr->cc->num_values - cr->levels_done;
+    if (want < left) left = want; /* counting the ranges stops there */
+    if (!cr->nsel || cr->max_rep > 0) return left;
+    /* Flat: one entry per record, so the selected records bound it. */
+    int64_t sel = 0;
+    for (int64_t i = cr->sel_i; i < cr->nsel && sel < left; i++) {
+        int64_t from = cr->sel[i].first;
+        if (cr->rows_started > from) from = cr->rows_started;
+        int64_t end = cr->sel[i].first + cr->sel[i].count;
+        if (end > from) sel += end - from;
     }
-    if (done_out) *done_out = done;
-    if (out) {
-        memset(out, 0, sizeof *out);
-        out->length = done;
-        out->null_count = nulls;
-        out->validity = nulls ? cr->validity.data : NULL;
-        out->physical_type = cr->type;
-        out->def_levels = cr->max_def > 0 ? (const int16_t *)cr->def.data : NULL;
-        out->rep_levels = cr->max_rep > 0 ? (const int16_t *)cr->rep.data : NULL;
-        if (cr->type == PLANK_BYTE_ARRAY && cr->dict_mode) {
-            out->offsets = (const int64_t *)cr->offsets.data;
-            out->data = cr->data.data;
-            out->values = cr->values.data;
-            out->value_width = 4;
-        } else if (cr->type == PLANK_BYTE_ARRAY) {
-            out->offsets = (const int64_t *)cr->offsets.data;
-            out->data = cr->data.data;
-            out->values = cr->data.data;
-        } else {
-            out->values = cr->view ? cr->view : cr->values.data;
-            out->value_width = cr->type == PLANK_BOOLEAN ? 0 : cr->width;
+    return sel < left ? sel : left;
+}
+
+/* Moves the selection cursor to a range that has entries to read: skips to
+ * the start of range sel_i when before it. Returns the record where the
+ * current read must stop (INT64_MAX without a selection), or -1 when every
+ * range was read. */
+static plank_status selection_step(plank_column_reader *cr, int64_t *stop, plank_error *err) {
+    *stop = INT64_MAX;
+    if (!cr->nsel) return PLANK_OK;
+    for (;;) {
+        if (cr->sel_i >= cr->nsel) {
+            /* The page is kept: dropping it would lose the position that a
+             * later seek goes forward from. */
+            cr->sel_done = true;
+            *stop = -1;
+            return PLANK_OK;
         }
+        const plank_row_range *g = &cr->sel[cr->sel_i];
+        if (!cr->sel_reading) {
+            PK_FORWARD(skip_to_record(cr, g->first, err));
+            cr->sel_reading = true;
+        }
+        int64_t end = g->first + g->count;
+        if (!cr->in_page && cr->rows_started >= end) {
+            /* A page end where every record before `end` has started: the
+             * pages up to the next range hold none of the selection when
+             * they start at a record (flat, v2), and are passed over by
+             * their header; a v1 page of a nested column is loaded, and the
+             * check below sees whether it goes on with record end - 1. */
+            int64_t to = cr->sel_i + 1 < cr->nsel ? cr->sel[cr->sel_i + 1].first
+                                                  : cr->r->md.row_groups[cr->rg].info.num_rows;
+            plank_status st = next_page(cr, to, err);
+            if (st != PLANK_ERR_END) PK_FORWARD(st);
+        }
+        /* The range is over once the next entry starts record `end`. */
+        if (cr->in_page && slots_before(cr, end) == 0) {
+            cr->sel_i++;
+            cr->sel_reading = false;
+            continue;
+        }
+        if (!cr->in_page && cr->levels_done >= cr->cc->num_values) {
+            cr->sel_done = true;
+            *stop = -1;
+            return PLANK_OK;
+        }
+        *stop = end;
+        return PLANK_OK;
+    }
+}
+
+/* Copies the window slots idx[0..k) of g to slots at.. of d. */
+static plank_status gather_slots(plank_column_reader *cr, const pk_read_dest *g,
+                                 const uint16_t *idx, int64_t k, pk_read_dest *d, int64_t at,
+                                 plank_error *err) {
+    if (cr->max_def > 0) {
+        const int16_t *def = (const int16_t *)(const void *)g->def->data;
+        uint8_t *vb = d->validity->data;
+        int64_t valid = 0;
+        for (int64_t j = 0; j < k; j++) {
+            bool v = def[idx[j]] == cr->max_def;
+            if (v) vb[(at + j) >> 3] |= (uint8_t)(1u << ((at + j) & 7));
+            valid += v;
+        }
+        d->null_count += k - valid;
+        if (d->def) {
+            int16_t *o = (int16_t *)(void *)d->def->data + at;
+            for (int64_t j = 0; j < k; j++) o[j] = def[idx[j]];
+        }
+    }
+    if (d->dict_mode) {
+        const int32_t *src = (const int32_t *)(const void *)g->values->data;
+        int32_t *o = (int32_t *)(void *)d->values->data + at;
+        for (int64_t j = 0; j < k; j++) o[j] = src[idx[j]];
+        return PLANK_OK;
+    }
+    if (cr->type == PLANK_BYTE_ARRAY) {
+        const int64_t *go = (const int64_t *)(const void *)g->offsets->data;
+        int64_t bytes = 0;
+        for (int64_t j = 0; j < k; j++) bytes += go[idx[j] + 1] - go[idx[j]];
+        size_t base = d->data->size;
+        PK_RETURN_IF(d->offset_width == 4 && base + (uint64_t)bytes > INT32_MAX, err,
+                     PLANK_ERR_LIMIT,
+                     "%llu bytes of string data in one batch do not fit 32-bit offsets; lower "
+                     "batch_rows", (unsigned long long)(base + (uint64_t)bytes));
+        PK_FORWARD(pk_buffer_reserve(d->data, base + (size_t)bytes, err));
+        uint8_t *dst = d->data->data;
+        int64_t end = (int64_t)base;
+        for (int64_t j = 0; j < k; j++) {
+            int64_t from = go[idx[j]], len = go[idx[j] + 1] - from;
+            if (len) memcpy(dst + end, g->data->data + from, (size_t)len); /* data NULL if none */
+            end += len;
+            if (d->offset_width == 8) ((int64_t *)(void *)d->offsets->data)[at + j + 1] = end;
+            else ((int32_t *)(void *)d->offsets->data)[at + j + 1] = (int32_t)end;
+        }
+        d->data->size = (size_t)end;
+        return PLANK_OK;
+    }
+    if (cr->type == PLANK_BOOLEAN) {
+        const uint8_t *src = g->values->data;
+        uint8_t *o = d->values->data;
+        for (int64_t j = 0; j < k; j++)
+            if (pk_bit_get(src, idx[j])) o[(at + j) >> 3] |= (uint8_t)(1u << ((at + j) & 7));
+        return PLANK_OK;
+    }
+    size_t w = (size_t)cr->width;
+    if (!d->values_ready) {
+        PK_FORWARD(pk_buffer_resize(d->values, (size_t)d->capacity * w, err));
+        d->values_ready = true;
+    }
+    const uint8_t *src = g->values->data;
+    uint8_t *o = d->values->data + (size_t)at * w;
+    if (w == 4) {
+        for (int64_t j = 0; j < k; j++) memcpy(o + j * 4, src + (size_t)idx[j] * 4, 4);
+    } else if (w == 8) {
+        for (int64_t j = 0; j < k; j++) memcpy(o + j * 8, src + (size_t)idx[j] * 8, 8);
+    } else {
+        for (int64_t j = 0; j < k; j++) memcpy(o + (size_t)j * w, src + (size_t)idx[j] * w, w);
     }
     return PLANK_OK;
 }
+
+/* Sparse selections of flat columns (the seed work's buffered path): when
+ * the next window of up to 1024 entries of the page holds several selected
+ * ranges, the window is decoded whole into a small buffer and the selected
+ * rows gathered from it, instead of a skip and a short read per range.
+ * *got receives the slots gathered, 0 when the window does not qualify. */
+static plank_status gather_window(plank_column_reader *cr, pk_read_dest *d, int64_t at,
+                                  int64_t room, int64_t *got, plank_error *err) {
+    *got = 0;
+    int64_t S = cr->rows_started;
+    int64_t W = cr->page_left < 1024 ? cr->page_left : 1024;
+    if (room < W) W = room; /* never more entries than the read has room for */
+    /* The selected entries of the window, and how many ranges they form. */
+    uint16_t idx[1024];
+    int64_t k = 0, ranges = 0, i = cr->sel_i;
+    for (; i < cr->nsel && cr->sel[i].first < S + W; i++) {
+        int64_t a = cr->sel[i].first > S ? cr->sel[i].first : S;
+        int64_t b = cr->sel[i].first + cr->sel[i].count;
+        if (b > S + W) b = S + W;
+        for (int64_t p = a; p < b; p++) idx[k++] = (uint16_t)(p - S);
+        ranges += b > a;
+        if (cr->sel[i].first + cr->sel[i].count > S + W) break; /* goes on after */
+    }
+    if (ranges < 4) return PLANK_OK;
+    bool dict_page = cr->dec.encoding == PLANK_ENC_PLAIN_DICTIONARY ||
+                     cr->dec.encoding == PLANK_ENC_RLE_DICTIONARY;
+    if (d->dict_mode && !dict_page) return PLANK_OK; /* fallback values stay on the plain path */
+    pk_read_dest g = {0};
+    g.validity = &cr->g_validity;
+    g.def = &cr->g_def;
+    g.values = &cr->g_values;
+    g.offsets = &cr->g_offsets;
+    g.data = &cr->g_data;
+    g.offset_width = 8;
+    g.dict_mode = d->dict_mode;
+    g.null_index = d->null_index;
+    PK_FORWARD(prepare_dest(cr, &g, W, err));
+    PK_FORWARD(read_slots(cr, &g, 0, W, false, err));
+    consume_levels(cr, W);
+    /* The ranges wholly inside the window are done; one that goes on stays
+     * current (and is being read). */
+    cr->sel_i = i;
+    cr->sel_reading = i < cr->nsel && cr->sel[i].first < S + W;
+    PK_FORWARD(gather_slots(cr, &g, idx, k, d, at, err));
+    *got = k;
+    return PLANK_OK;
+}
+
+/* Advances up to n selected slots; materialises them into d when d != NULL. */
+static plank_status advance(plank_column_reader *cr, int64_t n, pk_read_dest *d,
+                            int64_t *done_out, plank_error *err) {
+    int64_t done = 0;
+    int64_t left = entries_left(cr, n);
+    if (n > left) n = left; /* buffers sized by what remains, not by the request */
+    if (d) PK_FORWARD(prepare_dest(cr, d, n, err));
+    while (done < n) {
+        if (!cr->in_page && d && d->page_stop && done > 0) break; /* one page per read */
+        int64_t stop = INT64_MAX;
+        if (cr->nsel) {
+            PK_FORWARD(selection_step(cr, &stop, err));
+            if (stop < 0) break;
+        }
+        if (!cr->in_page) {
+            plank_status st = next_page(cr, -1, err);
+            if (st == PLANK_ERR_END) break;
+            PK_FORWARD(st);
+            if (cr->nsel) continue; /* the range may end before this page's first entry */
+        }
+        if (d && cr->nsel && cr->max_rep == 0) {
+            int64_t got;
+            PK_FORWARD(gather_window(cr, d, done, n - done, &got, err));
+            if (got) {
+                done += got;
+                continue;
+            }
+        }
+        int64_t k = n - done < cr->page_left ? n - done : cr->page_left;
+        if (stop != INT64_MAX) {
+            int64_t b = slots_before(cr, stop);
+            if (b < k) k = b;
+        }
+        if (d) {
+            PK_FORWARD(read_slots(cr, d, done, k, done == 0 && k == n, err));
+            consume_levels(cr, k);
+        } else {
+            PK_FORWARD(skip_slots(cr, k, err));
+        }
+        done += k;
+    }
+    if (done_out) *done_out = done;
+    if (d) d->length = done;
+    return PLANK_OK;
+}
+
+plank_status pk_column_reader_read_dest(plank_column_reader *cr, int64_t max_values,
+                                        pk_read_dest *d, plank_error *err) {
+    return locate(cr, advance(cr, max_values, d, NULL, err), err);
+}
+
+/* ---- The plank_batch API ------------------------------------------------------------------ */
 
 plank_status plank_column_reader_read(plank_column_reader *cr, int64_t max_values,
                                       plank_batch *out, plank_error *err) {
@@ -734,7 +1074,44 @@ plank_status plank_column_reader_read(plank_column_reader *cr, int64_t max_value
     if (!cr || !out || max_values < 0)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
     if (max_values > (INT64_C(1) << 30)) max_values = INT64_C(1) << 30;
-    return locate(cr, advance(cr, max_values, out, NULL, err), err);
+    pk_read_dest d = {0};
+    d.validity = &cr->validity;
+    d.def = &cr->def;
+    d.rep = &cr->rep;
+    d.values = &cr->values;
+    d.offsets = &cr->offsets;
+    d.data = &cr->data;
+    d.offset_width = 8;
+    d.dict_mode = cr->dict_mode;
+    d.null_index = -1;
+    d.view_ok = cr->view_mode;
+    d.page_stop = cr->view_mode;
+    cr->view = NULL;
+    plank_status st = locate(cr, advance(cr, max_values, &d, NULL, err), err);
+    if (st != PLANK_OK) return st;
+    cr->view = d.view;
+    cr->fb_n = d.fb_n;
+    memset(out, 0, sizeof *out);
+    out->length = d.length;
+    out->null_count = d.null_count;
+    out->validity = d.null_count ? cr->validity.data : NULL;
+    out->physical_type = cr->type;
+    out->def_levels = cr->max_def > 0 ? (const int16_t *)(const void *)cr->def.data : NULL;
+    out->rep_levels = cr->max_rep > 0 ? (const int16_t *)(const void *)cr->rep.data : NULL;
+    if (cr->type == PLANK_BYTE_ARRAY && d.dict_mode) {
+        out->offsets = (const int64_t *)(const void *)cr->offsets.data;
+        out->data = cr->data.data;
+        out->values = cr->values.data;
+        out->value_width = 4;
+    } else if (cr->type == PLANK_BYTE_ARRAY) {
+        out->offsets = (const int64_t *)(const void *)cr->offsets.data;
+        out->data = cr->data.data;
+        out->values = cr->data.data;
+    } else {
+        out->values = d.view ? d.view : cr->values.data;
+        out->value_width = cr->type == PLANK_BOOLEAN ? 0 : cr->width;
+    }
+    return PLANK_OK;
 }
 
 plank_status plank_column_reader_skip(plank_column_reader *cr, int64_t n, int64_t *skipped,
@@ -744,6 +1121,90 @@ plank_status plank_column_reader_skip(plank_column_reader *cr, int64_t n, int64_
     if (!cr || n < 0) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
     return locate(cr, advance(cr, n, NULL, skipped, err), err);
 }
+
+/* ---- Seeks and selections ------------------------------------------------------------------ */
+
+plank_status plank_column_reader_seek(plank_column_reader *cr, int64_t row, plank_error *err) {
+    plank_error_init(err);
+    if (!cr || row < 0) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
+    int64_t rows = cr->r->md.row_groups[cr->rg].info.num_rows;
+    if (row > rows)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "row %lld is past the end of the row group (%lld rows)",
+                            (long long)row, (long long)rows);
+    /* Backwards: from the first data page again (the dictionary is kept). */
+    if (row < cr->rows_started || (row == cr->rows_started && cr->in_page && cr->max_rep > 0 &&
+                                   page_rep(cr)[0] != 0)) {
+        reset_position(cr);
+        cr->pos = cr->data_pos;
+        cr->page_ordinal = cr->data_pos ? 0 : -1;
+    }
+    cr->sel_done = false;
+    if (cr->nsel) {
+        /* The selection resumes at the first range not wholly before row. */
+        cr->sel_i = 0;
+        while (cr->sel_i < cr->nsel &&
+               cr->sel[cr->sel_i].first + cr->sel[cr->sel_i].count <= row)
+            cr->sel_i++;
+        cr->sel_reading = cr->sel_i < cr->nsel && cr->sel[cr->sel_i].first < row;
+    }
+    return locate(cr, skip_to_record(cr, row, err), err);
+}
+
+plank_status plank_column_reader_select(plank_column_reader *cr, const plank_row_range *ranges,
+                                        int64_t num_ranges, plank_error *err) {
+    plank_error_init(err);
+    if (!cr || num_ranges < 0 || (num_ranges > 0 && !ranges))
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
+    int64_t rows = cr->r->md.row_groups[cr->rg].info.num_rows;
+    int64_t prev_end = 0, kept = 0;
+    for (int64_t i = 0; i < num_ranges; i++) {
+        const plank_row_range *g = &ranges[i];
+        if (g->first < 0 || g->count < 0 || g->first < prev_end || g->count > INT64_MAX - g->first)
+            return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                                "row range %lld ([%lld, +%lld)) is negative, overlaps or is not "
+                                "after the previous one", (long long)i, (long long)g->first,
+                                (long long)g->count);
+        prev_end = g->first + g->count;
+        kept += g->count > 0;
+    }
+    if (num_ranges > 0 && prev_end > rows)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "row range ends at %lld, past the row group's %lld rows",
+                            (long long)prev_end, (long long)rows);
+    if (cr->levels_done > 0 || cr->in_page) {
+        reset_position(cr);
+        cr->pos = cr->data_pos;
+        cr->page_ordinal = cr->data_pos ? 0 : -1;
+    }
+    /* An empty selection is one empty range: reads end at once. */
+    int64_t need = kept ? kept : 1;
+    if (need > cr->sel_cap) {
+        plank_row_range *p = pk_realloc(cr->a, cr->sel, (size_t)cr->sel_cap * sizeof *p,
+                                        (size_t)need * sizeof *p);
+        if (!p) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+        cr->sel = p;
+        cr->sel_cap = need;
+    }
+    int64_t j = 0;
+    for (int64_t i = 0; i < num_ranges; i++)
+        if (ranges[i].count > 0) cr->sel[j++] = ranges[i];
+    if (!j) cr->sel[j++] = (plank_row_range){rows, 0};
+    cr->nsel = j;
+    cr->sel_i = 0;
+    cr->sel_reading = false;
+    cr->sel_done = false;
+    return PLANK_OK;
+}
+
+plank_status pk_column_reader_clear_selection(plank_column_reader *cr, plank_error *err) {
+    cr->nsel = 0;
+    cr->sel_done = false;
+    return PLANK_OK;
+    (void)err;
+}
+
+/* ---- Internal accessors ------------------------------------------------------------------- */
 
 void pk_column_reader_set_dict_mode(plank_column_reader *cr, bool on) {
     if (cr && cr->type == PLANK_BYTE_ARRAY) cr->dict_mode = on;
@@ -767,6 +1228,35 @@ bool pk_column_reader_batch_view(const plank_column_reader *cr, pk_shared **owne
     return true;
 }
 
+pk_shared *pk_column_reader_chunk_owner(const plank_column_reader *cr) {
+    return cr ? cr->chunk_owned : NULL;
+}
+
 bool pk_column_reader_at_page_end(const plank_column_reader *cr) {
     return cr && !cr->in_page;
+}
+
+plank_status pk_column_reader_view_rows(plank_column_reader *cr, int64_t *rows,
+                                        plank_error *err) {
+    *rows = 0;
+    if (cr->nsel || cr->type == PLANK_BOOLEAN || cr->type == PLANK_BYTE_ARRAY ||
+        cr->max_rep > 0)
+        return PLANK_OK;
+    if (!cr->in_page) {
+        plank_status st = next_page(cr, -1, err);
+        if (st == PLANK_ERR_END) return PLANK_OK;
+        PK_FORWARD(locate(cr, st, err));
+    }
+    if (cr->dec.encoding == PLANK_ENC_PLAIN &&
+        (uintptr_t)cr->dec.start - (uintptr_t)cr->chunk < cr->chunk_len)
+        *rows = cr->page_left;
+    return PLANK_OK;
+}
+
+int64_t pk_column_reader_rows_left(const plank_column_reader *cr) {
+    return entries_left(cr, INT64_MAX);
+}
+
+void pk_column_reader_counters(const plank_column_reader *cr, pk_column_counters *out) {
+    *out = cr->counters;
 }

@@ -13,6 +13,8 @@
 #include "../simd/pk_kernels.h"
 #include "../thrift/pk_thrift.h"
 
+#include <stdatomic.h>
+
 #define PK_DEFAULT_MAX_FOOTER (256u << 20)
 /* Page sizes are i32 in the format; the default accepts every page a valid
  * file can hold (large_string_map.brotli.parquet has a 1 GiB page). */
@@ -27,6 +29,7 @@
 
 struct plank_reader {
     plank_allocator alloc; /* copy of the caller's (or the default) */
+    atomic_int refs;       /* the caller's, plus one per stream that uses the reader */
     plank_source src;
     bool src_open;         /* src.close still to be called */
     const uint8_t *mem;    /* whole file when the source is a memory buffer */
@@ -47,9 +50,78 @@ struct plank_reader {
     const pk_kernels *kernels; /* chosen once at open (CPU, PLANK_SIMD, PLANK_SIMD_MAX) */
 };
 
+/* A reference on the reader for an object that outlives the caller's
+ * plank_reader_close (an Arrow stream); pk_reader_release drops it and
+ * frees the reader with the last one. */
+void pk_reader_retain(plank_reader *r);
+void pk_reader_release(plank_reader *r);
+
 /* Reads len bytes at offset from the source, checking the range. */
 plank_status pk_reader_read_at(const plank_reader *r, uint64_t offset, void *buf, size_t len,
                                plank_error *err);
+
+/* Bytes per value of a fixed-width physical type (BOOLEAN: 1, one byte per
+ * dense value), the type_length of FIXED_LEN_BYTE_ARRAY, 0 for BYTE_ARRAY. */
+int32_t pk_physical_width(plank_physical_type type, int32_t type_length);
+
+/* Where pk_column_reader_read_dest puts the slots of one read: the caller's
+ * buffers, resized by the reader, so that a reader of Arrow arrays decodes
+ * straight into the buffers an array then owns (one copy of each value from
+ * the page). Slot i of the read is:
+ *  - validity (required when the column's max definition level is above 0):
+ *    bit i set when the slot is non-null;
+ *  - def / rep (NULL: not wanted): the slot's levels, when the max level > 0;
+ *  - fixed width: values holds width bytes per slot (nulls zeroed); BOOLEAN:
+ *    values is a bitmap; dictionary mode (BYTE_ARRAY): values holds one
+ *    int32 per slot as in pk_column_reader_set_dict_mode, with null_index for
+ *    null slots, fallback bytes in data with fb_n + 1 int64 offsets;
+ *  - BYTE_ARRAY: offsets holds offset_width-byte (4 or 8) offsets into data,
+ *    offsets[0] == 0, null slots empty. 32-bit offsets past INT32_MAX bytes
+ *    fail with PLANK_ERR_LIMIT.
+ * With view_ok, a read whose slots are all non-null and come from one PLAIN
+ * fixed-width page stored in place (page_stop: reads end at page ends; else
+ * the read must be that page's slots entirely) leaves values alone and sets
+ * view to the bytes in the chunk (pk_column_reader_chunk_owner owns them). */
+typedef struct pk_read_dest {
+    pk_buffer *validity, *def, *rep, *values, *offsets, *data;
+    int32_t offset_width;
+    int32_t null_index;
+    bool dict_mode;
+    bool view_ok, page_stop;
+    int32_t view_align;  /* a view's address must be a multiple of it (0, 1: any) */
+    /* filled by the read */
+    int64_t length, null_count, fb_n;
+    const uint8_t *view;
+    int64_t capacity;   /* slots the buffers were sized for */
+    bool values_ready;
+} pk_read_dest;
+
+/* Reads up to max_values selected slots (fewer only at the end of the
+ * chunk or the selection, or at a page end with page_stop). */
+plank_status pk_column_reader_read_dest(plank_column_reader *cr, int64_t max_values,
+                                        pk_read_dest *d, plank_error *err);
+/* Moves the reader to another row group's chunk of the same column,
+ * keeping its buffers, decompression contexts and modes (the selection is
+ * cleared). The chunk buffer is reused unless an array still holds it. */
+plank_status pk_column_reader_reopen(plank_column_reader *cr, int32_t row_group,
+                                     plank_error *err);
+/* The refcounted block holding the chunk's bytes; NULL for memory readers. */
+pk_shared *pk_column_reader_chunk_owner(const plank_column_reader *cr);
+/* Rows left in the current (or next) page when it is a PLAIN fixed-width
+ * page stored in place, flat and without a selection; 0 otherwise (a view
+ * candidate for the stream's zero copy). */
+plank_status pk_column_reader_view_rows(plank_column_reader *cr, int64_t *rows,
+                                        plank_error *err);
+/* Level entries left to read (an upper bound with a selection). */
+int64_t pk_column_reader_rows_left(const plank_column_reader *cr);
+
+/* What the reader did, for tests: pages whose body was decoded (dictionary
+ * included), of those the compressed ones that were decompressed, data pages
+ * passed over by their header alone, dictionaries loaded. */
+typedef struct pk_column_counters {
+    int64_t pages_decoded, pages_decompressed, pages_skipped, dictionaries;
+} pk_column_counters;
+void pk_column_reader_counters(const plank_column_reader *cr, pk_column_counters *out);
 
 /* Dictionary mode of a BYTE_ARRAY column reader (the Arrow export's
  * dictionary arrays). Off by default; set before the first read. In this mode

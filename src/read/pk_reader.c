@@ -230,6 +230,7 @@ static plank_status reader_new(plank_reader **out, const plank_reader_options *o
     plank_reader *r = pk_calloc(a, sizeof *r);
     if (!r) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     r->alloc = *a;
+    atomic_init(&r->refs, 1);
     pk_arena_init(&r->arena, &r->alloc);
     r->verify_checksums = opts ? opts->verify_checksums : true;
     r->max_page_size = opts && opts->max_page_size ? opts->max_page_size : PK_DEFAULT_MAX_PAGE;
@@ -316,8 +317,16 @@ plank_status plank_reader_open_path(plank_reader **out, const char *path,
     return plank_reader_open_source(out, &src, opts, err);
 }
 
-void plank_reader_close(plank_reader *r) {
+void pk_reader_retain(plank_reader *r) {
+    atomic_fetch_add_explicit(&r->refs, 1, memory_order_relaxed);
+}
+
+void plank_reader_close(plank_reader *r) { pk_reader_release(r); }
+
+void pk_reader_release(plank_reader *r) {
     if (!r) return;
+    /* acq_rel: every owner's use of the reader happens before the free. */
+    if (atomic_fetch_sub_explicit(&r->refs, 1, memory_order_acq_rel) != 1) return;
     if (r->md_loaded) pk_file_metadata_free(&r->md);
     pk_arena_reset(&r->arena);
     if (r->src_open && r->src.close) r->src.close(r->src.opaque);
