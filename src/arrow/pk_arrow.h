@@ -137,11 +137,71 @@ typedef struct pk_batch_view {
     pk_leaf_buf *leaves;
     const int64_t *slots;
     plank_allocator alloc;
+    /* Per leaf: an array already built for the batch (release != NULL), moved
+     * into place instead of assembled; NULL: none. */
+    struct ArrowArray *pre;
 } pk_batch_view;
 
 /* Assembles `rows` records into a struct ArrowArray (the root). */
 plank_status pk_assemble(const pk_batch_view *v, int64_t rows, struct ArrowArray *out,
                          plank_error *err);
+
+/* ---- Arrays (pk_arrow_array.c) ---- */
+
+/* Sets up out with its private block: n_children child structs (built by
+ * the caller, n_children raised as they are), one spare struct for a
+ * dictionary, buffers NULL. */
+plank_status pk_array_new(const plank_allocator *a, struct ArrowArray *out, int64_t length,
+                          int64_t n_buffers, int64_t n_children, plank_error *err);
+/* The allocator the array frees with. */
+const plank_allocator *pk_array_allocator(struct ArrowArray *arr);
+/* The struct an array's dictionary goes in (owned by the array's block). */
+struct ArrowArray *pk_array_dictionary_slot(struct ArrowArray *arr);
+/* Allocates buffer i (zeroed, at least 16 bytes so it is never NULL). */
+void *pk_array_buffer(struct ArrowArray *arr, int i, size_t n, plank_error *err);
+/* Buffer i becomes b's memory, which the array now owns (b is left empty,
+ * reusable); b must use the array's allocator. */
+plank_status pk_array_adopt(struct ArrowArray *arr, int i, pk_buffer *b, plank_error *err);
+/* Buffer i points at p, kept alive by one reference on owner (NULL: the
+ * caller's memory, nothing to hold); chunk marks a zero-copy value buffer.
+ * An array holds at most one such owner. */
+void pk_array_borrow(struct ArrowArray *arr, int i, const void *p, pk_shared *owner,
+                     bool chunk);
+void pk_array_drop_buffer(struct ArrowArray *arr, int i);
+
+/* Converts n fixed-width slot values of sw bytes at src into n Arrow
+ * values of w bytes at dst (I8, I16, INT96_NS, DEC_I32, DEC_I64, DEC_BE of
+ * FIXED_LEN_BYTE_ARRAY); a big-endian decimal too wide for w is
+ * PLANK_ERR_CORRUPT. */
+plank_status pk_convert_fixed(pk_conv conv, const uint8_t *src, int32_t sw, int64_t n,
+                              uint8_t *dst, int32_t w, plank_error *err);
+
+/* ---- Flat leaves decoded straight into arrays (pk_arrow_flat.c) ---- */
+
+/* The state a flat leaf keeps over the batches of one chunk: the chunk's
+ * dictionary in Arrow layout, shared by the batches that use only it. */
+typedef struct pk_flat_leaf {
+    pk_shared *dict_block;
+    int64_t dict_len;
+    size_t dict_off_bytes;
+    pk_buffer conv;      /* converted leaves: the page values before conversion */
+} pk_flat_leaf;
+
+void pk_flat_leaf_init(pk_flat_leaf *fl, const plank_allocator *a);
+/* Frees everything. */
+void pk_flat_leaf_free(pk_flat_leaf *fl);
+/* Drops the chunk's state (a new row group). */
+void pk_flat_leaf_reset(pk_flat_leaf *fl);
+/* Whether the leaf is read this way: no list or struct above it, and values
+ * that are the page's (same width, bitmap, binary, or dictionary indices). */
+bool pk_flat_leaf_eligible(const pk_anode *an);
+/* Reads `rows` records of the leaf into out (exactly that many, else
+ * PLANK_ERR_CORRUPT). view_align > 0: the values may point into the chunk
+ * (zero copy) when one in-place PLAIN page holds them all at an address
+ * that is a multiple of view_align. */
+plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const pk_anode *an,
+                               int64_t rows, int32_t view_align, const plank_allocator *a,
+                               struct ArrowArray *out, plank_error *err);
 
 /* Whether the value buffer of an array made by pk_assemble points into a
  * column chunk (zero copy) rather than a buffer of its own; for tests. */

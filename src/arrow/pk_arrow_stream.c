@@ -22,12 +22,23 @@ typedef struct pk_stream {
     pk_atree t;
     int32_t *rgs;
     int32_t nrg, next_rg;
+    int32_t rgs_cap;             /* entries allocated in rgs, less one */
     int32_t cur_rg;              /* -1: between row groups */
     int64_t rows_left;
     plank_column_reader **crs;   /* per leaf */
     pk_leaf_buf *leaves;
     int64_t *slots;
+    bool *direct;                /* per leaf: a flat leaf decoded straight into its array */
+    pk_flat_leaf *flat;          /* per leaf, for direct ones */
+    struct ArrowArray *pre;      /* per leaf: the direct leaf's array of the batch */
     bool zero_copy;              /* some leaf may be exported zero-copy */
+    bool reader_ref;             /* holds a reference on r */
+    /* Row selection (plank_reader_arrow_stream_rows): per entry of rgs, the
+     * ranges sel[sel_first[i] .. + sel_count[i]) relative to its row group. */
+    plank_row_range *sel;
+    int64_t nsel;
+    int64_t *sel_first, *sel_count;
+    int32_t sel_groups_cap;      /* entries allocated in sel_first/sel_count, less one */
     int err_code;                /* sticky errno, 0 when fine */
     char msg[PLANK_ERROR_MESSAGE_SIZE + 64];
 } pk_stream;
@@ -277,6 +288,13 @@ static plank_status zero_copy_cut(pk_stream *s, int64_t *take, plank_error *err)
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
         pk_leaf_buf *l = &s->leaves[i];
         if (!l->zc_align) continue;
+        if (s->direct[i]) {
+            /* A direct leaf is a view when one page holds the whole batch. */
+            int64_t r;
+            PK_FORWARD(pk_column_reader_view_rows(s->crs[i], &r, err));
+            if (r >= floor && r < cut) cut = r;
+            continue;
+        }
         bool whole = l->view && pk_column_reader_at_page_end(s->crs[i]);
         if (l->n < *take && !l->eof && !whole) PK_FORWARD(leaf_read(s, i, *take - l->n, err));
         if (l->view && l->n >= floor && l->n < cut) cut = l->n;
@@ -324,6 +342,7 @@ static bool fits_int32(pk_stream *s) {
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
         const pk_anode *an = s->t.leaf_nodes[i];
         const plank_schema_node *pn = an->pn;
+        if (s->direct[i]) continue;
         if (an->under_small_list && s->slots[i] > INT32_MAX) return false;
         if (pn->physical_type == PLANK_BYTE_ARRAY && !an->large && !an->dict &&
             ((const int64_t *)s->leaves[i].offs.data)[s->slots[i]] > INT32_MAX)
@@ -365,12 +384,28 @@ static plank_status open_row_group(pk_stream *s, int32_t g, plank_error *err) {
     PK_FORWARD(plank_reader_row_group(s->r, g, &info, err));
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
         leaf_clear(&s->leaves[i]);
+        pk_flat_leaf_reset(&s->flat[i]);
+        if (s->crs[i]) {
+            /* Buffers, contexts and modes carry over from the last row group. */
+            PK_FORWARD(pk_column_reader_reopen(s->crs[i], g, err));
+            continue;
+        }
         PK_FORWARD(plank_column_reader_open(s->r, g, s->t.leaf_columns[i], &s->crs[i], err));
         if (s->t.leaf_nodes[i]->dict) pk_column_reader_set_dict_mode(s->crs[i], true);
-        if (s->leaves[i].zc_align) pk_column_reader_set_view_mode(s->crs[i], true);
+        if (s->leaves[i].zc_align && !s->direct[i])
+            pk_column_reader_set_view_mode(s->crs[i], true);
     }
     s->cur_rg = g;
     s->rows_left = info.num_rows;
+    if (s->sel) {
+        int32_t e = s->next_rg - 1; /* the rgs entry being opened */
+        const plank_row_range *rr = s->sel + s->sel_first[e];
+        int64_t nr = s->sel_count[e], rows = 0;
+        for (int32_t i = 0; i < s->t.num_leaves; i++)
+            PK_FORWARD(plank_column_reader_select(s->crs[i], rr, nr, err));
+        for (int64_t k = 0; k < nr; k++) rows += rr[k].count;
+        s->rows_left = rows;
+    }
     return PLANK_OK;
 }
 
@@ -389,7 +424,6 @@ static plank_status finish_row_group(pk_stream *s, plank_error *err) {
                      "row group %d: column %d (%s) has more records than the row group's "
                      "num_rows", (int)s->cur_rg, (int)pn->column, pn->path);
     }
-    close_readers(s);
     s->cur_rg = -1;
     return PLANK_OK;
 }
@@ -411,6 +445,7 @@ static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
     int64_t take = s->rows_left < s->o.batch_rows ? s->rows_left : s->o.batch_rows;
     if (s->zero_copy) PK_FORWARD(zero_copy_cut(s, &take, err));
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
+        if (s->direct[i]) continue;
         PK_FORWARD(leaf_fill(s, i, take, err));
         const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
         int64_t have = complete_records(&s->leaves[i], pn);
@@ -428,10 +463,24 @@ static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
                      (int)s->cur_rg);
         take /= 2;
     }
-    pk_batch_view v = {&s->t, s->r, s->leaves, s->slots, s->alloc};
-    PK_FORWARD(pk_assemble(&v, take, out, err));
+    /* Direct leaves last: the batch's length is final now. */
+    plank_status st = PLANK_OK;
+    for (int32_t i = 0; i < s->t.num_leaves && st == PLANK_OK; i++) {
+        if (!s->direct[i]) continue;
+        st = pk_flat_leaf_read(&s->flat[i], s->crs[i], s->t.leaf_nodes[i], take,
+                               s->leaves[i].zc_align, &s->alloc, &s->pre[i], err);
+        if (st != PLANK_OK && err) pk_error_prefix(err, "row group %d", (int)s->cur_rg);
+    }
+    if (st == PLANK_OK) {
+        pk_batch_view v = {&s->t, s->r, s->leaves, s->slots, s->alloc, s->pre};
+        st = pk_assemble(&v, take, out, err);
+    }
     for (int32_t i = 0; i < s->t.num_leaves; i++)
-        leaf_consume(&s->leaves[i], s->t.leaf_nodes[i], s->slots[i], take);
+        if (s->pre[i].release) s->pre[i].release(&s->pre[i]);
+    PK_FORWARD(st);
+    for (int32_t i = 0; i < s->t.num_leaves; i++)
+        if (!s->direct[i])
+            leaf_consume(&s->leaves[i], s->t.leaf_nodes[i], s->slots[i], take);
     s->rows_left -= take;
     return PLANK_OK;
 }
@@ -489,8 +538,20 @@ static void stream_free(pk_stream *s) {
         pk_free(&a, s->leaves, (size_t)(s->t.num_leaves + 1) * sizeof *s->leaves);
     }
     if (s->slots) pk_free(&a, s->slots, (size_t)(s->t.num_leaves + 1) * sizeof *s->slots);
-    if (s->rgs) pk_free(&a, s->rgs, (size_t)(s->nrg + 1) * sizeof *s->rgs);
+    if (s->flat) {
+        for (int32_t i = 0; i < s->t.num_leaves; i++) pk_flat_leaf_free(&s->flat[i]);
+        pk_free(&a, s->flat, (size_t)(s->t.num_leaves + 1) * sizeof *s->flat);
+    }
+    if (s->direct) pk_free(&a, s->direct, (size_t)(s->t.num_leaves + 1) * sizeof *s->direct);
+    if (s->pre) pk_free(&a, s->pre, (size_t)(s->t.num_leaves + 1) * sizeof *s->pre);
+    if (s->rgs) pk_free(&a, s->rgs, (size_t)(s->rgs_cap + 1) * sizeof *s->rgs);
     pk_atree_free(&s->t);
+    if (s->sel) pk_free(&a, s->sel, (size_t)(s->nsel + 1) * sizeof *s->sel);
+    if (s->sel_first)
+        pk_free(&a, s->sel_first, (size_t)(s->sel_groups_cap + 1) * sizeof *s->sel_first);
+    if (s->sel_count)
+        pk_free(&a, s->sel_count, (size_t)(s->sel_groups_cap + 1) * sizeof *s->sel_count);
+    if (s->reader_ref) pk_reader_release(s->r);
     pk_free(&a, s, sizeof *s);
 }
 
@@ -532,7 +593,10 @@ plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_group
     s->o = opt;
     s->cur_rg = -1;
     s->nrg = num_row_groups;
-    plank_status st = pk_atree_build(r, &opt, row_groups, num_row_groups, &s->t, err);
+    s->rgs_cap = num_row_groups;
+    /* The schema is decided from every row group, so that streams over any
+     * subset agree with each other and with plank_reader_arrow_schema. */
+    plank_status st = pk_atree_build(r, &opt, NULL, 0, &s->t, err);
     if (st != PLANK_OK) {
         pk_free(&s->alloc, s, sizeof *s);
         return st;
@@ -542,15 +606,27 @@ plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_group
     s->crs = pk_calloc(&s->alloc, nl * sizeof *s->crs);
     s->leaves = pk_calloc(&s->alloc, nl * sizeof *s->leaves);
     s->slots = pk_calloc(&s->alloc, nl * sizeof *s->slots);
-    if (!s->rgs || !s->crs || !s->leaves || !s->slots) {
+    s->direct = pk_calloc(&s->alloc, nl * sizeof *s->direct);
+    s->flat = pk_calloc(&s->alloc, nl * sizeof *s->flat);
+    s->pre = pk_calloc(&s->alloc, nl * sizeof *s->pre);
+    if (!s->rgs || !s->crs || !s->leaves || !s->slots || !s->direct || !s->flat || !s->pre) {
         stream_free(s);
         return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     }
     for (int32_t i = 0; i < s->nrg; i++) s->rgs[i] = row_groups ? row_groups[i] : i;
+    pk_reader_retain(r);
+    s->reader_ref = true;
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
         leaf_init(&s->leaves[i], &s->alloc);
+        pk_flat_leaf_init(&s->flat[i], &s->alloc);
         s->leaves[i].zc_align = zero_copy_align(s, s->t.leaf_nodes[i]);
         s->zero_copy |= s->leaves[i].zc_align > 0;
+    }
+    /* Leaves that are top-level fields of their own go straight into arrays. */
+    const pk_anode *root = s->t.root;
+    for (int32_t k = 0; k < root->num_children; k++) {
+        const pk_anode *an = root->children[k];
+        if (pk_flat_leaf_eligible(an)) s->direct[an->leaf] = true;
     }
     out->get_schema = stream_get_schema;
     out->get_next = stream_get_next;
@@ -558,4 +634,81 @@ plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_group
     out->release = stream_release;
     out->private_data = s;
     return PLANK_OK;
+}
+
+plank_status plank_reader_arrow_stream_rows(plank_reader *r, const plank_row_range *rows,
+                                            int64_t num_ranges, const plank_arrow_options *o,
+                                            struct ArrowArrayStream *out, plank_error *err) {
+    plank_error_init(err);
+    if (!r || !out || num_ranges < 0 || (num_ranges > 0 && !rows))
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
+    memset(out, 0, sizeof *out);
+    int64_t total_rows = plank_reader_num_rows(r), prev_end = 0;
+    for (int64_t i = 0; i < num_ranges; i++) {
+        const plank_row_range *g = &rows[i];
+        if (g->first < 0 || g->count < 0 || g->first < prev_end ||
+            g->count > total_rows - g->first)
+            return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                                "row range %lld ([%lld, +%lld)) is negative, overlaps the "
+                                "previous one or ends past the file's %lld rows",
+                                (long long)i, (long long)g->first, (long long)g->count,
+                                (long long)total_rows);
+        prev_end = g->first + g->count;
+    }
+    int32_t nrg = plank_reader_num_row_groups(r);
+    /* Ranges split at row group boundaries: at most one piece more per group. */
+    size_t cap = (size_t)num_ranges + (size_t)nrg + 1;
+    plank_row_range *sel = pk_malloc(&r->alloc, cap * sizeof *sel);
+    int32_t *touched = pk_malloc(&r->alloc, ((size_t)nrg + 1) * sizeof *touched);
+    int64_t *first = pk_malloc(&r->alloc, ((size_t)nrg + 1) * sizeof *first);
+    int64_t *count = pk_malloc(&r->alloc, ((size_t)nrg + 1) * sizeof *count);
+    plank_status st = PLANK_OK;
+    if (!sel || !touched || !first || !count)
+        st = pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    int64_t ns = 0, k = 0, base = 0;
+    int32_t nt = 0;
+    for (int32_t g = 0; g < nrg && st == PLANK_OK; g++) {
+        plank_row_group_info info;
+        st = plank_reader_row_group(r, g, &info, err);
+        if (st != PLANK_OK) break;
+        int64_t end = base + info.num_rows, start = ns;
+        while (k < num_ranges && rows[k].first + rows[k].count <= base) k++;
+        for (int64_t j = k; j < num_ranges && rows[j].first < end; j++) {
+            int64_t a = rows[j].first > base ? rows[j].first : base;
+            int64_t b = rows[j].first + rows[j].count < end ? rows[j].first + rows[j].count : end;
+            if (b > a) sel[ns++] = (plank_row_range){a - base, b - a};
+        }
+        if (ns > start) {
+            touched[nt] = g;
+            first[nt] = start;
+            count[nt] = ns - start;
+            nt++;
+        }
+        base = end;
+    }
+    if (st == PLANK_OK) {
+        /* No row group at all is an empty stream: open it over the first
+         * group, then drop that group. */
+        int32_t dummy = 0;
+        st = nrg == 0 ? plank_reader_arrow_stream(r, NULL, 0, o, out, err)
+                      : plank_reader_arrow_stream(r, nt ? touched : &dummy, nt ? nt : 1, o, out,
+                                                  err);
+    }
+    if (st == PLANK_OK) {
+        pk_stream *s = out->private_data;
+        s->nrg = nt;
+        s->sel = sel;
+        s->nsel = (int64_t)cap - 1;
+        s->sel_first = first;
+        s->sel_count = count;
+        /* sizes recorded for the frees: the arrays were allocated for nrg */
+        s->sel_groups_cap = nrg;
+        sel = NULL;
+        first = count = NULL;
+    }
+    if (sel) pk_free(&r->alloc, sel, cap * sizeof *sel);
+    if (first) pk_free(&r->alloc, first, ((size_t)nrg + 1) * sizeof *first);
+    if (count) pk_free(&r->alloc, count, ((size_t)nrg + 1) * sizeof *count);
+    if (touched) pk_free(&r->alloc, touched, ((size_t)nrg + 1) * sizeof *touched);
+    return st;
 }

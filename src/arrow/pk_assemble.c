@@ -18,84 +18,6 @@
  */
 #include "pk_arrow.h"
 
-#define MAX_BUFS 3
-
-typedef struct array_block {
-    plank_allocator a;
-    size_t size;
-    void *owned[MAX_BUFS];
-    size_t owned_size[MAX_BUFS];
-    const void *bufs[MAX_BUFS];
-    bool borrowed;     /* bufs[1] points into a column chunk (zero copy) */
-    pk_shared *shared; /* the chunk's block, one reference; NULL: none */
-} array_block;
-
-static void release_array(struct ArrowArray *arr) {
-    if (!arr || !arr->release) return;
-    for (int64_t i = 0; i < arr->n_children; i++) {
-        struct ArrowArray *c = arr->children[i];
-        if (c && c->release) c->release(c);
-    }
-    if (arr->dictionary && arr->dictionary->release) arr->dictionary->release(arr->dictionary);
-    array_block *blk = arr->private_data;
-    plank_allocator a = blk->a;
-    for (int i = 0; i < MAX_BUFS; i++)
-        if (blk->owned[i]) pk_free(&a, blk->owned[i], blk->owned_size[i]);
-    pk_shared_release(blk->shared);
-    pk_free(&a, blk, blk->size);
-    arr->release = NULL;
-    arr->private_data = NULL;
-}
-
-/* Sets up out with its private block (buffers still NULL). */
-static plank_status new_array(const plank_allocator *a, struct ArrowArray *out, int64_t length,
-                              int64_t n_buffers, int64_t n_children, plank_error *err) {
-    memset(out, 0, sizeof *out);
-    size_t head = (sizeof(array_block) + 15) & ~(size_t)15;
-    size_t nc = (size_t)n_children;
-    /* One spare struct after the children: the dictionary's, if any. */
-    size_t size = head + sizeof(struct ArrowArray) +
-                  nc * (sizeof(struct ArrowArray) + sizeof(struct ArrowArray *));
-    uint8_t *mem = pk_calloc(a, size);
-    if (!mem) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
-    array_block *blk = (array_block *)mem;
-    blk->a = *a;
-    blk->size = size;
-    struct ArrowArray *kids = (struct ArrowArray *)(mem + head);
-    struct ArrowArray **ptrs = (struct ArrowArray **)(mem + head + (nc + 1) * sizeof *kids);
-    for (size_t i = 0; i < nc; i++) ptrs[i] = &kids[i];
-    out->length = length;
-    out->n_buffers = n_buffers;
-    out->buffers = blk->bufs;
-    out->n_children = 0; /* raised as children are built, so release sees only built ones */
-    out->children = nc ? ptrs : NULL;
-    out->private_data = blk;
-    out->release = release_array;
-    return PLANK_OK;
-}
-
-/* Allocates buffer i of arr (zeroed, at least 16 bytes so it is never NULL). */
-static void *array_buffer(struct ArrowArray *arr, int i, size_t n, plank_error *err) {
-    array_block *blk = arr->private_data;
-    size_t size = n < 16 ? 16 : n;
-    void *p = pk_calloc(&blk->a, size);
-    if (!p) {
-        pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory (%zu-byte Arrow buffer)", n);
-        return NULL;
-    }
-    blk->owned[i] = p;
-    blk->owned_size[i] = size;
-    blk->bufs[i] = p;
-    return p;
-}
-
-static void drop_buffer(struct ArrowArray *arr, int i) {
-    array_block *blk = arr->private_data;
-    if (blk->owned[i]) pk_free(&blk->a, blk->owned[i], blk->owned_size[i]);
-    blk->owned[i] = NULL;
-    blk->bufs[i] = NULL;
-}
-
 /* The levels of one leaf over the batch. */
 typedef struct leaf_levels {
     const int16_t *def, *rep; /* NULL: all 0 */
@@ -137,13 +59,13 @@ static plank_status fill_validity(const leaf_levels *l, const pk_anode *an, stru
     int64_t m = arr->length;
     arr->null_count = 0;
     if (!l->def || an->def <= 0) return PLANK_OK;
-    uint8_t *bits = array_buffer(arr, 0, (size_t)(m + 7) / 8, err);
+    uint8_t *bits = pk_array_buffer(arr, 0, (size_t)(m + 7) / 8, err);
     if (!bits) return PLANK_ERR_OUT_OF_MEMORY;
     if (!l->rep && an->entry_def == 0 && an->def == l->pn->max_definition_level) {
         /* A leaf outside lists: one entry per level, valid exactly when its
          * level is the leaf's maximum: the levels-to-bitmap kernel. */
         arr->null_count = l->n - l->kn->def_to_bitmap(l->def, (size_t)l->n, an->def, bits, 0);
-        if (arr->null_count == 0) drop_buffer(arr, 0);
+        if (arr->null_count == 0) pk_array_drop_buffer(arr, 0);
         return PLANK_OK;
     }
     int64_t i = 0, nulls = 0;
@@ -154,7 +76,7 @@ static plank_status fill_validity(const leaf_levels *l, const pk_anode *an, stru
         i++;
     }
     arr->null_count = nulls;
-    if (nulls == 0) drop_buffer(arr, 0);
+    if (nulls == 0) pk_array_drop_buffer(arr, 0);
     return PLANK_OK;
 }
 
@@ -184,6 +106,53 @@ static int64_t int96_nanos(const uint8_t *s) {
     return (int64_t)(days * UINT64_C(86400000000000) + nanos);
 }
 
+plank_status pk_convert_fixed(pk_conv conv, const uint8_t *src, int32_t sw, int64_t n,
+                              uint8_t *dst, int32_t w, plank_error *err) {
+    size_t usw = (size_t)sw, uw = (size_t)w;
+    switch (conv) {
+    case PK_CONV_I8:
+        for (int64_t i = 0; i < n; i++) dst[i] = (uint8_t)pk_load_u32(src + (size_t)i * 4);
+        return PLANK_OK;
+    case PK_CONV_I16:
+        for (int64_t i = 0; i < n; i++) {
+            uint16_t h = (uint16_t)pk_load_u32(src + (size_t)i * 4);
+            memcpy(dst + (size_t)i * 2, &h, 2);
+        }
+        return PLANK_OK;
+    case PK_CONV_INT96_NS:
+        for (int64_t i = 0; i < n; i++) {
+            int64_t ns = int96_nanos(src + (size_t)i * 12);
+            memcpy(dst + (size_t)i * 8, &ns, 8);
+        }
+        return PLANK_OK;
+    case PK_CONV_DEC_I32:
+        for (int64_t i = 0; i < n; i++)
+            decimal_int((int32_t)pk_load_u32(src + (size_t)i * 4), dst + (size_t)i * uw, w);
+        return PLANK_OK;
+    case PK_CONV_DEC_I64:
+        if (w == 16) {
+            /* decimal128: the value, then its sign extended over 8 bytes */
+            for (int64_t i = 0; i < n; i++) {
+                uint64_t v = pk_load_u64(src + (size_t)i * 8);
+                uint64_t hi = (uint64_t)((int64_t)v >> 63);
+                memcpy(dst + (size_t)i * 16, &v, 8);
+                memcpy(dst + (size_t)i * 16 + 8, &hi, 8);
+            }
+            return PLANK_OK;
+        }
+        for (int64_t i = 0; i < n; i++)
+            decimal_int((int64_t)pk_load_u64(src + (size_t)i * 8), dst + (size_t)i * uw, w);
+        return PLANK_OK;
+    case PK_CONV_DEC_BE:
+        for (int64_t i = 0; i < n; i++)
+            PK_FORWARD(decimal_be(src + (size_t)i * usw, sw, dst + (size_t)i * uw, w, err));
+        return PLANK_OK;
+    default:
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "no fixed conversion %d",
+                            (int)conv);
+    }
+}
+
 /* Offset i of an int32 (ow 4) or int64 (ow 8) offsets buffer; the callers
  * checked that int32 offsets fit. */
 static void put_offset(uint8_t *o, size_t ow, int64_t i, int64_t v) {
@@ -203,7 +172,7 @@ static plank_status build_dict_leaf(const leaf_levels *l, const pk_anode *an,
                                     struct ArrowArray *arr, plank_error *err) {
     const pk_leaf_buf *b = l->buf;
     PK_FORWARD(fill_validity(l, an, arr, err));
-    int32_t *ix = array_buffer(arr, 1, (size_t)arr->length * 4, err);
+    int32_t *ix = pk_array_buffer(arr, 1, (size_t)arr->length * 4, err);
     if (!ix) return PLANK_ERR_OUT_OF_MEMORY;
     const int32_t *src = (const int32_t *)(const void *)b->idx.data;
     bool identity = !l->rep && an->entry_def == 0;
@@ -219,16 +188,12 @@ static plank_status build_dict_leaf(const leaf_levels *l, const pk_anode *an,
     int64_t total = dbytes + fbytes;
     PK_RETURN_IF(!an->large && total > INT32_MAX, err, PLANK_ERR_LIMIT,
                  "dictionary of %lld bytes in one batch", (long long)total);
-    array_block *blk = arr->private_data;
-    struct ArrowArray *dict = (struct ArrowArray *)(void *)((uint8_t *)blk +
-                                                          ((sizeof(array_block) + 15) & ~(size_t)15) +
-                                                          (size_t)an->num_children *
-                                                              sizeof(struct ArrowArray));
-    PK_FORWARD(new_array(&blk->a, dict, n ? n : 1, 3, 0, err));
+    struct ArrowArray *dict = pk_array_dictionary_slot(arr);
+    PK_FORWARD(pk_array_new(pk_array_allocator(arr), dict, n ? n : 1, 3, 0, err));
     arr->dictionary = dict;
     size_t ow = an->large ? 8 : 4;
-    uint8_t *o = array_buffer(dict, 1, (size_t)(n + 2) * ow, err);
-    uint8_t *data = array_buffer(dict, 2, (size_t)total, err);
+    uint8_t *o = pk_array_buffer(dict, 1, (size_t)(n + 2) * ow, err);
+    uint8_t *data = pk_array_buffer(dict, 2, (size_t)total, err);
     if (!o || !data) return PLANK_ERR_OUT_OF_MEMORY;
     if (dbytes) memcpy(data, d->data + d->offsets[0], (size_t)dbytes);
     if (fbytes) memcpy(data + dbytes, b->vals.data, (size_t)fbytes);
@@ -265,8 +230,8 @@ static plank_status build_leaf(const leaf_levels *l, const pk_anode *an, struct 
         PK_RETURN_IF(!an->large && total > INT32_MAX, err, PLANK_ERR_LIMIT,
                      "%lld bytes of binary data in one batch", (long long)total);
         size_t ow = an->large ? 8 : 4;
-        uint8_t *o = array_buffer(arr, 1, (size_t)(m + 1) * ow, err);
-        uint8_t *d = array_buffer(arr, 2, (size_t)total, err);
+        uint8_t *o = pk_array_buffer(arr, 1, (size_t)(m + 1) * ow, err);
+        uint8_t *d = pk_array_buffer(arr, 2, (size_t)total, err);
         if (!o || !d) return PLANK_ERR_OUT_OF_MEMORY;
         if (identity) {
             if (total) memcpy(d, vals + offs[0], (size_t)total);
@@ -285,7 +250,7 @@ static plank_status build_leaf(const leaf_levels *l, const pk_anode *an, struct 
         return PLANK_OK;
     }
     if (an->conv == PK_CONV_BOOL) {
-        uint8_t *bits = array_buffer(arr, 1, (size_t)(m + 7) / 8, err);
+        uint8_t *bits = pk_array_buffer(arr, 1, (size_t)(m + 7) / 8, err);
         if (!bits) return PLANK_ERR_OUT_OF_MEMORY;
         int64_t i = 0;
         for (int64_t p = 0; p < l->n; p++) {
@@ -297,14 +262,10 @@ static plank_status build_leaf(const leaf_levels *l, const pk_anode *an, struct 
     }
     int32_t w = an->out_width, sw = pk_slot_width(l->pn);
     if (identity && an->conv == PK_CONV_COPY && b->view) {
-        array_block *blk = arr->private_data;
-        blk->bufs[1] = b->view;
-        blk->borrowed = true;
-        blk->shared = b->owner;
-        if (b->owner) pk_shared_retain(b->owner);
+        pk_array_borrow(arr, 1, b->view, b->owner, true);
         return PLANK_OK;
     }
-    uint8_t *dst = array_buffer(arr, 1, (size_t)m * (size_t)w, err);
+    uint8_t *dst = pk_array_buffer(arr, 1, (size_t)m * (size_t)w, err);
     if (!dst) return PLANK_ERR_OUT_OF_MEMORY;
     if (identity && an->conv == PK_CONV_COPY) {
         if (m) memcpy(dst, vals, (size_t)m * (size_t)w);
@@ -340,7 +301,18 @@ static plank_status build_node(const pk_batch_view *v, const pk_anode *an, int64
 static plank_status build_children(const pk_batch_view *v, const pk_anode *an, int64_t expect,
                                    struct ArrowArray *arr, plank_error *err) {
     for (int32_t k = 0; k < an->num_children; k++) {
-        PK_FORWARD(build_node(v, an->children[k], expect, arr->children[k], err));
+        const pk_anode *c = an->children[k];
+        struct ArrowArray *pre = v->pre && c->kind == PK_AN_LEAF ? &v->pre[c->leaf] : NULL;
+        if (pre && pre->release) {
+            PK_RETURN_IF(pre->length != expect, err, PLANK_ERR_CORRUPT,
+                         "field %s has %lld values where its parent has %lld", c->name,
+                         (long long)pre->length, (long long)expect);
+            *arr->children[k] = *pre; /* moved: the batch owns it now */
+            pre->release = NULL;
+            arr->n_children = k + 1;
+            continue;
+        }
+        PK_FORWARD(build_node(v, c, expect, arr->children[k], err));
         arr->n_children = k + 1;
     }
     return PLANK_OK;
@@ -358,7 +330,7 @@ static plank_status build_body(const pk_batch_view *v, const leaf_levels *l, con
         PK_FORWARD(fill_validity(l, an, arr, err));
         int64_t m = arr->length;
         size_t ow = an->large ? 8 : 4;
-        uint8_t *o = array_buffer(arr, 1, (size_t)(m + 1) * ow, err);
+        uint8_t *o = pk_array_buffer(arr, 1, (size_t)(m + 1) * ow, err);
         if (!o) return PLANK_ERR_OUT_OF_MEMORY;
         int64_t i = 0, cnt = 0;
         for (int64_t p = 0; p < l->n; p++) {
@@ -386,7 +358,7 @@ static plank_status build_node(const pk_batch_view *v, const pk_anode *an, int64
     int64_t nb = an->kind == PK_AN_STRUCT                                      ? 1
                  : an->kind == PK_AN_LEAF && an->conv == PK_CONV_BINARY && !an->dict ? 3
                                                                                     : 2;
-    PK_FORWARD(new_array(&v->alloc, out, m, nb, an->num_children, err));
+    PK_FORWARD(pk_array_new(&v->alloc, out, m, nb, an->num_children, err));
     plank_status st = build_body(v, &l, an, out, err);
     if (st != PLANK_OK) out->release(out);
     return st;
@@ -395,14 +367,8 @@ static plank_status build_node(const pk_batch_view *v, const pk_anode *an, int64
 plank_status pk_assemble(const pk_batch_view *v, int64_t rows, struct ArrowArray *out,
                          plank_error *err) {
     const pk_anode *root = v->t->root;
-    PK_FORWARD(new_array(&v->alloc, out, rows, 1, root->num_children, err));
+    PK_FORWARD(pk_array_new(&v->alloc, out, rows, 1, root->num_children, err));
     plank_status st = build_children(v, root, rows, out, err);
     if (st != PLANK_OK) out->release(out);
     return st;
-}
-
-bool pk_arrow_array_borrows(const struct ArrowArray *arr) {
-    if (!arr || arr->release != release_array) return false;
-    const array_block *blk = arr->private_data;
-    return blk->borrowed;
 }

@@ -1,0 +1,177 @@
+/*
+ * pk_arrow_flat.c: top-level flat leaves (no list above, no struct, no value
+ * conversion) decoded straight into the buffers of their ArrowArray.
+ *
+ * The column reader writes validity, values, offsets (in the width the
+ * Arrow type chose) and string bytes into pk_buffers that the array then
+ * adopts: each value is copied once, from the page (decompressed or in
+ * place) to the array. Booleans stay bitmaps, validity comes from the page's
+ * definition levels in one pass, and a chunk whose pages all use its
+ * dictionary exports one dictionary array per chunk, shared by every batch
+ * through a reference count instead of copied into each.
+ */
+#include "pk_arrow.h"
+
+void pk_flat_leaf_init(pk_flat_leaf *fl, const plank_allocator *a) {
+    memset(fl, 0, sizeof *fl);
+    pk_buffer_init(&fl->conv, a);
+}
+
+void pk_flat_leaf_reset(pk_flat_leaf *fl) {
+    pk_shared_release(fl->dict_block);
+    fl->dict_block = NULL;
+    fl->dict_len = 0;
+    fl->dict_off_bytes = 0;
+}
+
+void pk_flat_leaf_free(pk_flat_leaf *fl) {
+    pk_flat_leaf_reset(fl);
+    pk_buffer_reset(&fl->conv);
+}
+
+/* Offsets then bytes of the chunk's dictionary, in the Arrow layout, built
+ * once per chunk. An empty dictionary gets one empty value so that the
+ * index 0 of null slots stays in range. */
+static plank_status shared_dict(pk_flat_leaf *fl, const pk_dict *d, size_t ow,
+                                const plank_allocator *a, plank_error *err) {
+    if (fl->dict_block) return PLANK_OK;
+    int64_t dn = d ? d->count : 0, n = dn ? dn : 1;
+    int64_t bytes = dn ? d->offsets[dn] - d->offsets[0] : 0;
+    PK_RETURN_IF(ow == 4 && bytes > INT32_MAX, err, PLANK_ERR_LIMIT,
+                 "dictionary of %lld bytes does not fit 32-bit offsets", (long long)bytes);
+    size_t off_bytes = ((size_t)(n + 1) * ow + 15) & ~(size_t)15;
+    pk_shared *blk = pk_shared_new(a, off_bytes + (size_t)bytes + 16);
+    if (!blk) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    uint8_t *o = pk_shared_data(blk);
+    memset(o, 0, off_bytes);
+    for (int64_t k = 0; k < dn; k++) {
+        int64_t v = d->offsets[k + 1] - d->offsets[0];
+        if (ow == 8) ((int64_t *)(void *)o)[k + 1] = v;
+        else ((int32_t *)(void *)o)[k + 1] = (int32_t)v;
+    }
+    if (bytes) memcpy(o + off_bytes, d->data + d->offsets[0], (size_t)bytes);
+    fl->dict_block = blk;
+    fl->dict_len = n;
+    fl->dict_off_bytes = off_bytes;
+    return PLANK_OK;
+}
+
+/* The dictionary of a batch with fb fallback values (offsets fo, bytes fd):
+ * the chunk's entries then them, copied for this batch alone. */
+static plank_status batch_dict(struct ArrowArray *dict, const pk_dict *d, int64_t fb,
+                               const int64_t *fo, const uint8_t *fd, size_t ow,
+                               const plank_allocator *a, plank_error *err) {
+    int64_t dn = d ? d->count : 0, n = dn + fb;
+    int64_t dbytes = dn ? d->offsets[dn] - d->offsets[0] : 0, fbytes = fo[fb];
+    int64_t total = dbytes + fbytes;
+    PK_RETURN_IF(ow == 4 && total > INT32_MAX, err, PLANK_ERR_LIMIT,
+                 "dictionary of %lld bytes in one batch", (long long)total);
+    PK_FORWARD(pk_array_new(a, dict, n, 3, 0, err));
+    uint8_t *o = pk_array_buffer(dict, 1, (size_t)(n + 1) * ow, err);
+    uint8_t *data = pk_array_buffer(dict, 2, (size_t)total, err);
+    if (!o || !data) return PLANK_ERR_OUT_OF_MEMORY;
+    if (dbytes) memcpy(data, d->data + d->offsets[0], (size_t)dbytes);
+    if (fbytes) memcpy(data + dbytes, fd, (size_t)fbytes);
+    for (int64_t k = 1; k <= n; k++) {
+        int64_t v = k <= dn ? d->offsets[k] - d->offsets[0] : dbytes + fo[k - dn];
+        if (ow == 8) ((int64_t *)(void *)o)[k] = v;
+        else ((int32_t *)(void *)o)[k] = (int32_t)v;
+    }
+    return PLANK_OK;
+}
+
+bool pk_flat_leaf_eligible(const pk_anode *an) {
+    const plank_schema_node *pn = an->pn;
+    if (an->kind != PK_AN_LEAF || pn->max_repetition_level != 0 || an->entry_def != 0) return false;
+    if (an->dict) return true;
+    if (an->conv == PK_CONV_BINARY) return pn->physical_type == PLANK_BYTE_ARRAY;
+    if (an->conv == PK_CONV_BOOL) return true;
+    switch (an->conv) {
+    case PK_CONV_I8: case PK_CONV_I16: case PK_CONV_INT96_NS: case PK_CONV_DEC_I32:
+    case PK_CONV_DEC_I64:
+        return true;
+    case PK_CONV_DEC_BE:
+        return pn->physical_type == PLANK_FIXED_LEN_BYTE_ARRAY;
+    case PK_CONV_COPY:
+        return an->out_width == pk_physical_width(pn->physical_type, pn->type_length);
+    default:
+        return false;
+    }
+}
+
+plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const pk_anode *an,
+                               int64_t rows, int32_t view_align, const plank_allocator *a,
+                               struct ArrowArray *out, plank_error *err) {
+    memset(out, 0, sizeof *out);
+    const plank_schema_node *pn = an->pn;
+    pk_buffer validity, values, offsets, data;
+    pk_buffer_init(&validity, a);
+    pk_buffer_init(&values, a);
+    pk_buffer_init(&offsets, a);
+    pk_buffer_init(&data, a);
+    size_t ow = an->large ? 8 : 4;
+    bool convert = !an->dict && an->conv != PK_CONV_COPY && an->conv != PK_CONV_BOOL &&
+                   an->conv != PK_CONV_BINARY;
+    pk_read_dest d = {0};
+    d.validity = &validity;
+    d.values = convert ? &fl->conv : &values;
+    d.offsets = &offsets;
+    d.data = &data;
+    d.offset_width = (int32_t)ow;
+    d.dict_mode = an->dict;
+    d.null_index = 0;
+    d.view_ok = view_align > 0 && !convert;
+    d.view_align = view_align;
+    plank_status st = pk_column_reader_read_dest(cr, rows, &d, err);
+    if (st == PLANK_OK && d.length != rows)
+        st = PK_CORRUPT(err, "column %d (%s) ends after %lld of %lld records",
+                        (int)pn->column, pn->path, (long long)d.length, (long long)rows);
+    bool binary = !an->dict && an->conv == PK_CONV_BINARY;
+    if (st == PLANK_OK) st = pk_array_new(a, out, rows, binary ? 3 : 2, 0, err);
+    if (st == PLANK_OK) {
+        out->null_count = d.null_count;
+        if (d.null_count) st = pk_array_adopt(out, 0, &validity, err);
+    }
+    if (st == PLANK_OK) {
+        if (an->dict) {
+            st = pk_array_adopt(out, 1, &values, err);
+            const pk_dict *dict = pk_column_reader_dict(cr);
+            struct ArrowArray *da = pk_array_dictionary_slot(out);
+            if (st == PLANK_OK && d.fb_n == 0) {
+                st = shared_dict(fl, dict, ow, a, err);
+                if (st == PLANK_OK) st = pk_array_new(a, da, fl->dict_len, 3, 0, err);
+                if (st == PLANK_OK) {
+                    uint8_t *base = pk_shared_data(fl->dict_block);
+                    pk_array_borrow(da, 1, base, fl->dict_block, false);
+                    pk_array_borrow(da, 2, base + fl->dict_off_bytes, NULL, false);
+                    out->dictionary = da;
+                }
+            } else if (st == PLANK_OK) {
+                st = batch_dict(da, dict, d.fb_n, (const int64_t *)(const void *)offsets.data,
+                                data.data, ow, a, err);
+                if (da->release) out->dictionary = da;
+            }
+        } else if (binary) {
+            st = pk_array_adopt(out, 1, &offsets, err);
+            if (st == PLANK_OK) st = pk_array_adopt(out, 2, &data, err);
+        } else if (convert) {
+            /* One pass from the page's values to the Arrow type's. */
+            uint8_t *dst = pk_array_buffer(out, 1, (size_t)rows * (size_t)an->out_width, err);
+            if (!dst) st = PLANK_ERR_OUT_OF_MEMORY;
+            else
+                st = pk_convert_fixed(an->conv, fl->conv.data,
+                                      pk_physical_width(pn->physical_type, pn->type_length),
+                                      rows, dst, an->out_width, err);
+        } else if (d.view) {
+            pk_array_borrow(out, 1, d.view, pk_column_reader_chunk_owner(cr), true);
+        } else {
+            st = pk_array_adopt(out, 1, &values, err);
+        }
+    }
+    pk_buffer_reset(&validity);
+    pk_buffer_reset(&values);
+    pk_buffer_reset(&offsets);
+    pk_buffer_reset(&data);
+    if (st != PLANK_OK && out->release) out->release(out);
+    return st;
+}
