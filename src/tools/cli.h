@@ -73,7 +73,8 @@ enum {
     CLI_OPT_REPEAT = 1 << 3,
     CLI_OPT_JSON = 1 << 4,
     CLI_OPT_NO_CHECKSUM = 1 << 5,
-    CLI_OPT_ARROW = 1 << 6
+    CLI_OPT_ARROW = 1 << 6,
+    CLI_OPT_ROWS = 1 << 7
 };
 
 typedef struct cli_options {
@@ -85,6 +86,7 @@ typedef struct cli_options {
     bool json;           /* --json */
     bool no_checksum;    /* --no-checksum: skip page CRC32 verification */
     bool arrow;          /* --arrow: bench through the Arrow stream */
+    const char *rows;    /* --rows every:K | range:FIRST:COUNT (bench read) */
 } cli_options;
 
 /* Parses `FILE` and the options in `allowed` (in any order, as "--opt V" or

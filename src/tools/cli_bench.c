@@ -1,5 +1,10 @@
 /*
- * cli_bench.c: `plank bench read FILE [--columns a,b] [--repeat N] [--json] [--arrow]`.
+ * cli_bench.c: `plank bench read FILE [--columns a,b] [--repeat N] [--json] [--arrow]
+ * [--rows every:K|range:FIRST:COUNT]`.
+ *
+ * With --rows only the selected rows of the file are read (every K-th row
+ * from row 0, or one range), through plank_column_reader_select per row
+ * group or plank_reader_arrow_stream_rows.
  *
  * With --arrow each repeat reads the selected columns through the Arrow
  * stream instead (plank_reader_arrow_stream: record assembly of nested
@@ -53,12 +58,62 @@ static uint64_t fold(uint64_t h, const void *p, size_t n) {
 
 static size_t bitmap_bytes(int64_t n) { return (size_t)((n + 7) / 8); }
 
-/* Decodes one column chunk to the end. */
+/* The --rows selection as file row ranges. */
+typedef struct bench_rows {
+    plank_row_range *ranges;
+    int64_t n;
+} bench_rows;
+
+static bool parse_rows(const char *spec, int64_t rows, bench_rows *out) {
+    long long a = 0, b = 0;
+    char tail;
+    out->ranges = NULL;
+    out->n = 0;
+    if (sscanf(spec, "every:%lld%c", &a, &tail) == 1 && a >= 1) {
+        int64_t n = rows > 0 ? (rows + a - 1) / a : 0;
+        out->ranges = malloc(((size_t)n + 1) * sizeof *out->ranges);
+        if (!out->ranges) return false;
+        for (int64_t i = 0; i < n; i++) out->ranges[i] = (plank_row_range){i * a, 1};
+        out->n = n;
+        return true;
+    }
+    if (sscanf(spec, "range:%lld:%lld%c", &a, &b, &tail) == 2 && a >= 0 && b >= 0 &&
+        a <= rows && b <= rows - a) {
+        out->ranges = malloc(sizeof *out->ranges);
+        if (!out->ranges) return false;
+        out->ranges[0] = (plank_row_range){a, b};
+        out->n = 1;
+        return true;
+    }
+    return false;
+}
+
+/* The ranges of `sel` inside [base, base + rows), relative to base, into tmp
+ * (room for sel->n + 1). */
+static int64_t group_ranges(const bench_rows *sel, int64_t base, int64_t rows,
+                            plank_row_range *tmp) {
+    int64_t k = 0;
+    for (int64_t i = 0; i < sel->n; i++) {
+        int64_t a = sel->ranges[i].first, b = a + sel->ranges[i].count;
+        if (b <= base || a >= base + rows) continue;
+        if (a < base) a = base;
+        if (b > base + rows) b = base + rows;
+        tmp[k++] = (plank_row_range){a - base, b - a};
+    }
+    return k;
+}
+
+/* Decodes one column chunk to the end (its selected rows with sel). */
 static plank_status bench_chunk(plank_reader *r, int32_t g, int32_t column, bench_totals *t,
-                                plank_error *err) {
+                                const plank_row_range *sel, int64_t nsel, plank_error *err) {
     plank_column_reader *cr = NULL;
     plank_status s = plank_column_reader_open(r, g, column, &cr, err);
     if (s != PLANK_OK) return s;
+    if (sel) s = plank_column_reader_select(cr, sel, nsel, err);
+    if (s != PLANK_OK) {
+        plank_column_reader_close(cr);
+        return s;
+    }
     for (;;) {
         plank_batch b;
         s = plank_column_reader_read(cr, BENCH_BATCH, &b, err);
@@ -109,7 +164,7 @@ static int open_selected(const char *file, const int32_t *cols, int32_t nc, plan
 
 /* One repeat through the Arrow stream: open, read every batch, close. */
 static int bench_arrow_once(const char *file, const int32_t *cols, int32_t nc, double *total,
-                            bench_totals *t) {
+                            bench_totals *t, const bench_rows *sel) {
     double t0 = now_seconds();
     plank_reader *r;
     int rc = open_selected(file, cols, nc, &r);
@@ -123,7 +178,8 @@ static int bench_arrow_once(const char *file, const int32_t *cols, int32_t nc, d
     cli_anode root;
     memset(&root, 0, sizeof root);
     char why[PLANK_ERROR_MESSAGE_SIZE];
-    plank_status st = plank_reader_arrow_stream(r, NULL, 0, NULL, &s, &err);
+    plank_status st = sel ? plank_reader_arrow_stream_rows(r, sel->ranges, sel->n, NULL, &s, &err)
+                          : plank_reader_arrow_stream(r, NULL, 0, NULL, &s, &err);
     if (st != PLANK_OK) {
         rc = cli_report(file, st, &err, -1, -1);
     } else if (s.get_schema(&s, &schema) != 0) {
@@ -161,7 +217,8 @@ static int bench_arrow_once(const char *file, const int32_t *cols, int32_t nc, d
 /* One repeat: open, decode everything, close. Fills col_time[c] (seconds
  * per selected column), col_bytes[c] and *total. */
 static int bench_once(const char *file, const int32_t *cols, int32_t nc, double *col_time,
-                      double *total, bench_totals *t, uint64_t *col_bytes) {
+                      double *total, bench_totals *t, uint64_t *col_bytes,
+                      const bench_rows *sel, plank_row_range *tmp) {
     double t0 = now_seconds();
     plank_reader *r;
     int rc = open_selected(file, cols, nc, &r);
@@ -170,13 +227,20 @@ static int bench_once(const char *file, const int32_t *cols, int32_t nc, double 
         col_time[c] = 0;
         col_bytes[c] = 0;
     }
+    int64_t base = 0;
     for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
+        plank_row_group_info info;
+        plank_error gerr;
+        if (plank_reader_row_group(r, g, &info, &gerr) != PLANK_OK) info.num_rows = 0;
+        int64_t nsel = sel ? group_ranges(sel, base, info.num_rows, tmp) : 0;
+        base += info.num_rows;
+        if (sel && nsel == 0) continue;
         for (int32_t c = 0; c < nc; c++) {
             plank_error err;
             plank_error_init(&err);
             uint64_t before = t->bytes;
             double c0 = now_seconds();
-            plank_status s = bench_chunk(r, g, cols[c], t, &err);
+            plank_status s = bench_chunk(r, g, cols[c], t, sel ? tmp : NULL, nsel, &err);
             col_time[c] += now_seconds() - c0;
             col_bytes[c] += t->bytes - before;
             if (s != PLANK_OK) {
@@ -198,7 +262,8 @@ static void put_json_number(cli_buf *b, double v) {
 int cli_bench_main(int argc, char **argv) {
     cli_options o;
     int rc = cli_parse_options(argc, argv,
-                               CLI_OPT_COLUMNS | CLI_OPT_REPEAT | CLI_OPT_JSON | CLI_OPT_ARROW,
+                               CLI_OPT_COLUMNS | CLI_OPT_REPEAT | CLI_OPT_JSON | CLI_OPT_ARROW |
+                                   CLI_OPT_ROWS,
                                "bench read", &o);
     if (rc) return rc;
     int repeat = o.repeat > 0 ? (int)o.repeat : BENCH_DEFAULT_REPEAT;
@@ -214,6 +279,18 @@ int cli_bench_main(int argc, char **argv) {
     cli_sort_unique(cols, &nc);
     int64_t rows = plank_reader_num_rows(r);
     int32_t groups = plank_reader_num_row_groups(r);
+    bench_rows selrows = {NULL, 0};
+    plank_row_range *tmp = NULL;
+    if (o.rows) {
+        if (!parse_rows(o.rows, rows, &selrows)) {
+            plank_reader_close(r);
+            free(cols);
+            return cli_usage_error("bench read: --rows needs every:K or range:FIRST:COUNT "
+                                   "within the file's %lld rows, not '%s'",
+                                   (long long)rows, o.rows);
+        }
+        tmp = malloc(((size_t)selrows.n + 1) * sizeof *tmp);
+    }
     const char **paths = calloc((size_t)nc + 1, sizeof *paths);
     char *path_store = NULL;
     size_t path_total = 0;
@@ -247,8 +324,10 @@ int cli_bench_main(int argc, char **argv) {
     uint64_t bytes_per_repeat = 0;
     for (int i = 0; i < repeat && rc == 0; i++) {
         uint64_t before = t.bytes;
-        if (o.arrow) rc = bench_arrow_once(o.file, cols, nc, &totals[i], &t);
-        else rc = bench_once(o.file, cols, nc, col_once, &totals[i], &t, col_bytes);
+        const bench_rows *sel = o.rows ? &selrows : NULL;
+        if (o.rows && !tmp) rc = cli_fail(o.file, "out of memory");
+        else if (o.arrow) rc = bench_arrow_once(o.file, cols, nc, &totals[i], &t, sel);
+        else rc = bench_once(o.file, cols, nc, col_once, &totals[i], &t, col_bytes, sel, tmp);
         bytes_per_repeat = t.bytes - before;
         for (int32_t c = 0; c < nc; c++) col_times[(size_t)c * (size_t)repeat + (size_t)i] = col_once[c];
     }
@@ -269,6 +348,11 @@ int cli_bench_main(int argc, char **argv) {
         cli_buf_printf(b, ",\"rows\":%lld,\"row_groups\":%d,\"columns\":%d,\"repeat\":%d",
                        (long long)rows, (int)groups, (int)nc, repeat);
         cli_buf_printf(b, ",\"mode\":\"%s\"", o.arrow ? "arrow" : "columns");
+        if (o.rows) {
+            cli_buf_puts(b, ",\"rows_selected\":");
+            cli_json_string(b, (const uint8_t *)o.rows, strlen(o.rows));
+            cli_buf_printf(b, ",\"slots\":%lld", (long long)(t.slots / repeat));
+        }
         cli_buf_puts(b, ",\"median_seconds\":");
         put_json_number(b, med);
         cli_buf_puts(b, ",\"min_seconds\":");
@@ -317,6 +401,8 @@ int cli_bench_main(int argc, char **argv) {
     if (!cli_out_close(&out)) rc = cli_fail(o.file, "cannot write the output");
 
 done:
+    free(selrows.ranges);
+    free(tmp);
     free(cols);
     free(paths);
     free(path_store);
