@@ -125,10 +125,6 @@ typedef struct pk_leaf_buf {
     pk_shared *owner;
 } pk_leaf_buf;
 
-/* Bytes per slot in a pk_leaf_buf: fixed width, 1 for BOOLEAN (one byte per
- * slot), 0 for BYTE_ARRAY (offsets + data). */
-int32_t pk_slot_width(const plank_schema_node *pn);
-
 /* One batch of whole records being assembled: the leading `slots[i]`
  * entries of each leaf buffer. */
 typedef struct pk_batch_view {

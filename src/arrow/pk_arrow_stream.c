@@ -84,15 +84,10 @@ static void leaf_clear(pk_leaf_buf *l) {
     l->owner = NULL;
 }
 
-int32_t pk_slot_width(const plank_schema_node *pn) {
-    switch (pn->physical_type) {
-    case PLANK_BOOLEAN: return 1;
-    case PLANK_INT32: case PLANK_FLOAT: return 4;
-    case PLANK_INT64: case PLANK_DOUBLE: return 8;
-    case PLANK_INT96: return 12;
-    case PLANK_FIXED_LEN_BYTE_ARRAY: return pn->type_length;
-    default: return 0;
-    }
+/* Bytes per pending slot of a fixed-width leaf. */
+static size_t slot_width(const plank_schema_node *pn) {
+    int32_t w = pk_physical_width(pn->physical_type, pn->type_length);
+    return w > 0 ? (size_t)w : 0;
 }
 
 /* Dictionary leaves: appends a batch of the column reader's dictionary mode,
@@ -142,7 +137,7 @@ static plank_status leaf_materialize(pk_leaf_buf *l, size_t w, plank_error *err)
 static plank_status leaf_append_fixed(pk_leaf_buf *l, const plank_schema_node *pn,
                                       const plank_column_reader *cr, const plank_batch *b,
                                       plank_error *err) {
-    size_t w = (size_t)pk_slot_width(pn);
+    size_t w = slot_width(pn);
     const uint8_t *v = b->values;
     pk_shared *owner = NULL;
     if (l->zc_align && pk_column_reader_batch_view(cr, &owner) &&
@@ -158,9 +153,10 @@ static plank_status leaf_append_fixed(pk_leaf_buf *l, const plank_schema_node *p
     return pk_buffer_append(&l->vals, v, (size_t)b->length * w, err);
 }
 
-static plank_status leaf_append(pk_leaf_buf *l, const plank_schema_node *pn,
+static plank_status leaf_append(pk_leaf_buf *l, const pk_anode *an,
                                 const plank_column_reader *cr, const plank_batch *b,
                                 const pk_kernels *kn, plank_error *err) {
+    const plank_schema_node *pn = an->pn;
     int64_t k = b->length;
     if (pn->max_repetition_level > 0) {
         PK_RETURN_IF(l->n == 0 && b->rep_levels[0] != 0, err, PLANK_ERR_CORRUPT,
@@ -173,7 +169,7 @@ static plank_status leaf_append(pk_leaf_buf *l, const plank_schema_node *pn,
     }
     if (pn->max_definition_level > 0)
         PK_FORWARD(pk_buffer_append(&l->def, b->def_levels, (size_t)k * 2, err));
-    if (b->value_width == 4 && pn->physical_type == PLANK_BYTE_ARRAY) {
+    if (an->dict) {
         /* dictionary mode: appended by leaf_append_dict */
     } else if (pn->physical_type == PLANK_BYTE_ARRAY) {
         if (l->offs.size == 0) {
@@ -235,10 +231,10 @@ static void leaf_consume(pk_leaf_buf *l, const pk_anode *an, int64_t s, int64_t 
         for (size_t i = 0; i <= rest; i++) o[i] = o[from + i] - cut;
         l->offs.size = (rest + 1) * 8;
     } else if (l->view) {
-        l->view = rest ? l->view + from * (size_t)pk_slot_width(pn) : NULL;
+        l->view = rest ? l->view + from * slot_width(pn) : NULL;
         if (!rest) l->owner = NULL;
     } else {
-        shift_front(&l->vals, from, rest, (size_t)pk_slot_width(pn));
+        shift_front(&l->vals, from, rest, slot_width(pn));
     }
     l->n -= s;
     l->starts -= records;
@@ -252,14 +248,13 @@ static int64_t complete_records(const pk_leaf_buf *l, const plank_schema_node *p
 /* One read of up to k slots of leaf i into its pending buffers. */
 static plank_status leaf_read(pk_stream *s, int32_t i, int64_t k, plank_error *err) {
     pk_leaf_buf *l = &s->leaves[i];
-    const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
     plank_batch b;
     PK_FORWARD(plank_column_reader_read(s->crs[i], k, &b, err));
     if (b.length == 0) {
         l->eof = true;
         return PLANK_OK;
     }
-    PK_FORWARD(leaf_append(l, pn, s->crs[i], &b, s->r->kernels, err));
+    PK_FORWARD(leaf_append(l, s->t.leaf_nodes[i], s->crs[i], &b, s->r->kernels, err));
     if (s->t.leaf_nodes[i]->dict) PK_FORWARD(leaf_append_dict(l, s->crs[i], &b, err));
     return PLANK_OK;
 }
@@ -364,7 +359,7 @@ static int32_t zero_copy_align(const pk_stream *s, const pk_anode *an) {
         an->entry_def != 0 || pn->physical_type == PLANK_BOOLEAN ||
         pn->physical_type == PLANK_BYTE_ARRAY)
         return 0;
-    int32_t w = pk_slot_width(pn);
+    int32_t w = (int32_t)slot_width(pn);
     if (w <= 0) return 0;
     int32_t a = w & -w;
     return a > 8 ? 8 : a;

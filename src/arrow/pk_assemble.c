@@ -260,7 +260,7 @@ static plank_status build_leaf(const leaf_levels *l, const pk_anode *an, struct 
         }
         return PLANK_OK;
     }
-    int32_t w = an->out_width, sw = pk_slot_width(l->pn);
+    int32_t w = an->out_width, sw = pk_physical_width(l->pn->physical_type, l->pn->type_length);
     if (identity && an->conv == PK_CONV_COPY && b->view) {
         pk_array_borrow(arr, 1, b->view, b->owner, true);
         return PLANK_OK;

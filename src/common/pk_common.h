@@ -63,6 +63,22 @@ void pk_free(const plank_allocator *a, void *p, size_t n);
 /* Copies a string (n bytes, NUL added) with the allocator. */
 char *pk_strndup(const plank_allocator *a, const char *s, size_t n);
 
+/* Bytes per value of a fixed-width physical type in dense form (BOOLEAN: 1,
+ * one byte per dense value), the type_length of FIXED_LEN_BYTE_ARRAY (-1
+ * when not positive), 0 for BYTE_ARRAY, -1 for an unknown type. The one
+ * copy of this table below the CLI (which sees only plank.h). */
+PK_INLINE int32_t pk_physical_width(plank_physical_type type, int32_t type_length) {
+    switch (type) {
+    case PLANK_BOOLEAN: return 1;
+    case PLANK_INT32: case PLANK_FLOAT: return 4;
+    case PLANK_INT64: case PLANK_DOUBLE: return 8;
+    case PLANK_INT96: return 12;
+    case PLANK_BYTE_ARRAY: return 0;
+    case PLANK_FIXED_LEN_BYTE_ARRAY: return type_length > 0 ? type_length : -1;
+    default: return -1;
+    }
+}
+
 /* ---- Shared block: bytes kept alive by a reference count ---------------- */
 
 /* A block of bytes with several owners: a column reader's chunk buffer,

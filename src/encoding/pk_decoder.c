@@ -22,7 +22,7 @@
 static plank_status dict_decode(pk_dict *dict, plank_physical_type type, int32_t type_length,
                                 const uint8_t *buf, size_t len, int64_t count, plank_error *err) {
     dict->type = type;
-    int32_t w = pk_type_width(type, type_length);
+    int32_t w = pk_physical_width(type, type_length);
     PK_RETURN_IF(w < 0, err, PLANK_ERR_CORRUPT, "dictionary page of invalid type %d (length %d)",
                  (int)type, (int)type_length);
     PK_RETURN_IF(count < 0, err, PLANK_ERR_CORRUPT, "dictionary page has %lld values",
@@ -270,7 +270,7 @@ plank_status pk_decoder_init(pk_decoder *d, plank_encoding encoding, plank_physi
     d->dict = dict;
     d->start = d->p = buf;
     d->end = buf + len;
-    d->width = pk_type_width(type, type_length);
+    d->width = pk_physical_width(type, type_length);
     PK_RETURN_IF(d->width < 0, err, PLANK_ERR_CORRUPT, "invalid column type %d (length %d)",
                  (int)type, (int)type_length);
     PK_RETURN_IF(num_values < 0, err, PLANK_ERR_INVALID_ARGUMENT, "negative value count %lld",

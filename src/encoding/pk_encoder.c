@@ -293,7 +293,7 @@ plank_status pk_rle_encode_levels_v1(const int16_t *v, size_t n, int bit_width, 
 /* ---- Value checks ------------------------------------------------------------ */
 
 plank_status pk_values_check(const pk_values *v, plank_error *err) {
-    int32_t w = pk_type_width(v->type, v->width);
+    int32_t w = pk_physical_width(v->type, v->width);
     PK_RETURN_IF(w < 0, err, PLANK_ERR_INVALID_ARGUMENT, "values of invalid type %d (width %d)",
                  (int)v->type, (int)v->width);
     PK_RETURN_IF(w > 0 && v->width != w, err, PLANK_ERR_INVALID_ARGUMENT,
@@ -635,7 +635,7 @@ static plank_status encode_bss(const pk_values *v, pk_buffer *out, plank_error *
 
 bool pk_encoding_applies(plank_encoding enc, plank_physical_type type) {
     switch (enc) {
-    case PLANK_ENC_PLAIN: return pk_type_width(type, 1) >= 0;
+    case PLANK_ENC_PLAIN: return pk_physical_width(type, 1) >= 0;
     case PLANK_ENC_RLE: return type == PLANK_BOOLEAN;
     case PLANK_ENC_DELTA_BINARY_PACKED: return type == PLANK_INT32 || type == PLANK_INT64;
     case PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY: return type == PLANK_BYTE_ARRAY;

@@ -58,21 +58,4 @@ PK_INLINE uint64_t pk_get_bits(const uint8_t *base, size_t nbytes, uint64_t bitp
     return bw == 64 ? v : v & ((UINT64_C(1) << bw) - 1);
 }
 
-/* Bytes per value of a fixed-width type in dense output (BOOLEAN: 1);
- * 0 for BYTE_ARRAY, -1 if invalid. FIXED_LEN_BYTE_ARRAY: type_length if
- * positive. */
-PK_INLINE int32_t pk_type_width(plank_physical_type type, int32_t type_length) {
-    switch (type) {
-    case PLANK_BOOLEAN: return 1;
-    case PLANK_INT32:
-    case PLANK_FLOAT: return 4;
-    case PLANK_INT64:
-    case PLANK_DOUBLE: return 8;
-    case PLANK_INT96: return 12;
-    case PLANK_BYTE_ARRAY: return 0;
-    case PLANK_FIXED_LEN_BYTE_ARRAY: return type_length > 0 ? type_length : -1;
-    default: return -1;
-    }
-}
-
 #endif /* PK_ENCODING_INTERNAL_H */

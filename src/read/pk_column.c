@@ -96,17 +96,6 @@ static plank_status locate(plank_column_reader *cr, plank_status st, plank_error
 
 /* ---- Open / close --------------------------------------------------------------- */
 
-int32_t pk_physical_width(plank_physical_type type, int32_t type_length) {
-    switch (type) {
-    case PLANK_BOOLEAN: return 1;
-    case PLANK_INT32: case PLANK_FLOAT: return 4;
-    case PLANK_INT64: case PLANK_DOUBLE: return 8;
-    case PLANK_INT96: return 12;
-    case PLANK_FIXED_LEN_BYTE_ARRAY: return type_length;
-    default: return 0;
-    }
-}
-
 /* Checks chunk (g, c) and finds its byte range. */
 static plank_status chunk_range(plank_reader *r, int32_t g, int32_t c, int64_t *start_out,
                                 int64_t *len_out, plank_error *err) {

@@ -60,10 +60,6 @@ void pk_reader_release(plank_reader *r);
 plank_status pk_reader_read_at(const plank_reader *r, uint64_t offset, void *buf, size_t len,
                                plank_error *err);
 
-/* Bytes per value of a fixed-width physical type (BOOLEAN: 1, one byte per
- * dense value), the type_length of FIXED_LEN_BYTE_ARRAY, 0 for BYTE_ARRAY. */
-int32_t pk_physical_width(plank_physical_type type, int32_t type_length);
-
 /* Where pk_column_reader_read_dest puts the slots of one read: the caller's
  * buffers, resized by the reader, so that a reader of Arrow arrays decodes
  * straight into the buffers an array then owns (one copy of each value from

@@ -10,17 +10,6 @@
 /* Slots staged per step before the page limits are looked at again. */
 #define PK_STAGE_STEP 4096
 
-static int32_t staged_width(plank_physical_type t, int32_t type_length) {
-    switch (t) {
-    case PLANK_BOOLEAN: return 1;
-    case PLANK_INT32: case PLANK_FLOAT: return 4;
-    case PLANK_INT64: case PLANK_DOUBLE: return 8;
-    case PLANK_INT96: return 12;
-    case PLANK_FIXED_LEN_BYTE_ARRAY: return type_length;
-    default: return 0;
-    }
-}
-
 plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_col_opts *o,
                           const plank_allocator *alloc, const pk_kernels *k, plank_error *err) {
     memset(c, 0, sizeof *c);
@@ -29,7 +18,8 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
     c->node = node;
     c->column = node->column;
     c->type = node->physical_type;
-    c->width = staged_width(c->type, node->type_length);
+    c->width = pk_physical_width(c->type, node->type_length);
+    if (c->width < 0) c->width = 0;
     c->max_def = node->max_definition_level;
     c->max_rep = node->max_repetition_level;
     c->sort = pk_sort_kind_of(node);
