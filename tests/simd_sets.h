@@ -9,17 +9,11 @@
 
 #include "simd/pk_kernels.h"
 
-/* Fills sets[] (scalar first; AVX-512 runs the AVX2 table, so it is left
- * out) and returns how many; prints them. */
+/* Fills sets[] with the distinct tables of this machine (pk_kernels_available:
+ * scalar first, at most PK_SIMD_AVX512 + 1) and returns how many; prints them. */
 static inline int simd_sets(const pk_kernels **sets) {
-    pk_cpu cpu;
-    pk_cpu_detect(&cpu);
-    int n = 0;
-    for (int l = PK_SIMD_SCALAR; l <= (int)cpu.level && l <= PK_SIMD_AVX2; l++) {
-        sets[n] = pk_kernels_for((pk_simd_level)l);
-        fprintf(stderr, "level: %s\n", pk_simd_level_name(sets[n]->level));
-        n++;
-    }
+    int n = pk_kernels_available(sets);
+    for (int i = 0; i < n; i++) fprintf(stderr, "level: %s\n", pk_simd_level_name(sets[i]->level));
     return n;
 }
 

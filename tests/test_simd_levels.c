@@ -86,6 +86,60 @@ static void test_offsets(const pk_kernels *k) {
     free(src);
 }
 
+/* levels_in_range and def_to_bitmap over lengths 0..4096 at every start offset 0..15
+ * levels, from exact-size allocations (ASan sees any read past the last level), with
+ * one bad level placed last, first and in the middle. */
+static void test_range_offsets(const pk_kernels *k) {
+    ref_rng r = {29};
+    int16_t *src = malloc((4096 + 16) * 2);
+    for (size_t i = 0; i < 4096 + 16; i++) src[i] = (int16_t)ref_below(&r, 3);
+    for (size_t n = 0; n <= 4096; n += n < 200 ? 1 : 61) {
+        for (size_t off = 0; off < 16; off++) {
+            int16_t *mem = malloc((off + n) * 2 + (off + n == 0)), *lv = mem + off;
+            if (n) memcpy(lv, src + off, n * 2);
+            CHECK_MSG(k->levels_in_range(lv, n, 2), "range n %zu offset %zu level %s", n, off,
+                      pk_simd_level_name(k->level));
+            size_t at[3] = {n - 1, 0, n / 2};
+            for (int j = 0; j < 3 && n; j++) {
+                int16_t keep = lv[at[j]];
+                lv[at[j]] = j == 1 ? -1 : 3;
+                CHECK_MSG(!k->levels_in_range(lv, n, 2), "range n %zu offset %zu bad at %zu level %s",
+                          n, off, at[j], pk_simd_level_name(k->level));
+                lv[at[j]] = keep;
+            }
+            int64_t bit_off = (int64_t)(off * 5 % 8);
+            size_t nbytes = ((size_t)bit_off + n + 7) / 8;
+            uint8_t *bits = malloc(nbytes + 1);
+            memset(bits, 0xFF, nbytes + 1);
+            int64_t got = k->def_to_bitmap(lv, n, 2, bits, bit_off);
+            int bad = got != ref_count(lv, n, 2) || bits[nbytes] != 0xFF;
+            for (size_t i = 0; i < n; i++)
+                bad |= ((bits[((size_t)bit_off + i) / 8] >> (((size_t)bit_off + i) % 8)) & 1) !=
+                       (lv[i] == 2);
+            CHECK_MSG(!bad, "bitmap n %zu offset %zu bit offset %lld level %s", n, off,
+                      (long long)bit_off, pk_simd_level_name(k->level));
+            free(bits);
+            free(mem);
+        }
+    }
+    free(src);
+}
+
+/* Millions of levels: sum01_16 and count_eq16 across the chunks of every kernel
+ * (the AVX-512 sum folds every 64 * 0x3FFF levels). */
+static void test_long(const pk_kernels *k) {
+    size_t n = 3 * 64 * 0x3FFF + 77;
+    int16_t *lv = malloc(n * 2);
+    for (size_t i = 0; i < n; i++) lv[i] = 1;
+    CHECK_EQ_I64(k->sum01_16(lv, n), (int64_t)n);
+    CHECK_EQ_I64(k->count_eq16(lv, n, 1), (int64_t)n);
+    ref_rng r = {31};
+    for (size_t i = 0; i < n; i++) lv[i] = (int16_t)ref_below(&r, 2);
+    CHECK_EQ_I64(k->sum01_16(lv, n), ref_count(lv, n, 1));
+    CHECK_EQ_I64(k->count_eq16(lv, n, 0), ref_count(lv, n, 0));
+    free(lv);
+}
+
 static void test_range(const pk_kernels *k) {
     for (size_t n = 0; n <= 70; n++) {
         int16_t *lv = malloc(n ? n * 2 : 1);
@@ -144,6 +198,14 @@ int main(void) {
     const pk_kernels *tabs[4];
     int ntab = pk_kernels_available(tabs);
     CHECK(ntab >= 1 && tabs[0]->level == PK_SIMD_SCALAR);
+    /* Every level up to the detected one (capped by PLANK_SIMD) has a table of its own. */
+    pk_cpu cpu;
+    pk_cpu_detect(&cpu);
+#ifdef PK_KERNELS_X86
+    CHECK_EQ_I64(ntab, (int64_t)cpu.level + 1);
+#endif
+    CHECK(tabs[ntab - 1]->level == cpu.level);
+    for (int t = 0; t < ntab; t++) fprintf(stderr, "level: %s\n", pk_simd_level_name(tabs[t]->level));
     for (int t = 0; t < ntab; t++) {
         /* A table entry left out is a NULL pointer: every kernel must be set. */
         const pk_kernels *k = tabs[t];
@@ -154,7 +216,9 @@ int main(void) {
         test_counting(tabs[t]);
         test_offsets(tabs[t]);
         test_range(tabs[t]);
+        test_range_offsets(tabs[t]);
         test_bitmap(tabs[t]);
+        test_long(tabs[t]);
     }
     TEST_END();
 }

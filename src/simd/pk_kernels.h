@@ -9,7 +9,9 @@
  *
  * Every kernel has a scalar version that builds everywhere; the x86 versions
  * are compiled with function target attributes (never -march), so the default
- * build runs on any x86-64, and are left out on other architectures.
+ * build runs on any x86-64, and are left out on other architectures. The
+ * AVX-512 table uses F, BW, VL and DQ only: it is chosen from the level alone,
+ * and VBMI (pk_cpu.avx512vbmi) is not part of the level.
  *
  * Hostile-input contract of every kernel: it reads only in[0..avail) (or the
  * n levels given) and writes only the n outputs asked for; widths and counts
@@ -120,38 +122,37 @@ int pk_kernels_available(const pk_kernels **out);
 
 /* ---- implementations (named <kernel>_<isa>), referenced by pk_kernels.c ---- */
 
-void pk_unpack8_scalar(const uint8_t *in, size_t avail, uint8_t *out, size_t n, int bw);
-void pk_unpack16_scalar(const uint8_t *in, size_t avail, uint16_t *out, size_t n, int bw);
-void pk_unpack32_scalar(const uint8_t *in, size_t avail, uint32_t *out, size_t n, int bw);
-void pk_unpack64_scalar(const uint8_t *in, size_t avail, uint64_t *out, size_t n, int bw);
-int64_t pk_count_eq16_scalar(const int16_t *lv, size_t n, int16_t value);
-int64_t pk_sum01_16_scalar(const int16_t *lv, size_t n);
-bool pk_levels_in_range_scalar(const int16_t *lv, size_t n, int16_t max);
-int64_t pk_def_to_bitmap_scalar(const int16_t *def, size_t n, int16_t max_def, uint8_t *bits,
-                                int64_t bit_offset);
-void pk_copy_bits_scalar(const uint8_t *src, int64_t src_bit, uint8_t *dst, int64_t dst_bit,
-                         size_t n);
-void pk_spread_bits_scalar(const uint8_t *dense, size_t nn, const uint8_t *valid, uint8_t *dst,
-                           int64_t off, size_t n);
-void pk_spread_fixed_scalar(uint8_t *vals, size_t w, size_t n, size_t nn, const uint8_t *valid,
-                            int64_t off);
+/* The unpack and level kernels of one instruction set (pk_unpack_<isa>.c,
+ * pk_levels_<isa>.c): the same signatures at every level. */
+#define PK_UNPACK_LEVEL_KERNELS(isa)                                                        \
+    void pk_unpack8_##isa(const uint8_t *in, size_t avail, uint8_t *out, size_t n, int bw);   \
+    void pk_unpack16_##isa(const uint8_t *in, size_t avail, uint16_t *out, size_t n, int bw); \
+    void pk_unpack32_##isa(const uint8_t *in, size_t avail, uint32_t *out, size_t n, int bw); \
+    void pk_unpack64_##isa(const uint8_t *in, size_t avail, uint64_t *out, size_t n, int bw); \
+    int64_t pk_count_eq16_##isa(const int16_t *lv, size_t n, int16_t value);                 \
+    int64_t pk_sum01_16_##isa(const int16_t *lv, size_t n);                                  \
+    bool pk_levels_in_range_##isa(const int16_t *lv, size_t n, int16_t max);                 \
+    int64_t pk_def_to_bitmap_##isa(const int16_t *def, size_t n, int16_t max_def,            \
+                                   uint8_t *bits, int64_t bit_offset);
+
+/* The bitmap kernels of one instruction set (pk_bits_<isa>.c). */
+#define PK_BITS_KERNELS(isa)                                                                \
+    void pk_copy_bits_##isa(const uint8_t *src, int64_t src_bit, uint8_t *dst,               \
+                            int64_t dst_bit, size_t n);                                      \
+    void pk_spread_bits_##isa(const uint8_t *dense, size_t nn, const uint8_t *valid,         \
+                              uint8_t *dst, int64_t off, size_t n);                          \
+    void pk_spread_fixed_##isa(uint8_t *vals, size_t w, size_t n, size_t nn,                 \
+                               const uint8_t *valid, int64_t off);
+
+PK_UNPACK_LEVEL_KERNELS(scalar)
+PK_BITS_KERNELS(scalar)
 
 #ifdef PK_KERNELS_X86
-void pk_unpack8_avx2(const uint8_t *in, size_t avail, uint8_t *out, size_t n, int bw);
-void pk_unpack16_avx2(const uint8_t *in, size_t avail, uint16_t *out, size_t n, int bw);
-void pk_unpack32_avx2(const uint8_t *in, size_t avail, uint32_t *out, size_t n, int bw);
-void pk_unpack64_avx2(const uint8_t *in, size_t avail, uint64_t *out, size_t n, int bw);
-int64_t pk_count_eq16_avx2(const int16_t *lv, size_t n, int16_t value);
-int64_t pk_sum01_16_avx2(const int16_t *lv, size_t n);
-bool pk_levels_in_range_avx2(const int16_t *lv, size_t n, int16_t max);
-int64_t pk_def_to_bitmap_avx2(const int16_t *def, size_t n, int16_t max_def, uint8_t *bits,
-                              int64_t bit_offset);
-void pk_copy_bits_avx2(const uint8_t *src, int64_t src_bit, uint8_t *dst, int64_t dst_bit,
-                       size_t n);
-void pk_spread_bits_avx2(const uint8_t *dense, size_t nn, const uint8_t *valid, uint8_t *dst,
-                         int64_t off, size_t n);
-void pk_spread_fixed_avx2(uint8_t *vals, size_t w, size_t n, size_t nn, const uint8_t *valid,
-                          int64_t off);
+PK_UNPACK_LEVEL_KERNELS(avx2)
+PK_BITS_KERNELS(avx2)
+/* AVX-512 F, BW, VL, DQ (no VBMI: the level does not imply it); the bitmap kernels of
+ * that level are the AVX2 ones. */
+PK_UNPACK_LEVEL_KERNELS(avx512)
 #endif
 
 /* DELTA, dictionary and BYTE_STREAM_SPLIT implementations (pk_delta_*.c, pk_dict_*.c,
