@@ -44,7 +44,9 @@ static void check_kernel(const pk_kernels *k, const uint8_t *widths, size_t mini
                          size_t groups, ref_rng *r) {
     size_t nbytes = PK_DELTA_KERNEL_SLACK, n = minis * groups * 32;
     for (size_t m = 0; m < minis; m++) nbytes += groups * 4 * widths[m];
-    uint8_t *in = malloc(nbytes);
+    /* The groups start at any of 0..7 bytes into the allocation, which ends with the slack. */
+    size_t ioff = ref_below(r, 8);
+    uint8_t *imem = malloc(nbytes + ioff), *in = imem + ioff;
     for (size_t i = 0; i < nbytes; i++) in[i] = (uint8_t)ref_next(r);
     size_t off = ref_below(r, 8);
     uint8_t *o32 = malloc(n * 4 + off), *o64 = malloc(n * 8 + off);
@@ -67,7 +69,7 @@ static void check_kernel(const pk_kernels *k, const uint8_t *widths, size_t mini
     CHECK_MSG(!bad && l32 == (uint32_t)x && l64 == x,
               "%s widths %d.. (%zu miniblocks) groups %zu: %zu bad, first at %zu",
               set_name(k), widths[0], minis, groups, bad, first);
-    free(in);
+    free(imem);
     free(o32);
     free(o64);
 }

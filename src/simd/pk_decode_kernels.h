@@ -1,9 +1,10 @@
 /*
  * pk_decode_kernels.h: value-decoding kernels for DELTA_BINARY_PACKED,
  * dictionary gathers and BYTE_STREAM_SPLIT, one scalar and one AVX2 version
- * of each (the AVX2 ones exist only on x86 builds; PK_HAVE_X86_KERNELS says
- * so). The dispatch table in pk_kernels.h points at them; the scalar
- * decoders in src/encoding/ stay the reference they are tested against.
+ * of each, and AVX-512 versions of the DELTA kernels (the vector ones
+ * exist only on x86 builds; PK_HAVE_X86_KERNELS says so). The dispatch table
+ * in pk_kernels.h points at them; the scalar decoders in src/encoding/ stay
+ * the reference they are tested against.
  *
  * Contracts (all kernels): inputs are trusted to have been bounds-checked by
  * the caller as each function states; outputs are written unaligned, so `out`
@@ -51,6 +52,10 @@ uint32_t pk_delta_i32_avx2(const uint8_t *in, const uint8_t *widths, size_t mini
                            size_t groups, uint32_t min_delta, uint32_t last, uint8_t *out);
 uint64_t pk_delta_i64_avx2(const uint8_t *in, const uint8_t *widths, size_t minis,
                            size_t groups, uint64_t min_delta, uint64_t last, uint8_t *out);
+uint32_t pk_delta_i32_avx512(const uint8_t *in, const uint8_t *widths, size_t minis,
+                             size_t groups, uint32_t min_delta, uint32_t last, uint8_t *out);
+uint64_t pk_delta_i64_avx512(const uint8_t *in, const uint8_t *widths, size_t minis,
+                             size_t groups, uint64_t min_delta, uint64_t last, uint8_t *out);
 #endif
 
 /* ---- Dictionary gather ------------------------------------------------------------- */
