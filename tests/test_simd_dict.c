@@ -20,7 +20,9 @@ static void init_sets(void) { nsets = simd_sets(sets); }
 static void check_gather(const pk_kernels *k, size_t w, int64_t count, size_t n, ref_rng *r) {
     uint8_t *dict = malloc((size_t)count * w + 1); /* exact size: ASan sees stray reads */
     for (size_t i = 0; i < (size_t)count * w; i++) dict[i] = (uint8_t)ref_next(r);
-    uint32_t *idx = malloc(sizeof(uint32_t) * (n + 1));
+    /* Indices from an exact-size allocation, starting at any of 0..15 entries in. */
+    size_t ioff = ref_below(r, 16);
+    uint32_t *imem = malloc(sizeof(uint32_t) * (n + ioff + 1)), *idx = imem + ioff;
     for (size_t i = 0; i < n; i++) idx[i] = (uint32_t)ref_below(r, (uint64_t)count);
     if (n) idx[ref_below(r, n)] = (uint32_t)(count - 1);
     size_t off = ref_below(r, 8);
@@ -43,13 +45,15 @@ static void check_gather(const pk_kernels *k, size_t w, int64_t count, size_t n,
         idx[at] = keep;
     }
     free(dict);
-    free(idx);
+    free(imem);
     free(out);
 }
 
 static void test_kernels(void) {
     ref_rng r = {21};
-    static const int64_t counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 100, 70000};
+    /* Around the register lookups' limits (8/16 entries of AVX2, 16/32 of AVX-512) and
+     * gathers from small and large dictionaries. */
+    static const int64_t counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 70000};
     for (int s = 0; s < nsets; s++) {
         for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++) {
             for (size_t n = 0; n <= 4096; n += n < 70 ? 1 : 331) {

@@ -1,7 +1,7 @@
 /*
  * pk_decode_kernels.h: value-decoding kernels for DELTA_BINARY_PACKED,
  * dictionary gathers and BYTE_STREAM_SPLIT, one scalar and one AVX2 version
- * of each, and AVX-512 versions of the DELTA kernels (the vector ones
+ * of each, and AVX-512 versions of the DELTA and gather kernels (the vector ones
  * exist only on x86 builds; PK_HAVE_X86_KERNELS says so). The dispatch table
  * in pk_kernels.h points at them; the scalar decoders in src/encoding/ stay
  * the reference they are tested against.
@@ -75,6 +75,10 @@ bool pk_dict_gather32_avx2(const uint8_t *dict, int64_t count, const uint32_t *i
                            uint8_t *out);
 bool pk_dict_gather64_avx2(const uint8_t *dict, int64_t count, const uint32_t *idx, size_t n,
                            uint8_t *out);
+bool pk_dict_gather32_avx512(const uint8_t *dict, int64_t count, const uint32_t *idx, size_t n,
+                             uint8_t *out);
+bool pk_dict_gather64_avx512(const uint8_t *dict, int64_t count, const uint32_t *idx, size_t n,
+                             uint8_t *out);
 #endif
 
 /* ---- BYTE_STREAM_SPLIT ------------------------------------------------------------- */

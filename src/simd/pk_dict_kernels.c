@@ -3,8 +3,9 @@
  *
  * Hostile input: indices come from the page. Every kernel checks all n
  * indices against the dictionary size before it reads the dictionary (a
- * vectorised max in the AVX2 version), so an out-of-range index returns false
- * without any out-of-bounds read.
+ * vectorised max in the AVX2 version; in the AVX-512 one a compare whose mask
+ * also masks the gather), so an out-of-range index returns false without any
+ * out-of-bounds read.
  */
 #include "pk_decode_kernels.h"
 
@@ -144,5 +145,83 @@ PK_AVX2_FN bool pk_dict_gather64_avx2(const uint8_t *dict, int64_t count, const 
     }
     gather64_loads(dict, idx + i, n - i, out + 8 * i);
     return true;
+}
+
+/* ---- AVX-512 ---------------------------------------------------------------------- */
+
+#include "pk_unpack_avx512.h"
+
+/* One pass: each register of indices is compared with count - 1 into a mask register,
+ * which also masks the gather, so an index out of range is never dereferenced and the
+ * indices are read once. Dictionaries of up to 32 (4-byte) / 16 (8-byte) entries sit
+ * in two registers and are looked up with vpermt2d / vpermt2q, which need no mask
+ * (the lookup stays inside the registers; a bad lane only makes the result false).
+ * Larger ones are gathered with vpgatherdd / vpgatherdq, whose indices are signed:
+ * dictionaries of more than INT32_MAX entries take the scalar kernel. */
+
+/* One register of lookups (16 of 4 bytes, or 8 of 8 bytes: `wide`): the indices
+ * idx[lanes of m] (the others load as 0), their entries stored to out under m, from
+ * the two registers d[0..1] (`small`) or gathered. Returns the lanes of m whose index
+ * is above `top` (count - 1). */
+PK_AVX512_INLINE unsigned g_step(const uint8_t *dict, const __m512i *d, __m512i top,
+                                 const uint32_t *idx, unsigned m, uint8_t *out, const int wide,
+                                 const int small) {
+    const __m512i z = _mm512_setzero_si512();
+    if (!wide) {
+        __m512i x = _mm512_maskz_loadu_epi32((__mmask16)m, idx);
+        __mmask16 bad = _mm512_mask_cmpgt_epu32_mask((__mmask16)m, x, top);
+        __m512i v = small ? _mm512_permutex2var_epi32(d[0], x, d[1])
+                          : _mm512_mask_i32gather_epi32(z, (__mmask16)(m & ~bad), x, dict, 4);
+        _mm512_mask_storeu_epi32(out, (__mmask16)m, v);
+        return bad;
+    }
+    __m256i x = _mm256_maskz_loadu_epi32((__mmask8)m, idx);
+    __mmask8 bad = _mm256_mask_cmpgt_epu32_mask((__mmask8)m, x, _mm512_castsi512_si256(top));
+    __m512i v = small ? _mm512_permutex2var_epi64(d[0], _mm512_cvtepu32_epi64(x), d[1])
+                      : _mm512_mask_i32gather_epi64(z, (__mmask8)(m & ~bad), x, dict, 8);
+    _mm512_mask_storeu_epi64(out, (__mmask8)m, v);
+    return bad;
+}
+
+/* All n lookups: whole registers with every lane on (a constant mask, none to
+ * compute), then the last lanes. Returns the out-of-range lanes seen. */
+PK_AVX512_INLINE unsigned g_loop(const uint8_t *dict, const __m512i *d, __m512i top,
+                                 const uint32_t *idx, size_t n, uint8_t *out, const int wide,
+                                 const int small) {
+    const size_t lanes = wide ? 8 : 16, w = wide ? 8 : 4;
+    unsigned bad = 0;
+    size_t i = 0;
+    for (; i + lanes <= n; i += lanes)
+        bad |= g_step(dict, d, top, idx + i, 0xFFFF, out + w * i, wide, small);
+    if (i < n)
+        bad |= g_step(dict, d, top, idx + i, (unsigned)pk_low_bits(n - i), out + w * i, wide,
+                      small);
+    return bad;
+}
+
+PK_AVX512_INLINE bool gather_avx512(const uint8_t *dict, int64_t count, const uint32_t *idx,
+                                    size_t n, uint8_t *out, const int wide) {
+    if (n == 0 || count <= 0 || count > INT32_MAX)
+        return wide ? pk_dict_gather64_scalar(dict, count, idx, n, out)
+                    : pk_dict_gather32_scalar(dict, count, idx, n, out);
+    const __m512i top = _mm512_set1_epi32((int)(count - 1));
+    const size_t w = wide ? 8 : 4;
+    if ((size_t)count * w > 128) return g_loop(dict, NULL, top, idx, n, out, wide, 0) == 0;
+    /* The first `count` entries in two registers, zeros after them. */
+    uint8_t small[128] = {0};
+    memcpy(small, dict, (size_t)count * w);
+    __m512i d[2] = {_mm512_loadu_si512((const void *)small),
+                    _mm512_loadu_si512((const void *)(small + 64))};
+    return g_loop(dict, d, top, idx, n, out, wide, 1) == 0;
+}
+
+PK_AVX512 bool pk_dict_gather32_avx512(const uint8_t *dict, int64_t count, const uint32_t *idx,
+                                       size_t n, uint8_t *out) {
+    return gather_avx512(dict, count, idx, n, out, 0);
+}
+
+PK_AVX512 bool pk_dict_gather64_avx512(const uint8_t *dict, int64_t count, const uint32_t *idx,
+                                       size_t n, uint8_t *out) {
+    return gather_avx512(dict, count, idx, n, out, 1);
 }
 #endif /* PK_HAVE_X86_KERNELS */

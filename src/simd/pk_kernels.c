@@ -65,8 +65,8 @@ static const pk_kernels pk_kernels_avx512 = {
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
     .delta_i32 = pk_delta_i32_avx512,
     .delta_i64 = pk_delta_i64_avx512,
-    .dict_gather32 = pk_dict_gather32_avx2,
-    .dict_gather64 = pk_dict_gather64_avx2,
+    .dict_gather32 = pk_dict_gather32_avx512,
+    .dict_gather64 = pk_dict_gather64_avx512,
     .bss_decode = pk_bss_decode_avx2,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_avx2,
