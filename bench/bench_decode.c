@@ -3,7 +3,8 @@
  * dictionary-gather and BYTE_STREAM_SPLIT paths at each dispatch level this
  * machine has (reference = the per-value scalar decoder). Numbers, not a
  * test. Pages of 65536 values (output 256/512 KiB, about L2), 21 rounds of
- * a loop of at least 20 ms (DELTA: 10 ms, the columns of a row taking turns);
+ * a loop of at least 20 ms (DELTA and dictionary: 10 ms, the columns of a row
+ * taking turns);
  * every cell is "median/best" G values/s.
  *
  * Build: the bench_decode CMake target (tests/CMakeLists.txt). Time is the
@@ -55,8 +56,8 @@ static int cmp_double(const void *a, const void *b) {
         result_best = r_[ROUNDS - 1];                                 \
     } while (0)
 
-static const pk_kernels *sets[3];
-static const char *names[3];
+static const pk_kernels *sets[PK_SIMD_AVX512 + 2];
+static const char *names[PK_SIMD_AVX512 + 2];
 static int nsets;
 
 static void delta_row(bool is64, int bw, uint8_t *out) {
@@ -76,7 +77,7 @@ static void delta_row(bool is64, int bw, uint8_t *out) {
      * columns take turns round by round, so a burst of load from another
      * job slows all of them alike. */
     int ncol = 2 * nsets - 1;
-    double r_[5][ROUNDS];
+    double r_[2 * (PK_SIMD_AVX512 + 2) - 1][ROUNDS];
     for (int round = 0; round < ROUNDS; round++) {
         for (int c = 0; c < ncol; c++) {
             const pk_kernels *k = sets[c < nsets ? c : c - nsets + 1];
@@ -118,16 +119,27 @@ static void dict_row(size_t w, int64_t count, uint8_t *out) {
     uint32_t *idx = malloc(sizeof(uint32_t) * N);
     for (size_t i = 0; i < N; i++) idx[i] = (uint32_t)ref_below(&r, (uint64_t)count);
     printf("dict gather %zu-byte, %6lld entries:", w, (long long)count);
+    /* The levels take turns round by round, as in delta_row. */
+    double r_[PK_SIMD_AVX512 + 2][ROUNDS];
+    for (int round = 0; round < ROUNDS; round++) {
+        for (int s = 1; s < nsets; s++) {
+            long reps = 0;
+            double t0 = now(), t1;
+            do {
+                for (size_t i = 0; i < N; i += 512) {
+                    if (w == 4) sets[s]->dict_gather32(dict, count, idx + i, 512, out + i * w);
+                    else sets[s]->dict_gather64(dict, count, idx + i, 512, out + i * w);
+                }
+                sink += out[0];
+                reps++;
+                t1 = now();
+            } while (t1 - t0 < 0.01);
+            r_[s][round] = (double)reps * N / (t1 - t0);
+        }
+    }
     for (int s = 1; s < nsets; s++) {
-        double vps, med;
-        MEASURE(med, vps, {
-            for (size_t i = 0; i < N; i += 512) {
-                if (w == 4) sets[s]->dict_gather32(dict, count, idx + i, 512, out + i * w);
-                else sets[s]->dict_gather64(dict, count, idx + i, 512, out + i * w);
-            }
-            sink += out[0];
-        });
-        printf("  %s %5.2f/%5.2f G/s", names[s], med / 1e9, vps / 1e9);
+        qsort(r_[s], ROUNDS, sizeof r_[s][0], cmp_double);
+        printf("  %s %5.2f/%5.2f G/s", names[s], r_[s][ROUNDS / 2] / 1e9, r_[s][ROUNDS - 1] / 1e9);
     }
     printf("\n");
     free(dict);
@@ -162,12 +174,9 @@ int main(int argc, char **argv) {
     pk_cpu_detect(&cpu);
     sets[nsets] = NULL;
     names[nsets++] = "reference";
-    sets[nsets] = pk_kernels_for(PK_SIMD_SCALAR);
-    names[nsets++] = "scalar";
-    if (cpu.level >= PK_SIMD_AVX2) {
-        sets[nsets] = pk_kernels_for(PK_SIMD_AVX2);
-        names[nsets++] = "avx2";
-    }
+    /* The table of every level this machine has (scalar first). */
+    int ntab = pk_kernels_available(sets + 1);
+    for (int t = 0; t < ntab; t++) names[nsets++] = pk_simd_level_name(sets[t + 1]->level);
     printf("detected %s, using up to %s (values per second; DELTA: blocks of 128, "
            "4 miniblocks)\n",
            pk_simd_level_name(cpu.detected), pk_simd_level_name(cpu.level));

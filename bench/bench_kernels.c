@@ -7,11 +7,13 @@
  * Unpack: values/s per bit width and output size, for 4096 values (in L1/L2)
  * and 8M values (out of L2), next to memcpy of the output bytes. Levels:
  * count_eq16 / sum01_16 against a plain loop accumulating into a uint64, on
- * 2048 levels and on 1..31. Wide: unpack64 widths 33..64 on 4096 values.
+ * 2048 levels and on 1..31; levels_in_range and def_to_bitmap on 2048 levels.
+ * Wide: unpack64 widths 33..64 on 4096 values.
  * Bits: copy_bits, spread_bits and spread_fixed on 4096 slots next to the
  * per-value loops the column reader ran before them. Every cell is "median / best" of 15 samples
- * (31 for levels, whose cells take turns sample by sample) of thread CPU time (the best is the
- * figure to read on a machine shared with other jobs).
+ * (31 for levels) of thread CPU time (the best is the figure to read on a machine shared with
+ * other jobs); the levels of an unpack row, and the cells of a levels table, take turns sample
+ * by sample, so a burst of load from another job slows them alike.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
@@ -40,7 +42,8 @@ typedef struct op {
     int kind; /* 0 unpack, 1 memcpy, 2 count, 3 sum, 4 plain loop, 5 copy_bits,
                  6 spread_bits, 7 spread_fixed, 8 plain spread loop, 9 plain boolean loop,
                  10 count_eq16 AVX2 called directly (no table),
-                 11 pk_count_eq16 (the inline front of the table) */
+                 11 pk_count_eq16 (the inline front of the table), 12 levels_in_range,
+                 13 def_to_bitmap (bit offset 3) */
     const pk_kernels *k;
     int size, bw;
     const uint8_t *in;
@@ -99,6 +102,8 @@ static void run(const op *o) {
     case 10: sink += (uint64_t)pk_count_eq16_avx2(o->lv, o->n, 1); break;
 #endif
     case 11: sink += (uint64_t)pk_count_eq16(o->k, o->lv, o->n, 1); break;
+    case 12: sink += o->k->levels_in_range(o->lv, o->n, 1); break;
+    case 13: sink += (uint64_t)o->k->def_to_bitmap(o->lv, o->n, 1, o->out, 3); break;
     default: plain_bools(o); break;
     }
 }
@@ -173,11 +178,17 @@ static void bench_unpack(const pk_kernels **tabs, int ntab) {
                 if (size == 8 && bw % 4 && bw != 1) continue; /* 64-bit: every 4th width */
                 if (c == 1 && size != 4 && bw % 4) continue;  /* out of L2: fewer rows */
                 printf("| %d |", bw);
+                /* The levels of a row take turns sample by sample (rates). */
+                op ops[4];
+                double items[4];
+                speed sp[4];
                 for (int t = 0; t < ntab; t++) {
-                    op o = {.kind = 0, .k = tabs[t], .size = size, .bw = bw, .in = in,
-                            .avail = maxn * 8, .out = out, .n = n};
-                    cell(rate(&o, (double)n), 1e9);
+                    ops[t] = (op){.kind = 0, .k = tabs[t], .size = size, .bw = bw, .in = in,
+                                  .avail = maxn * 8, .out = out, .n = n};
+                    items[t] = (double)n;
                 }
+                rates(ops, ntab, items, sp, SAMPLES);
+                for (int t = 0; t < ntab; t++) cell(sp[t], 1e9);
                 cell(mc, 1e9);
                 printf("\n");
             }
@@ -216,6 +227,19 @@ static void bench_levels(const pk_kernels **tabs, int ntab) {
     printf("| plain loop (uint64) |");
     for (int t = 0; t < ntab; t++) cell(plain, 1e9);
     printf(" 1 |\n");
+    uint8_t bits[2048 / 8 + 2];
+    nops = 0;
+    for (int kind = 12; kind <= 13; kind++)
+        for (int t = 0; t < ntab; t++)
+            ops[nops] = (op){.kind = kind, .k = tabs[t], .lv = lv, .n = 2048, .out = bits},
+            items[nops++] = 2048;
+    rates(ops, nops, items, sp, TURN_SAMPLES);
+    const char *more[] = {"levels_in_range", "def_to_bitmap"};
+    for (int kind = 0; kind < 2; kind++) {
+        printf("| %s |", more[kind]);
+        for (int t = 0; t < ntab; t++) cell(sp[kind * ntab + t], 1e9);
+        printf(" - |\n");
+    }
     printf("\n### Level counting, short inputs, M calls/s (count_eq16 at each level vs the "
            "plain loop)\n\n| n |");
     for (int t = 0; t < ntab; t++) printf(" %s |", pk_simd_level_name(tabs[t]->level));
@@ -260,11 +284,16 @@ static void bench_wide(const pk_kernels **tabs, int ntab) {
     speed mc = rate(&m, (double)n);
     for (int bw = 33; bw <= 64; bw++) {
         printf("| %d |", bw);
+        op ops[4];
+        double items[4];
+        speed sp[4];
         for (int t = 0; t < ntab; t++) {
-            op o = {.kind = 0, .k = tabs[t], .size = 8, .bw = bw, .in = in, .avail = n * 8 + 64,
-                    .out = out, .n = n};
-            cell(rate(&o, (double)n), 1e9);
+            ops[t] = (op){.kind = 0, .k = tabs[t], .size = 8, .bw = bw, .in = in,
+                          .avail = n * 8 + 64, .out = out, .n = n};
+            items[t] = (double)n;
         }
+        rates(ops, ntab, items, sp, SAMPLES);
+        for (int t = 0; t < ntab; t++) cell(sp[t], 1e9);
         cell(mc, 1e9);
         printf("\n");
     }
