@@ -7,7 +7,9 @@
  * is the file; an input that starts with "PAR1" (a plain file, e.g. from
  * parquet-testing) is read with batches derived from its size. The column
  * readers of a row group are interleaved, as a row-wise consumer would use
- * them. Checks: every failure carries its status and a message, a batch
+ * them; the selector bytes also give each column reader a row selection
+ * (and a seek), and the Arrow stream dictionary arrays, borrowed memory and
+ * a selection of rows (plank_reader_arrow_stream_rows). Checks: every failure carries its status and a message, a batch
  * never has more slots than asked, byte-array offsets are non-decreasing,
  * and the allocator sees every block freed with its own size.
  */
@@ -41,6 +43,27 @@ static void read_row_group(plank_reader *r, int32_t g, uint8_t batch_sel, uint8_
         open += live[c];
     }
     uint32_t seed = (uint32_t)batch_sel << 8 | skip_sel;
+    if (skip_sel & 0x30) {
+        /* Row selections from the seed: ranges with gaps, some empty; a seek
+         * half of the time. Invalid ones must fail cleanly. */
+        plank_row_range rr[16];
+        int64_t at = 0, n = 0;
+        for (; n < 16; n++) {
+            uint32_t x = fz_next(&seed);
+            at += (int64_t)(x % 50) - (skip_sel & 0x40 ? 3 : 0);
+            rr[n] = (plank_row_range){at, (int64_t)((x >> 8) % 40)};
+            at += rr[n].count;
+        }
+        for (int32_t c = 0; c < ncols; c++) {
+            if (!live[c]) continue;
+            plank_status st = plank_column_reader_select(crs[c], rr, (int64_t)(skip_sel & 15), &err);
+            fz_check_error(st, &err);
+            if (st == PLANK_OK && (skip_sel & 0x80)) {
+                st = plank_column_reader_seek(crs[c], (int64_t)(fz_next(&seed) % 64), &err);
+                fz_check_error(st, &err);
+            }
+        }
+    }
     while (open > 0) {
         for (int32_t c = 0; c < ncols; c++) {
             if (!live[c]) continue;
@@ -70,13 +93,26 @@ static void read_row_group(plank_reader *r, int32_t g, uint8_t batch_sel, uint8_
 
 /* The Arrow export (nested assembly included): every batch is checked for
  * the C Data Interface invariants a consumer relies on, then released. */
-static void read_arrow(plank_reader *r, uint8_t batch_sel) {
+static void read_arrow(plank_reader *r, uint8_t batch_sel, uint8_t skip_sel) {
     plank_arrow_options ao;
     plank_arrow_options_init(&ao);
     ao.batch_rows = 1 + batch_sel % 97;
+    ao.dictionary_arrays = skip_sel & 0x10;
+    ao.borrow_memory = skip_sel & 0x20;
+    ao.zero_copy = !(skip_sel & 0x40);
     struct ArrowArrayStream stream;
     plank_error err;
-    plank_status st = plank_reader_arrow_stream(r, NULL, 0, &ao, &stream, &err);
+    plank_status st;
+    if (skip_sel & 0x80) {
+        /* every third row of the first 600, then one range */
+        plank_row_range rr[201];
+        int64_t rows = plank_reader_num_rows(r), n = 0;
+        for (int64_t i = 0; i < 600 && i < rows; i += 3) rr[n++] = (plank_row_range){i, 1};
+        if (rows > 700) rr[n++] = (plank_row_range){700, rows - 700 < 100 ? rows - 700 : 100};
+        st = plank_reader_arrow_stream_rows(r, rr, n, &ao, &stream, &err);
+    } else {
+        st = plank_reader_arrow_stream(r, NULL, 0, &ao, &stream, &err);
+    }
     fz_check_error(st, &err);
     if (st != PLANK_OK) return;
     struct ArrowSchema schema;
@@ -120,7 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (st == PLANK_OK) {
         int32_t groups = plank_reader_num_row_groups(r);
         for (int32_t g = 0; g < groups && g < 64; g++) read_row_group(r, g, batch_sel, skip_sel);
-        if (groups <= 64) read_arrow(r, batch_sel);
+        if (groups <= 64) read_arrow(r, batch_sel, skip_sel);
         plank_reader_close(r);
     }
     free(file);
