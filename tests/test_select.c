@@ -1359,6 +1359,14 @@ static void test_alloc_bound(const char *dir) {
                 memcpy(&v, tmp, 8);
                 CHECK_EQ_I64(((const int64_t *)b.values)[0], v);
             }
+            /* Only the blocks of the needed page and of the headers were read. */
+            pk_column_counters cnt;
+            pk_column_reader_counters(cr, &cnt);
+            CHECK_MSG(cnt.bytes_fetched > 0 &&
+                          cnt.bytes_fetched <= (variant ? cc.total_compressed_size * 3 / 4
+                                                        : cc.total_compressed_size / 3),
+                      "%s: %lld bytes fetched of the chunk's %lld for 10 rows", G_PATHS[c],
+                      (long long)cnt.bytes_fetched, (long long)cc.total_compressed_size);
             int64_t grown = pa.peak - base;
             fprintf(stderr,
                     "alloc: %s, 10 of %lld rows selected (%s): %lld bytes at most beyond the "

@@ -14,6 +14,10 @@
 #include <stdio.h>
 
 #define PK_SCRATCH_LEVELS 4096
+/* Granularity of the sparse fetch; a page header is first looked for in
+ * this many bytes (one block or two). */
+#define PK_FETCH_BLOCK 4096u
+#define PK_HEADER_PROBE 4096u
 
 /* True for parquet-mr before 1.2.9 (or without a version), whose
  * total_compressed_size misses the dictionary page header. */
@@ -42,6 +46,12 @@ struct plank_column_reader {
     const uint8_t *chunk;
     pk_shared *chunk_owned;   /* NULL for memory sources (read in place) */
     uint64_t chunk_start, chunk_len;
+    /* Bytes are fetched at the first read: the whole chunk, or with a sparse
+     * selection only the 4 KiB blocks holding the page headers and the pages
+     * it needs (fetched marks them). */
+    bool have_all;
+    uint8_t *fetched;         /* one bit per PK_FETCH_BLOCK bytes of the chunk */
+    size_t fetched_bytes;     /* allocated size of fetched */
     uint64_t pos;             /* next page header, relative to chunk */
     uint64_t data_pos;        /* first page after the dictionary page (rewinds) */
     int64_t page_ordinal;     /* ordinal of the current page, -1 before the first */
@@ -207,9 +217,61 @@ static plank_status attach(plank_column_reader *cr, int32_t g, plank_error *err)
                                 "out of memory reading a column chunk of %llu bytes",
                                 (unsigned long long)len);
     }
-    PK_FORWARD(pk_reader_read_at(r, cr->chunk_start, pk_shared_data(cr->chunk_owned),
-                                 cr->chunk_len, err));
     cr->chunk = pk_shared_data(cr->chunk_owned);
+    cr->have_all = false;
+    if (cr->fetched) memset(cr->fetched, 0, cr->fetched_bytes);
+    return PLANK_OK;
+}
+
+/* Rows of the row group the selection keeps. */
+static int64_t selected_rows(const plank_column_reader *cr) {
+    int64_t n = 0;
+    for (int64_t i = 0; i < cr->nsel; i++) n += cr->sel[i].count;
+    return n;
+}
+
+/* Makes bytes [off, off + len) of the chunk present. Without a selection, or
+ * with one that keeps half the rows or more, the whole chunk is read at
+ * once; otherwise the missing 4 KiB blocks of the range, in runs. */
+static plank_status chunk_need(plank_column_reader *cr, uint64_t off, uint64_t len,
+                               plank_error *err) {
+    if (cr->have_all || cr->r->mem) return PLANK_OK;
+    if (off >= cr->chunk_len) return PLANK_OK;
+    if (len > cr->chunk_len - off) len = cr->chunk_len - off;
+    int64_t rows = cr->r->md.row_groups[cr->rg].info.num_rows;
+    if (!cr->nsel || selected_rows(cr) * 2 >= rows || cr->chunk_len <= 4 * PK_FETCH_BLOCK) {
+        PK_FORWARD(pk_reader_read_at(cr->r, cr->chunk_start, pk_shared_data(cr->chunk_owned),
+                                     cr->chunk_len, err));
+        cr->counters.bytes_fetched += cr->chunk_len;
+        cr->have_all = true;
+        return PLANK_OK;
+    }
+    size_t blocks = (size_t)((cr->chunk_len + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK);
+    size_t need = (blocks + 7) / 8;
+    if (need > cr->fetched_bytes) {
+        uint8_t *f = pk_realloc(cr->a, cr->fetched, cr->fetched_bytes, need);
+        if (!f) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+        memset(f + cr->fetched_bytes, 0, need - cr->fetched_bytes);
+        cr->fetched = f;
+        cr->fetched_bytes = need;
+    }
+    uint64_t b = off / PK_FETCH_BLOCK, e = (off + len + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK;
+    while (b < e) {
+        if (pk_bit_get(cr->fetched, (int64_t)b)) {
+            b++;
+            continue;
+        }
+        uint64_t run = b;
+        while (run < e && !pk_bit_get(cr->fetched, (int64_t)run)) run++;
+        uint64_t from = b * PK_FETCH_BLOCK, to = run * PK_FETCH_BLOCK;
+        if (to > cr->chunk_len) to = cr->chunk_len;
+        PK_FORWARD(pk_reader_read_at(cr->r, cr->chunk_start + from,
+                                     pk_shared_data(cr->chunk_owned) + from, (size_t)(to - from),
+                                     err));
+        cr->counters.bytes_fetched += to - from;
+        for (uint64_t k = b; k < run; k++) pk_bit_set(cr->fetched, (int64_t)k);
+        b = run;
+    }
     return PLANK_OK;
 }
 
@@ -271,6 +333,7 @@ void plank_column_reader_close(plank_column_reader *cr) {
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
     pk_decompressor_release(&cr->dctx);
     if (cr->sel) pk_free(cr->a, cr->sel, (size_t)cr->sel_cap * sizeof *cr->sel);
+    if (cr->fetched) pk_free(cr->a, cr->fetched, cr->fetched_bytes);
     pk_shared_release(cr->chunk_owned); /* exported arrays may keep it alive */
     pk_free(cr->a, cr, sizeof *cr);
 }
@@ -510,8 +573,19 @@ static plank_status next_page(plank_column_reader *cr, int64_t skip_to, plank_er
         cr->page_ordinal++;
         pk_page_header h;
         size_t hlen;
-        plank_status st = pk_thrift_read_page_header(cr->chunk + cr->pos, cr->chunk_len - cr->pos,
-                                                     &h, &hlen, err);
+        /* The header's bytes: a probe first, the rest of the chunk when a
+         * header is longer (or the probe ends inside it). */
+        uint64_t avail = cr->chunk_len - cr->pos;
+        PK_FORWARD(chunk_need(cr, cr->pos, avail < PK_HEADER_PROBE ? avail : PK_HEADER_PROBE, err));
+        uint64_t probe = cr->have_all || cr->r->mem || avail < PK_HEADER_PROBE ? avail
+                                                                                : PK_HEADER_PROBE;
+        plank_status st = pk_thrift_read_page_header(cr->chunk + cr->pos, (size_t)probe, &h,
+                                                     &hlen, err);
+        if (st != PLANK_OK && probe < avail) {
+            plank_error_init(err);
+            PK_FORWARD(chunk_need(cr, cr->pos, avail, err));
+            st = pk_thrift_read_page_header(cr->chunk + cr->pos, (size_t)avail, &h, &hlen, err);
+        }
         if (st != PLANK_OK) {
             if (err && err->byte_offset >= 0)
                 err->byte_offset += (int64_t)(cr->chunk_start + cr->pos);
@@ -549,6 +623,8 @@ static plank_status next_page(plank_column_reader *cr, int64_t skip_to, plank_er
                 continue;
             }
         }
+        PK_FORWARD(chunk_need(cr, cr->pos - (uint64_t)h.compressed_page_size,
+                              (uint64_t)h.compressed_page_size, err));
         if (h.has_crc && cr->r->verify_checksums && h.type != PLANK_PAGE_INDEX) {
             uint32_t crc = pk_crc32(0, stored, (size_t)h.compressed_page_size);
             PK_RETURN_IF(crc != h.crc, err, PLANK_ERR_CHECKSUM,

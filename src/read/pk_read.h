@@ -113,9 +113,11 @@ int64_t pk_column_reader_rows_left(const plank_column_reader *cr);
 
 /* What the reader did, for tests: pages whose body was decoded (dictionary
  * included), of those the compressed ones that were decompressed, data pages
- * passed over by their header alone, dictionaries loaded. */
+ * passed over by their header alone, dictionaries loaded, bytes read from
+ * the source. */
 typedef struct pk_column_counters {
     int64_t pages_decoded, pages_decompressed, pages_skipped, dictionaries;
+    int64_t bytes_fetched; /* chunk bytes read from the source */
 } pk_column_counters;
 void pk_column_reader_counters(const plank_column_reader *cr, pk_column_counters *out);
 
