@@ -285,7 +285,10 @@ static plank_status build_leaf(const leaf_levels *l, const pk_anode *an, struct 
         case PK_CONV_DEC_I32: decimal_int((int32_t)pk_load_u32(s), o, w); break;
         case PK_CONV_DEC_I64: decimal_int((int64_t)pk_load_u64(s), o, w); break;
         case PK_CONV_DEC_BE:
-            if (ba) PK_FORWARD(decimal_be(vals + offs[p], offs[p + 1] - offs[p], o, w, err));
+            if (ba) {
+                int64_t len = offs[p + 1] - offs[p]; /* vals is NULL when no bytes are pending */
+                PK_FORWARD(decimal_be(len ? vals + offs[p] : NULL, len, o, w, err));
+            }
             else PK_FORWARD(decimal_be(s, sw, o, w, err));
             break;
         default: break;
