@@ -461,13 +461,16 @@ typedef struct plank_batch {
 
 /* Opens a reader over one column chunk. The column must be selected in the
  * options. The column reader must be closed before the file reader. Several
- * column readers over one file may be used from different threads. */
+ * column readers over one file may be used from different threads. The
+ * chunk's bytes are read from the source at the first read or skip (all of
+ * them, or with a sparse selection only what it needs), not at open. */
 PLANK_API plank_status plank_column_reader_open(plank_reader *reader, int32_t row_group,
                                                 int32_t column, plank_column_reader **out,
                                                 plank_error *err);
 PLANK_API void plank_column_reader_close(plank_column_reader *cr);
-/* Reads up to max_values slots into *out. At the end of the chunk returns
- * PLANK_OK with out->length == 0. */
+/* Reads up to max_values slots into *out (buffers sized by what remains of
+ * the chunk or selection, not by max_values). At the end of the chunk (or
+ * of the selection) returns PLANK_OK with out->length == 0. */
 PLANK_API plank_status plank_column_reader_read(plank_column_reader *cr, int64_t max_values,
                                                 plank_batch *out, plank_error *err);
 /* Skips up to n slots; *skipped (may be NULL) receives how many. */
@@ -487,7 +490,11 @@ typedef struct plank_row_range {
  * from the first one: pages wholly outside the selection are passed over
  * by their header without being decompressed (flat columns, and v2 pages of
  * nested ones), values inside a page are skipped without being
- * materialised. The ranges are copied. */
+ * materialised. Set before the first read, a selection that keeps under
+ * half the row group's rows also limits what is read from the source to the
+ * 4 KiB blocks holding the page headers and the pages it needs. Sparse
+ * ranges of flat columns are decoded by windows of up to 1024 entries and
+ * gathered. The ranges are copied. */
 PLANK_API plank_status plank_column_reader_select(plank_column_reader *cr,
                                                   const plank_row_range *ranges,
                                                   int64_t num_ranges, plank_error *err);
