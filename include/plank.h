@@ -284,6 +284,12 @@ typedef struct plank_reader_options {
     uint64_t max_chunk_buffer;      /* bytes of one column chunk read into memory by a
                                        column reader (sources other than open_memory,
                                        which is read in place); default 2 GiB */
+    /* plank_reader_open_path: map the file into memory (mmap) instead of
+     * reading each chunk into a buffer: chunks are read in place and Arrow
+     * arrays may point into the mapping, which they keep alive (default
+     * false). The file must not shrink while mapped: reading a truncated
+     * mapping raises SIGBUS, which is why it is not the default. */
+    bool memory_map;
 } plank_reader_options;
 
 /* Fills the defaults. Always call it before setting fields. */

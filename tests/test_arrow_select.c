@@ -378,6 +378,54 @@ static void check_shared_dictionary(const char *path) {
     a[n - 1].release(&a[n - 1]);
 }
 
+/* memory_map: the same rows as a read file, zero-copy arrays point into the
+ * mapping and stay valid after the stream and the reader are gone. */
+static void check_memory_map(const char *path) {
+    plank_reader_options ro;
+    plank_reader_options_init(&ro);
+    CHECK(!ro.memory_map);
+    ro.memory_map = true;
+    plank_reader *r = NULL, *plain = open_path(path);
+    plank_error e;
+    CHECK(plank_reader_open_path(&r, path, &ro, &e) == PLANK_OK);
+    if (!r || !plain) return;
+    rows_t want = {0}, got = {0};
+    struct ArrowArrayStream st;
+    CHECK(plank_reader_arrow_stream(plain, NULL, 0, NULL, &st, &e) == PLANK_OK);
+    CHECK(drain(&st, &want, 0));
+    st.release(&st);
+    plank_reader_close(plain);
+    CHECK(plank_reader_arrow_stream(r, NULL, 0, NULL, &st, &e) == PLANK_OK);
+    struct ArrowSchema sc;
+    CHECK(st.get_schema(&st, &sc) == 0);
+    struct ArrowArray keep[64];
+    int n = 0;
+    for (; n < 64; n++) {
+        CHECK(st.get_next(&st, &keep[n]) == 0);
+        if (!keep[n].release) break;
+    }
+    st.release(&st);
+    plank_reader_close(r); /* the arrays still hold the mapping */
+    aj_buf b = {0};
+    for (int i = 0; i < n; i++) {
+        for (int64_t k = 0; k < keep[i].length; k++) {
+            b.n = 0;
+            aj_str(&b, "");
+            aj_row(&b, &sc, &keep[i], k);
+            rows_push(&got, b.p);
+        }
+        keep[i].release(&keep[i]);
+    }
+    sc.release(&sc);
+    free(b.p);
+    CHECK_EQ_I64(got.n, want.n);
+    for (int64_t i = 0; i < got.n && i < want.n; i++)
+        CHECK_MSG(!strcmp(got.row[i], want.row[i]), "mapped row %lld: %s, read %s",
+                  (long long)i, got.row[i], want.row[i]);
+    rows_free(&got);
+    rows_free(&want);
+}
+
 static void test_bad_ranges(const char *path) {
     plank_reader *r = open_path(path);
     if (!r) return;
@@ -409,6 +457,10 @@ int main(void) {
     check_schema_and_lifetime(path);
     check_shared_dictionary(path);
     test_bad_ranges(path);
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s.parquet", dir, names[i]);
+        check_memory_map(path);
+    }
     const char *testing = th_testing_dir();
     if (!testing) TEST_SKIP("parquet-testing not found (set PLANK_TESTING_DIR)");
     char data[512];

@@ -354,7 +354,7 @@ static bool fits_int32(pk_stream *s) {
  * fixed_size_binary(3) 1), what a consumer may assume of the buffer. */
 static int32_t zero_copy_align(const pk_stream *s, const pk_anode *an) {
     const plank_schema_node *pn = an->pn;
-    if (!s->o.zero_copy || (s->r->mem && !s->o.borrow_memory)) return 0;
+    if (!s->o.zero_copy || (s->r->mem && !s->r->map && !s->o.borrow_memory)) return 0;
     if (an->dict || an->conv != PK_CONV_COPY || pn->max_repetition_level > 0 ||
         an->entry_def != 0 || pn->physical_type == PLANK_BOOLEAN ||
         pn->physical_type == PLANK_BYTE_ARRAY)

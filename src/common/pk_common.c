@@ -125,8 +125,12 @@ char *pk_strndup(const plank_allocator *a, const char *s, size_t n) {
 
 struct pk_shared {
     plank_allocator a;
-    size_t size;        /* of the whole allocation */
+    size_t size;        /* of the whole allocation (the header alone when wrapped) */
     atomic_size_t refs;
+    uint8_t *data;      /* the bytes: after the header, or the wrapped ones */
+    size_t ext_size;    /* wrapped bytes */
+    void (*drop)(void *ctx, void *data, size_t size); /* wrapped: frees them */
+    void *ctx;
 };
 
 /* The bytes start one cache line after the header. */
@@ -140,14 +144,33 @@ pk_shared *pk_shared_new(const plank_allocator *a, size_t size) {
     s->a = *a;
     s->size = PK_SHARED_HEAD + size;
     atomic_init(&s->refs, 1);
+    s->data = (uint8_t *)s + PK_SHARED_HEAD;
+    s->ext_size = 0;
+    s->drop = NULL;
+    s->ctx = NULL;
     return s;
 }
 
-uint8_t *pk_shared_data(pk_shared *s) {
-    return (uint8_t *)s + PK_SHARED_HEAD;
+pk_shared *pk_shared_wrap(const plank_allocator *a, void *data, size_t size,
+                          void (*drop)(void *ctx, void *data, size_t size), void *ctx) {
+    if (!a) a = &k_default_allocator;
+    pk_shared *s = pk_malloc(a, sizeof *s);
+    if (!s) return NULL;
+    s->a = *a;
+    s->size = sizeof *s;
+    atomic_init(&s->refs, 1);
+    s->data = data;
+    s->ext_size = size;
+    s->drop = drop;
+    s->ctx = ctx;
+    return s;
 }
 
-size_t pk_shared_capacity(const pk_shared *s) { return s->size - PK_SHARED_HEAD; }
+uint8_t *pk_shared_data(pk_shared *s) { return s->data; }
+
+size_t pk_shared_capacity(const pk_shared *s) {
+    return s->drop ? s->ext_size : s->size - PK_SHARED_HEAD;
+}
 
 bool pk_shared_unique(pk_shared *s) {
     /* acquire: the other owners' last reads happen before our reuse. */
@@ -163,6 +186,7 @@ void pk_shared_release(pk_shared *s) {
     /* acq_rel: every owner's reads of the bytes happen before the free. */
     if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
     plank_allocator a = s->a;
+    if (s->drop) s->drop(s->ctx, s->data, s->ext_size);
     pk_free(&a, s, s->size);
 }
 

@@ -91,6 +91,10 @@ typedef struct pk_shared pk_shared;
 /* A block of `size` bytes (unspecified contents) with one reference; NULL
  * when out of memory. */
 pk_shared *pk_shared_new(const plank_allocator *a, size_t size);
+/* A block over bytes allocated elsewhere (a file mapping): drop(ctx, data,
+ * size) frees them with the last release. */
+pk_shared *pk_shared_wrap(const plank_allocator *a, void *data, size_t size,
+                          void (*drop)(void *ctx, void *data, size_t size), void *ctx);
 uint8_t *pk_shared_data(pk_shared *s);
 void pk_shared_retain(pk_shared *s);
 void pk_shared_release(pk_shared *s); /* NULL allowed */

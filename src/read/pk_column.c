@@ -201,6 +201,11 @@ static plank_status attach(plank_column_reader *cr, int32_t g, plank_error *err)
     cr->nsel = 0;
     if (r->mem) {
         cr->chunk = r->mem + start;
+        if (r->map && !cr->chunk_owned) {
+            /* a mapping: the arrays that point into it hold it */
+            cr->chunk_owned = r->map;
+            pk_shared_retain(r->map);
+        }
         return PLANK_OK;
     }
     size_t need = cr->chunk_len ? (size_t)cr->chunk_len : 1;

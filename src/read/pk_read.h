@@ -32,7 +32,8 @@ struct plank_reader {
     atomic_int refs;       /* the caller's, plus one per stream that uses the reader */
     plank_source src;
     bool src_open;         /* src.close still to be called */
-    const uint8_t *mem;    /* whole file when the source is a memory buffer */
+    const uint8_t *mem;    /* whole file when the source is a memory buffer or a mapping */
+    pk_shared *map;        /* the file mapping (options.memory_map), which arrays may hold */
     bool verify_checksums;
     uint64_t max_page_size;
     uint64_t max_dictionary_size;

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -293,6 +294,11 @@ plank_status plank_reader_open_memory(plank_reader **out, const void *data, size
     return finish_open(r, out, opts, err);
 }
 
+static void unmap_file(void *ctx, void *data, size_t size) {
+    (void)ctx;
+    munmap(data, size);
+}
+
 plank_status plank_reader_open_path(plank_reader **out, const char *path,
                                     const plank_reader_options *opts, plank_error *err) {
     plank_error_init(err);
@@ -306,6 +312,31 @@ plank_status plank_reader_open_path(plank_reader **out, const char *path,
         return pk_error_set(err, PLANK_ERR_IO, "not a regular file");
     }
     const plank_allocator *a = opts && opts->allocator ? opts->allocator : pk_default_allocator();
+    if (opts && opts->memory_map && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m != MAP_FAILED) {
+            close(fd); /* the mapping stays valid */
+            pk_shared *blk = pk_shared_wrap(a, m, (size_t)st.st_size, unmap_file, NULL);
+            if (!blk) {
+                munmap(m, (size_t)st.st_size);
+                return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+            }
+            plank_reader *r = NULL;
+            plank_status rs = reader_new(&r, opts, err);
+            if (rs != PLANK_OK) {
+                pk_shared_release(blk);
+                return rs;
+            }
+            r->src.read_at = mem_read_at;
+            r->src.opaque = m;
+            r->src.size = (uint64_t)st.st_size;
+            r->mem = m;
+            r->map = blk;
+            r->file_size = (uint64_t)st.st_size;
+            return finish_open(r, out, opts, err);
+        }
+        /* no mapping (a special file system): read as usual */
+    }
     fd_source *s = pk_malloc(a, sizeof *s);
     if (!s) {
         close(fd);
@@ -330,6 +361,7 @@ void pk_reader_release(plank_reader *r) {
     if (r->md_loaded) pk_file_metadata_free(&r->md);
     pk_arena_reset(&r->arena);
     if (r->src_open && r->src.close) r->src.close(r->src.opaque);
+    pk_shared_release(r->map); /* zero-copy arrays may keep the mapping */
     plank_allocator a = r->alloc;
     pk_free(&a, r, sizeof *r);
 }

@@ -74,7 +74,8 @@ enum {
     CLI_OPT_JSON = 1 << 4,
     CLI_OPT_NO_CHECKSUM = 1 << 5,
     CLI_OPT_ARROW = 1 << 6,
-    CLI_OPT_ROWS = 1 << 7
+    CLI_OPT_ROWS = 1 << 7,
+    CLI_OPT_MMAP = 1 << 8
 };
 
 typedef struct cli_options {
@@ -87,6 +88,7 @@ typedef struct cli_options {
     bool no_checksum;    /* --no-checksum: skip page CRC32 verification */
     bool arrow;          /* --arrow: bench through the Arrow stream */
     const char *rows;    /* --rows every:K | range:FIRST:COUNT (bench read) */
+    bool mmap;           /* --mmap: plank_reader_options.memory_map (bench read) */
 } cli_options;
 
 /* Parses `FILE` and the options in `allowed` (in any order, as "--opt V" or

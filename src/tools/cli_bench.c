@@ -154,20 +154,22 @@ static double median(double *v, int n) {
 }
 
 /* Opens FILE with the columns selected (part of the timed work). */
-static int open_selected(const char *file, const int32_t *cols, int32_t nc, plank_reader **r) {
+static int open_selected(const char *file, const int32_t *cols, int32_t nc, bool mmap,
+                         plank_reader **r) {
     plank_reader_options opts;
     plank_reader_options_init(&opts);
+    opts.memory_map = mmap;
     opts.columns = cols;
     opts.num_columns = nc;
     return cli_open(file, &opts, r);
 }
 
 /* One repeat through the Arrow stream: open, read every batch, close. */
-static int bench_arrow_once(const char *file, const int32_t *cols, int32_t nc, double *total,
-                            bench_totals *t, const bench_rows *sel) {
+static int bench_arrow_once(const char *file, const int32_t *cols, int32_t nc, bool mmap,
+                            double *total, bench_totals *t, const bench_rows *sel) {
     double t0 = now_seconds();
     plank_reader *r;
-    int rc = open_selected(file, cols, nc, &r);
+    int rc = open_selected(file, cols, nc, mmap, &r);
     if (rc) return rc;
     plank_error err;
     plank_error_init(&err);
@@ -216,12 +218,13 @@ static int bench_arrow_once(const char *file, const int32_t *cols, int32_t nc, d
 
 /* One repeat: open, decode everything, close. Fills col_time[c] (seconds
  * per selected column), col_bytes[c] and *total. */
-static int bench_once(const char *file, const int32_t *cols, int32_t nc, double *col_time,
+static int bench_once(const char *file, const int32_t *cols, int32_t nc, bool mmap,
+                      double *col_time,
                       double *total, bench_totals *t, uint64_t *col_bytes,
                       const bench_rows *sel, plank_row_range *tmp) {
     double t0 = now_seconds();
     plank_reader *r;
-    int rc = open_selected(file, cols, nc, &r);
+    int rc = open_selected(file, cols, nc, mmap, &r);
     if (rc) return rc;
     for (int32_t c = 0; c < nc; c++) {
         col_time[c] = 0;
@@ -263,7 +266,7 @@ int cli_bench_main(int argc, char **argv) {
     cli_options o;
     int rc = cli_parse_options(argc, argv,
                                CLI_OPT_COLUMNS | CLI_OPT_REPEAT | CLI_OPT_JSON | CLI_OPT_ARROW |
-                                   CLI_OPT_ROWS,
+                                   CLI_OPT_ROWS | CLI_OPT_MMAP,
                                "bench read", &o);
     if (rc) return rc;
     int repeat = o.repeat > 0 ? (int)o.repeat : BENCH_DEFAULT_REPEAT;
@@ -326,8 +329,9 @@ int cli_bench_main(int argc, char **argv) {
         uint64_t before = t.bytes;
         const bench_rows *sel = o.rows ? &selrows : NULL;
         if (o.rows && !tmp) rc = cli_fail(o.file, "out of memory");
-        else if (o.arrow) rc = bench_arrow_once(o.file, cols, nc, &totals[i], &t, sel);
-        else rc = bench_once(o.file, cols, nc, col_once, &totals[i], &t, col_bytes, sel, tmp);
+        else if (o.arrow) rc = bench_arrow_once(o.file, cols, nc, o.mmap, &totals[i], &t, sel);
+        else rc = bench_once(o.file, cols, nc, o.mmap, col_once, &totals[i], &t, col_bytes, sel,
+                            tmp);
         bytes_per_repeat = t.bytes - before;
         for (int32_t c = 0; c < nc; c++) col_times[(size_t)c * (size_t)repeat + (size_t)i] = col_once[c];
     }
@@ -347,7 +351,8 @@ int cli_bench_main(int argc, char **argv) {
         cli_json_string(b, (const uint8_t *)o.file, strlen(o.file));
         cli_buf_printf(b, ",\"rows\":%lld,\"row_groups\":%d,\"columns\":%d,\"repeat\":%d",
                        (long long)rows, (int)groups, (int)nc, repeat);
-        cli_buf_printf(b, ",\"mode\":\"%s\"", o.arrow ? "arrow" : "columns");
+        cli_buf_printf(b, ",\"mode\":\"%s\",\"mmap\":%s", o.arrow ? "arrow" : "columns",
+                       o.mmap ? "true" : "false");
         if (o.rows) {
             cli_buf_puts(b, ",\"rows_selected\":");
             cli_json_string(b, (const uint8_t *)o.rows, strlen(o.rows));

@@ -85,12 +85,13 @@ void cli_usage(FILE *f) {
           "                               decoded statistics\n"
           "  cat FILE [--columns a,b] [--limit N] [--format jsonl|csv|table] [--no-checksum]\n"
           "                               print rows (default jsonl; table shows 100 rows)\n"
-          "  bench read FILE [--columns a,b] [--repeat N] [--json] [--arrow] [--rows SEL]\n"
+          "  bench read FILE [--columns a,b] [--repeat N] [--json] [--arrow] [--rows SEL] [--mmap]\n"
           "                               decode the columns fully N times (default 5) and\n"
           "                               report the median time, rows/s and bytes/s\n"
           "                               (--arrow: through the Arrow stream, nested\n"
           "                               records assembled; --rows every:K or\n"
-          "                               range:FIRST:COUNT reads only those rows)\n"
+          "                               range:FIRST:COUNT reads only those rows;\n"
+          "                               --mmap maps the file instead of reading it)\n"
           "  bench write [--rows N] [--repeat N] [-o PATH] [--csv PATH] [--json] [WRITER OPTIONS]\n"
           "                               generate a lineitem-like table (default 4,000,000\n"
           "                               rows) in memory and write it N times (default 5):\n"
@@ -158,6 +159,7 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
         {"--format", CLI_OPT_FORMAT, true},   {"--repeat", CLI_OPT_REPEAT, true},
         {"--json", CLI_OPT_JSON, false},      {"--no-checksum", CLI_OPT_NO_CHECKSUM, false},
         {"--arrow", CLI_OPT_ARROW, false},    {"--rows", CLI_OPT_ROWS, true},
+        {"--mmap", CLI_OPT_MMAP, false},
     };
     memset(o, 0, sizeof *o);
     o->limit = -1;
@@ -191,6 +193,7 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
         case CLI_OPT_NO_CHECKSUM: o->no_checksum = true; break;
         case CLI_OPT_ARROW: o->arrow = true; break;
         case CLI_OPT_ROWS: o->rows = value; break;
+        case CLI_OPT_MMAP: o->mmap = true; break;
         case CLI_OPT_LIMIT:
             if (!parse_count(value, &o->limit))
                 return cli_usage_error("%s: --limit needs a count, not '%s'", command, value);
