@@ -596,11 +596,15 @@ plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, in
             int64_t end = (int64_t)base;
             for (int64_t i = 0; i < k; i++) {
                 int64_t s0 = doff[idx[i]], len = doff[idx[i] + 1] - s0;
-                memcpy(dst, dict->data + s0, (size_t)len);
+                /* Short values as one 16-byte move: the dictionary's and
+                 * data's buffers both have PK_BUFFER_PADDING bytes after them. */
+                if (len <= 16) memcpy(dst, dict->data + s0, 16);
+                else memcpy(dst, dict->data + s0, (size_t)len);
                 dst += len;
                 ends[i] = end += len;
             }
             data->size = base + total;
+            memset(data->data + data->size, 0, 16); /* the padding stays zero */
             ends += k;
             d->pos += k;
             n -= k;
@@ -631,12 +635,16 @@ plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, in
         int64_t prev = 0;
         for (int64_t i = 0; i < n; i++) {
             int64_t len = ends[i] - prev;
-            memcpy(dst + prev, p + 4, (size_t)len);
+            /* Short values as one 16-byte move when the page has the bytes
+             * (data has PK_BUFFER_PADDING bytes after it). */
+            if (len <= 16 && end - (p + 4) >= 16) memcpy(dst + prev, p + 4, 16);
+            else memcpy(dst + prev, p + 4, (size_t)len);
             p += 4 + (size_t)len;
             prev = ends[i];
             ends[i] += (int64_t)base;
         }
         data->size = base + (size_t)bytes;
+        memset(data->data + data->size, 0, 16); /* the padding stays zero */
         d->p = p;
         d->pos += n;
         return PLANK_OK;
