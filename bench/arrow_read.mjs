@@ -36,6 +36,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const LABELS = {
   columns: 'plank column reader',
   arrow: 'plank Arrow stream',
+  arrow_mmap: 'plank Arrow stream, memory_map (--mmap)',
   physical: 'physical limit (decompress + 1 memcpy)',
   polars: 'Polars readParquet',
   duckdb: 'DuckDB max() of every column',
@@ -89,6 +90,8 @@ function printTables(samples) {
       ['arrow / DuckDB', 'arrow', 'duckdb', duckTarget],
       ['arrow / Polars', 'arrow', 'polars', 0.35],
       ['arrow / physical', 'arrow', 'physical', null],
+      ['arrow mmap / Polars', 'arrow_mmap', 'polars', 0.35],
+      ['arrow mmap / DuckDB', 'arrow_mmap', 'duckdb', duckTarget],
       ['arrow / DuckDB SELECT *', 'arrow', 'duckdb_select', null],
       ['every:100 arrow / columns', 'arrow_every100', 'columns_every100', null],
       ['range arrow / columns', 'arrow_range', 'columns_range', null],
@@ -198,6 +201,7 @@ try {
     const steps = [
       ['columns', () => plankRead(f.path, [])],
       ['arrow', () => plankRead(f.path, ['--arrow'])],
+      ['arrow_mmap', () => plankRead(f.path, ['--arrow', '--mmap'])],
       ['physical', () => physicalRead(f.path)],
       ['polars', () => peer(polars, 'polars', f.path)],
       ['duckdb', () => peer(duckdb, 'agg', f.path)],

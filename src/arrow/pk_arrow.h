@@ -181,6 +181,7 @@ typedef struct pk_flat_leaf {
     int64_t dict_len;
     size_t dict_off_bytes;
     pk_buffer conv;      /* converted leaves: the page values before conversion */
+    double bytes_per_row; /* string bytes per row of the last batch (0: none yet) */
 } pk_flat_leaf;
 
 void pk_flat_leaf_init(pk_flat_leaf *fl, const plank_allocator *a);

@@ -112,6 +112,7 @@ plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const 
     size_t ow = an->large ? 8 : 4;
     bool convert = !an->dict && an->conv != PK_CONV_COPY && an->conv != PK_CONV_BOOL &&
                    an->conv != PK_CONV_BINARY;
+    bool binary = !an->dict && an->conv == PK_CONV_BINARY;
     pk_read_dest d = {0};
     d.validity = &validity;
     d.values = convert ? &fl->conv : &values;
@@ -122,11 +123,19 @@ plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const 
     d.null_index = 0;
     d.view_ok = view_align > 0 && !convert;
     d.view_align = view_align;
-    plank_status st = pk_column_reader_read_dest(cr, rows, &d, err);
+    plank_status st = PLANK_OK;
+    if (binary && fl->bytes_per_row > 0) {
+        /* The string bytes sized from the last batch (plus a little), so the
+         * buffer rarely grows, and never copies what it holds, mid-batch. */
+        double want = fl->bytes_per_row * (double)rows * 1.0625 + 64;
+        if (want < (double)(SIZE_MAX / 2)) st = pk_buffer_reserve(&data, (size_t)want, err);
+    }
+    if (st == PLANK_OK) st = pk_column_reader_read_dest(cr, rows, &d, err);
+    if (st == PLANK_OK && binary && rows > 0)
+        fl->bytes_per_row = (double)data.size / (double)rows;
     if (st == PLANK_OK && d.length != rows)
         st = PK_CORRUPT(err, "column %d (%s) ends after %lld of %lld records",
                         (int)pn->column, pn->path, (long long)d.length, (long long)rows);
-    bool binary = !an->dict && an->conv == PK_CONV_BINARY;
     if (st == PLANK_OK) st = pk_array_new(a, out, rows, binary ? 3 : 2, 0, err);
     if (st == PLANK_OK) {
         out->null_count = d.null_count;
