@@ -155,6 +155,8 @@ const plank_allocator *pk_array_allocator(struct ArrowArray *arr);
 struct ArrowArray *pk_array_dictionary_slot(struct ArrowArray *arr);
 /* Allocates buffer i (zeroed, at least 16 bytes so it is never NULL). */
 void *pk_array_buffer(struct ArrowArray *arr, int i, size_t n, plank_error *err);
+/* The same, not zeroed: for a buffer the caller writes whole. */
+void *pk_array_buffer_uninit(struct ArrowArray *arr, int i, size_t n, plank_error *err);
 /* Buffer i becomes b's memory, which the array now owns (b is left empty,
  * reusable); b must use the array's allocator. */
 plank_status pk_array_adopt(struct ArrowArray *arr, int i, pk_buffer *b, plank_error *err);

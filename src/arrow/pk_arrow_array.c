@@ -84,10 +84,11 @@ struct ArrowArray *pk_array_dictionary_slot(struct ArrowArray *arr) {
                                          nc * sizeof(struct ArrowArray));
 }
 
-void *pk_array_buffer(struct ArrowArray *arr, int i, size_t n, plank_error *err) {
+static void *array_buffer(struct ArrowArray *arr, int i, size_t n, bool zero,
+                          plank_error *err) {
     array_block *blk = arr->private_data;
     size_t size = n < 16 ? 16 : n;
-    void *p = pk_calloc(&blk->a, size);
+    void *p = zero ? pk_calloc(&blk->a, size) : pk_malloc(&blk->a, size);
     if (!p) {
         pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory (%zu-byte Arrow buffer)", n);
         return NULL;
@@ -96,6 +97,14 @@ void *pk_array_buffer(struct ArrowArray *arr, int i, size_t n, plank_error *err)
     blk->owned_size[i] = size;
     blk->bufs[i] = p;
     return p;
+}
+
+void *pk_array_buffer(struct ArrowArray *arr, int i, size_t n, plank_error *err) {
+    return array_buffer(arr, i, n, true, err);
+}
+
+void *pk_array_buffer_uninit(struct ArrowArray *arr, int i, size_t n, plank_error *err) {
+    return array_buffer(arr, i, n, false, err);
 }
 
 plank_status pk_array_adopt(struct ArrowArray *arr, int i, pk_buffer *b, plank_error *err) {

@@ -165,7 +165,8 @@ plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const 
             if (st == PLANK_OK) st = pk_array_adopt(out, 2, &data, err);
         } else if (convert) {
             /* One pass from the page's values to the Arrow type's. */
-            uint8_t *dst = pk_array_buffer(out, 1, (size_t)rows * (size_t)an->out_width, err);
+            uint8_t *dst =
+                pk_array_buffer_uninit(out, 1, (size_t)rows * (size_t)an->out_width, err);
             if (!dst) st = PLANK_ERR_OUT_OF_MEMORY;
             else
                 st = pk_convert_fixed(an->conv, fl->conv.data,
