@@ -612,9 +612,15 @@ plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, in
         return PLANK_OK;
     }
     if (d->encoding == PLANK_ENC_PLAIN) {
-        /* Lengths walked and checked first, then one reserve and the copies. */
+        /* One pass: each length checked and its bytes copied. The buffer is
+         * reserved for a guess (64 bytes a value, never more than the page
+         * has left) and grows only past it. */
         size_t base = data->size;
         const uint8_t *p = d->p, *end = d->end;
+        size_t guess = (size_t)n < ((size_t)(end - p)) / 64 ? (size_t)n * 64 + 64
+                                                            : (size_t)(end - p);
+        PK_FORWARD(pk_buffer_reserve(data, base + guess, err));
+        uint8_t *dst = data->data + base;
         int64_t bytes = 0;
         for (int64_t i = 0; i < n; i++) {
             size_t left = (size_t)(end - p);
@@ -626,22 +632,17 @@ plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, in
                          "PLAIN byte array %lld at byte %zu has length %u, %zu bytes remain",
                          (long long)(d->pos + i), (size_t)(p - d->start), (unsigned)l,
                          left - 4);
-            p += 4 + (size_t)l;
-            ends[i] = bytes += l;
-        }
-        PK_FORWARD(pk_buffer_reserve(data, base + (size_t)bytes, err));
-        uint8_t *dst = data->data + base;
-        p = d->p;
-        int64_t prev = 0;
-        for (int64_t i = 0; i < n; i++) {
-            int64_t len = ends[i] - prev;
+            if (base + (size_t)bytes + l > data->capacity) {
+                PK_FORWARD(pk_buffer_reserve(data, base + (size_t)bytes + l, err));
+                dst = data->data + base;
+            }
             /* Short values as one 16-byte move when the page has the bytes
-             * (data has PK_BUFFER_PADDING bytes after it). */
-            if (len <= 16 && end - (p + 4) >= 16) memcpy(dst + prev, p + 4, 16);
-            else memcpy(dst + prev, p + 4, (size_t)len);
-            p += 4 + (size_t)len;
-            prev = ends[i];
-            ends[i] += (int64_t)base;
+             * (data has PK_BUFFER_PADDING bytes after its capacity). */
+            if (l <= 16 && left - 4 >= 16) memcpy(dst + bytes, p + 4, 16);
+            else memcpy(dst + bytes, p + 4, l);
+            p += 4 + (size_t)l;
+            bytes += l;
+            ends[i] = (int64_t)base + bytes;
         }
         data->size = base + (size_t)bytes;
         memset(data->data + data->size, 0, 16); /* the padding stays zero */
