@@ -76,6 +76,7 @@ struct plank_column_reader {
     /* row selection (plank_column_reader_select): sorted, disjoint ranges */
     plank_row_range *sel;
     int64_t nsel, sel_cap, sel_i;
+    int64_t sel_rows;         /* rows the selection keeps */
     bool sel_reading;         /* inside range sel_i (else before it) */
     bool sel_done;            /* every range read: the chunk is over */
 
@@ -180,6 +181,13 @@ static void reset_position(plank_column_reader *cr) {
     cr->rows_started = 0;
 }
 
+/* Back to the first data page (the dictionary, once loaded, is kept). */
+static void rewind_chunk(plank_column_reader *cr) {
+    reset_position(cr);
+    cr->pos = cr->data_pos;
+    cr->page_ordinal = cr->data_pos ? 0 : -1;
+}
+
 /* Points the reader at chunk (g, c), fetching its bytes; the chunk buffer
  * is reused when nothing else holds it (no array points into it). */
 static plank_status attach(plank_column_reader *cr, int32_t g, plank_error *err) {
@@ -228,13 +236,6 @@ static plank_status attach(plank_column_reader *cr, int32_t g, plank_error *err)
     return PLANK_OK;
 }
 
-/* Rows of the row group the selection keeps. */
-static int64_t selected_rows(const plank_column_reader *cr) {
-    int64_t n = 0;
-    for (int64_t i = 0; i < cr->nsel; i++) n += cr->sel[i].count;
-    return n;
-}
-
 /* Makes bytes [off, off + len) of the chunk present. Without a selection, or
  * with one that keeps half the rows or more, the whole chunk is read at
  * once; otherwise the missing 4 KiB blocks of the range, in runs. */
@@ -244,7 +245,7 @@ static plank_status chunk_need(plank_column_reader *cr, uint64_t off, uint64_t l
     if (off >= cr->chunk_len) return PLANK_OK;
     if (len > cr->chunk_len - off) len = cr->chunk_len - off;
     int64_t rows = cr->r->md.row_groups[cr->rg].info.num_rows;
-    if (!cr->nsel || selected_rows(cr) * 2 >= rows || cr->chunk_len <= 4 * PK_FETCH_BLOCK) {
+    if (!cr->nsel || cr->sel_rows * 2 >= rows || cr->chunk_len <= 4 * PK_FETCH_BLOCK) {
         PK_FORWARD(pk_reader_read_at(cr->r, cr->chunk_start, pk_shared_data(cr->chunk_owned),
                                      cr->chunk_len, err));
         cr->counters.bytes_fetched += cr->chunk_len;
@@ -1205,9 +1206,7 @@ plank_status plank_column_reader_seek(plank_column_reader *cr, int64_t row, plan
     /* Backwards: from the first data page again (the dictionary is kept). */
     if (row < cr->rows_started || (row == cr->rows_started && cr->in_page && cr->max_rep > 0 &&
                                    page_rep(cr)[0] != 0)) {
-        reset_position(cr);
-        cr->pos = cr->data_pos;
-        cr->page_ordinal = cr->data_pos ? 0 : -1;
+        rewind_chunk(cr);
     }
     cr->sel_done = false;
     if (cr->nsel) {
@@ -1243,9 +1242,7 @@ plank_status plank_column_reader_select(plank_column_reader *cr, const plank_row
                             "row range ends at %lld, past the row group's %lld rows",
                             (long long)prev_end, (long long)rows);
     if (cr->levels_done > 0 || cr->in_page) {
-        reset_position(cr);
-        cr->pos = cr->data_pos;
-        cr->page_ordinal = cr->data_pos ? 0 : -1;
+        rewind_chunk(cr);
     }
     /* An empty selection is one empty range: reads end at once. */
     int64_t need = kept ? kept : 1;
@@ -1261,17 +1258,12 @@ plank_status plank_column_reader_select(plank_column_reader *cr, const plank_row
         if (ranges[i].count > 0) cr->sel[j++] = ranges[i];
     if (!j) cr->sel[j++] = (plank_row_range){rows, 0};
     cr->nsel = j;
+    cr->sel_rows = 0;
+    for (int64_t i = 0; i < j; i++) cr->sel_rows += cr->sel[i].count;
     cr->sel_i = 0;
     cr->sel_reading = false;
     cr->sel_done = false;
     return PLANK_OK;
-}
-
-plank_status pk_column_reader_clear_selection(plank_column_reader *cr, plank_error *err) {
-    cr->nsel = 0;
-    cr->sel_done = false;
-    return PLANK_OK;
-    (void)err;
 }
 
 /* ---- Internal accessors ------------------------------------------------------------------- */
