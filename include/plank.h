@@ -662,6 +662,201 @@ PLANK_API plank_status plank_reader_arrow_stream_rows(plank_reader *r,
 
 
 /* ------------------------------------------------------------------------ */
+/* Predicates                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* A predicate over the columns of one row: an expression tree with SQL's
+ * semantics (three-valued logic: a comparison with a NULL operand is NULL,
+ * NOT NULL is NULL, FALSE AND NULL is FALSE, TRUE OR NULL is TRUE; a row
+ * passes a filter only when the predicate is TRUE), as DuckDB evaluates the
+ * same WHERE clause.
+ *
+ * Nodes are built bottom up; a node that takes operands takes ownership of
+ * them, and is allocated with the allocator of its first operand. When an
+ * operand is NULL (an earlier allocation failed) the builder frees the other
+ * operands and returns NULL, so a tree can be built in one expression and
+ * checked once. plank_expr_free frees a node and everything below it.
+ *
+ * Literals are converted to the column's type when the predicate is bound to
+ * a file (plank_scan_open): integers and decimals compare exactly with
+ * integer and decimal columns (DECIMAL at its scale; 1.5 against an integer
+ * column is never equal), doubles compare as doubles; dates and timestamps
+ * (microseconds, no time zone; against a UTC-adjusted column they are read
+ * as UTC) convert to the column's unit; string literals compare by bytes
+ * with string and binary columns and are parsed against DATE and TIMESTAMP
+ * columns. Anything else (a string against an integer column, a boolean
+ * against a double) is PLANK_ERR_INVALID_ARGUMENT naming the column, never
+ * a silent FALSE. Floating-point NaN is equal to itself and greater than
+ * every other value (DuckDB's order); -0.0 equals 0.0. */
+typedef struct plank_expr plank_expr;
+
+typedef enum plank_compare_op {
+    PLANK_CMP_EQ = 0,
+    PLANK_CMP_NE = 1,
+    PLANK_CMP_LT = 2,
+    PLANK_CMP_LE = 3,
+    PLANK_CMP_GT = 4,
+    PLANK_CMP_GE = 5
+} plank_compare_op;
+
+/* A column by dotted path ("a.b" for field b of struct a) or, when
+ * unambiguous, by leaf name. The path is copied. a may be NULL (malloc). */
+PLANK_API plank_expr *plank_expr_column(const plank_allocator *a, const char *path);
+/* Literals. */
+PLANK_API plank_expr *plank_expr_null(const plank_allocator *a);
+PLANK_API plank_expr *plank_expr_bool(const plank_allocator *a, bool v);
+PLANK_API plank_expr *plank_expr_int(const plank_allocator *a, int64_t v);
+PLANK_API plank_expr *plank_expr_uint(const plank_allocator *a, uint64_t v);
+/* The exact decimal (high * 2^64 + low) / 10^scale, 0 <= scale <= 38:
+ * a 128-bit two's-complement unscaled value. */
+PLANK_API plank_expr *plank_expr_decimal(const plank_allocator *a, int64_t high, uint64_t low,
+                                         int32_t scale);
+PLANK_API plank_expr *plank_expr_double(const plank_allocator *a, double v);
+/* Bytes s[0..len) (copied; need not be NUL-terminated). */
+PLANK_API plank_expr *plank_expr_string(const plank_allocator *a, const char *s, size_t len);
+/* Days since 1970-01-01. */
+PLANK_API plank_expr *plank_expr_date(const plank_allocator *a, int32_t days);
+/* Microseconds since 1970-01-01 00:00:00. */
+PLANK_API plank_expr *plank_expr_timestamp(const plank_allocator *a, int64_t micros);
+/* left op right: a column and a literal (either side), or two columns of
+ * the same kind of type (both numeric, both strings or binary, both dates,
+ * both timestamps, both booleans). */
+PLANK_API plank_expr *plank_expr_compare(plank_compare_op op, plank_expr *left,
+                                         plank_expr *right);
+/* value IN (list[0], ..., list[n-1]): value a column, the list literals (n >= 1).
+ * The list array itself is not kept; its nodes are. */
+PLANK_API plank_expr *plank_expr_in(plank_expr *value, plank_expr *const *list, int32_t n);
+/* value BETWEEN lo AND hi (both inclusive; literals). */
+PLANK_API plank_expr *plank_expr_between(plank_expr *value, plank_expr *lo, plank_expr *hi);
+/* value IS NULL, or IS NOT NULL when negated. */
+PLANK_API plank_expr *plank_expr_is_null(plank_expr *value, bool negated);
+/* value LIKE 'prefix%': value a string or binary column, prefix a string literal. */
+PLANK_API plank_expr *plank_expr_starts_with(plank_expr *value, plank_expr *prefix);
+PLANK_API plank_expr *plank_expr_and(plank_expr *left, plank_expr *right);
+PLANK_API plank_expr *plank_expr_or(plank_expr *left, plank_expr *right);
+PLANK_API plank_expr *plank_expr_not(plank_expr *e);
+PLANK_API void plank_expr_free(plank_expr *e);
+
+/* Parses the text of a SQL WHERE clause (the subset below) into *out, freed
+ * with plank_expr_free; a may be NULL (malloc).
+ *   expr    := or ; or := and (OR and)* ; and := not (AND not)* ;
+ *   not     := NOT not | pred ;
+ *   pred    := operand [ cmp operand | [NOT] IN '(' literal, ... ')'
+ *              | [NOT] BETWEEN literal AND literal | IS [NOT] NULL
+ *              | [NOT] LIKE 'prefix%' ] | '(' expr ')' ;
+ *   cmp     := = | == | != | <> | < | <= | > | >= ;
+ *   operand := column | literal ;
+ *   column  := name ('.' name)* ; name := [A-Za-z_][A-Za-z0-9_]* | "double ""quoted""" ;
+ *   literal := [-]integer | [-]decimal (1.25) | [-]float (1e3, 1.5e-2) | 'string' ('' is a quote)
+ *              | DATE 'YYYY-MM-DD' | TIMESTAMP 'YYYY-MM-DD[ HH:MM:SS[.ffffff]]'
+ *              | TRUE | FALSE | NULL .
+ * Keywords are case-insensitive; a column alone is a boolean column. LIKE
+ * takes only a pattern with one trailing % and no other % or _ (a prefix).
+ * Integers beyond int64 are uint64 when they fit, decimals keep up to 38
+ * digits. A syntax error is PLANK_ERR_INVALID_ARGUMENT whose message names
+ * the byte position ("at 12: expected ')'"), and err->byte_offset holds it. */
+PLANK_API plank_status plank_expr_parse(const char *text, const plank_allocator *a,
+                                        plank_expr **out, plank_error *err);
+/* Writes e as text that plank_expr_parse reads back to the same tree (and
+ * DuckDB reads as the same predicate) into buf (NUL-terminated when size >
+ * 0); returns the length the whole text needs, excluding the NUL. */
+PLANK_API size_t plank_expr_format(const plank_expr *e, char *buf, size_t size);
+
+/* ------------------------------------------------------------------------ */
+/* The pushdown scan                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* A scan reads the rows of a file that pass a predicate, and of them only
+ * the projected columns. The predicate is pushed down as far as the file
+ * allows: row groups are pruned by their column statistics and bloom
+ * filters, pages by the page index, string columns are filtered on their
+ * dictionary codes (the predicate evaluated once per dictionary entry),
+ * filter columns are decoded one after the other, each only at the rows the
+ * earlier ones left, and the projected columns only at the surviving rows
+ * (pages without one are neither read nor decompressed). Statistics and
+ * indexes that contradict themselves are ignored; pruning never drops a row
+ * the data holds.
+ *
+ * Struct-size convention: options and statistics structs begin with
+ * struct_size, set by their _init function to the size the caller was
+ * compiled with; the library reads (and writes) only the fields that size
+ * holds, so newer fields keep their defaults for older callers. */
+typedef struct plank_scan plank_scan;
+
+typedef struct plank_scan_options {
+    size_t struct_size;          /* sizeof(plank_scan_options); set by _init */
+    const plank_expr *filter;    /* NULL: every row passes. Bound (and copied) at open */
+    /* Projected fields by dotted path: a group (struct, list, map) selects every
+     * leaf below it. NULL/0: every column the reader selects. Filter columns
+     * need not be projected. */
+    const char *const *columns;
+    int32_t num_columns;
+    const plank_arrow_options *arrow; /* batch size and export options; NULL: defaults */
+    /* Pruning levels, each on by default; off only to measure or test them. */
+    bool use_statistics;         /* row groups by column-chunk statistics */
+    bool use_bloom_filters;      /* row groups by bloom filters (= and IN) */
+    bool use_page_index;         /* pages by ColumnIndex / OffsetIndex */
+    bool use_dictionaries;       /* string filters on dictionary codes */
+    /* Evaluate filters inside the scan (the default). false: decode every
+     * projected and filter column whole and filter afterwards, the plain
+     * read the scan is measured against. */
+    bool pushdown;
+} plank_scan_options;
+
+PLANK_API void plank_scan_options_init(plank_scan_options *o);
+
+/* What a scan skipped at each level, and what it did. */
+typedef struct plank_scan_stats {
+    size_t struct_size;                 /* sizeof(plank_scan_stats); set by _init */
+    int64_t row_groups;                 /* in the file */
+    int64_t row_groups_pruned_statistics;
+    int64_t row_groups_pruned_bloom;
+    int64_t row_groups_pruned_page_index; /* every page of some filter excluded */
+    int64_t row_groups_no_match;        /* read, but no row passed: projection not read */
+    int64_t pages;                      /* data pages of the column chunks the scan opened */
+    int64_t pages_pruned_page_index;    /* of those, excluded by the page index */
+    int64_t pages_skipped;              /* passed over without being decompressed (page
+                                           index, or no selected row) */
+    int64_t pages_decoded;
+    int64_t bytes_read;                 /* column chunk bytes fetched from the source */
+    int64_t bytes_not_read;             /* compressed bytes of the filter and projected
+                                           columns' chunks that were never fetched */
+    int64_t rows;                       /* in the file */
+    int64_t rows_candidate;             /* rows left after pruning by statistics, bloom
+                                           filters and page index */
+    int64_t rows_matched;
+    int64_t values_evaluated;           /* filter values compared (after pruning) */
+    int64_t dictionary_entries_evaluated;
+} plank_scan_stats;
+
+PLANK_API void plank_scan_stats_init(plank_scan_stats *s);
+
+/* Opens a scan over the reader's file: binds the filter to the schema
+ * (columns resolved, literals converted; PLANK_ERR_INVALID_ARGUMENT names
+ * what does not fit) and resolves the projection. The scan holds a
+ * reference on the reader (plank_reader_close may come first). A scan is
+ * used by one thread at a time. */
+PLANK_API plank_status plank_scan_open(plank_scan **out, plank_reader *r,
+                                       const plank_scan_options *o, plank_error *err);
+PLANK_API void plank_scan_close(plank_scan *s);
+/* The surviving rows of the projected columns, in file order, as a stream of
+ * struct arrays with the schema of plank_reader_arrow_schema restricted to
+ * the projection (batches of at most batch_rows rows; empty row groups
+ * produce no batch). One stream per scan; the stream holds a reference on
+ * the scan, whose statistics grow as the stream is read. */
+PLANK_API plank_status plank_scan_arrow_stream(plank_scan *s, struct ArrowArrayStream *out,
+                                               plank_error *err);
+/* Counts the matching rows without reading any projected column (instead of
+ * a stream). */
+PLANK_API plank_status plank_scan_count(plank_scan *s, int64_t *count, plank_error *err);
+/* Copies the statistics so far (out->struct_size bytes at most). */
+PLANK_API void plank_scan_get_stats(const plank_scan *s, plank_scan_stats *out);
+/* Writes the bound plan as text (the filter as bound, with each column's
+ * type, the order of the filter steps, the projection) into buf
+ * (NUL-terminated when size > 0); returns the length it needs. */
+PLANK_API size_t plank_scan_explain(const plank_scan *s, char *buf, size_t size);
+
+/* ------------------------------------------------------------------------ */
 /* Page index and bloom filters (read side)                                 */
 /* ------------------------------------------------------------------------ */
 
