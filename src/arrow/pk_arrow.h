@@ -90,9 +90,10 @@ typedef struct pk_atree {
  * to force large types on small files. The decision is a bound from the
  * metadata, not a guarantee: dictionary or DELTA_BYTE_ARRAY chunks can decode
  * to more bytes than they hold, so 32-bit columns keep the batch-halving
- * check of the stream. */
+ * check of the stream. mask (per leaf column; NULL: the reader's selection)
+ * says which leaves the tree holds; they must be selected in the reader. */
 plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, const int32_t *rgs,
-                            int32_t nrg, pk_atree *t, plank_error *err);
+                            int32_t nrg, const bool *mask, pk_atree *t, plank_error *err);
 void pk_atree_free(pk_atree *t);
 /* Exports the tree (or a subtree) as an ArrowSchema owning its strings. */
 plank_status pk_atree_export_schema(const pk_atree *t, const plank_allocator *a,
@@ -201,6 +202,24 @@ bool pk_flat_leaf_eligible(const pk_anode *an);
 plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const pk_anode *an,
                                int64_t rows, int32_t view_align, const plank_allocator *a,
                                struct ArrowArray *out, plank_error *err);
+
+/* ---- Planned streams (the scan) ---- */
+
+/* Asked before each row group of a planned stream: the next row group to
+ * read (*g, or -1 at the end) and the rows of it to return (sorted,
+ * disjoint ranges relative to the row group, valid until the next call;
+ * n == 0 is allowed and produces no batch). */
+typedef plank_status (*pk_stream_plan_fn)(void *opaque, int32_t *g,
+                                          const plank_row_range **ranges, int64_t *n,
+                                          plank_error *err);
+/* A stream of the leaves in mask (NULL: the reader's selection) whose row
+ * groups and rows come from plan; release_opaque (may be NULL) is called
+ * with opaque when the stream is released. On failure release_opaque is
+ * not called. */
+plank_status pk_arrow_stream_planned(plank_reader *r, const bool *mask,
+                                     const plank_arrow_options *o, pk_stream_plan_fn plan,
+                                     void *opaque, void (*release_opaque)(void *),
+                                     struct ArrowArrayStream *out, plank_error *err);
 
 /* Whether the value buffer of an array made by pk_assemble points into a
  * column chunk (zero copy) rather than a buffer of its own; for tests. */

@@ -386,7 +386,8 @@ static plank_status decide_offsets(plank_reader *r, const int32_t *rgs, int32_t 
 }
 
 plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, const int32_t *rgs,
-                            int32_t nrg, pk_atree *t, plank_error *err) {
+                            int32_t nrg, const bool *mask, pk_atree *t, plank_error *err) {
+    if (!mask) mask = r->selected;
     memset(t, 0, sizeof *t);
     pk_arena_init(&t->arena, &r->alloc);
     tree_builder b = {r, o, t, NULL, r->num_columns, err};
@@ -403,7 +404,7 @@ plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, const
     for (int32_t i = nn - 1; i >= 0; i--) {
         const plank_schema_node *n = node_at(&b, i);
         if (n->num_children == 0 && n->column >= 0 && n->column < r->num_columns &&
-            r->selected[n->column])
+            mask[n->column])
             b.sel[i] += 1;
         if (n->parent >= 0 && n->parent < nn) b.sel[n->parent] += b.sel[i];
     }
@@ -576,7 +577,7 @@ plank_status plank_reader_arrow_schema(plank_reader *r, const plank_arrow_option
     plank_arrow_options def;
     plank_arrow_options_init(&def);
     pk_atree t;
-    PK_FORWARD(pk_atree_build(r, o ? o : &def, NULL, 0, &t, err));
+    PK_FORWARD(pk_atree_build(r, o ? o : &def, NULL, 0, NULL, &t, err));
     plank_status st = pk_atree_export_schema(&t, &r->alloc, out, err);
     pk_atree_free(&t);
     return st;

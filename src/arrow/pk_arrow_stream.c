@@ -39,6 +39,11 @@ typedef struct pk_stream {
     int64_t nsel;
     int64_t *sel_first, *sel_count;
     int32_t sel_groups_cap;      /* entries allocated in sel_first/sel_count, less one */
+    /* Planned stream (pk_arrow_stream_planned): row groups and rows come
+     * from plan instead of rgs / sel. */
+    pk_stream_plan_fn plan;
+    void *plan_opaque;
+    void (*plan_release)(void *);
     int err_code;                /* sticky errno, 0 when fine */
     char msg[PLANK_ERROR_MESSAGE_SIZE + 64];
 } pk_stream;
@@ -374,7 +379,10 @@ static void close_readers(pk_stream *s) {
     }
 }
 
-static plank_status open_row_group(pk_stream *s, int32_t g, plank_error *err) {
+/* Opens row group g for reading; rr[0..nr) are the rows to return
+ * (rr NULL: all of them). */
+static plank_status open_row_group(pk_stream *s, int32_t g, const plank_row_range *rr,
+                                   int64_t nr, plank_error *err) {
     plank_row_group_info info;
     PK_FORWARD(plank_reader_row_group(s->r, g, &info, err));
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
@@ -392,16 +400,38 @@ static plank_status open_row_group(pk_stream *s, int32_t g, plank_error *err) {
     }
     s->cur_rg = g;
     s->rows_left = info.num_rows;
-    if (s->sel) {
-        int32_t e = s->next_rg - 1; /* the rgs entry being opened */
-        const plank_row_range *rr = s->sel + s->sel_first[e];
-        int64_t nr = s->sel_count[e], rows = 0;
+    if (rr) {
+        int64_t rows = 0;
         for (int32_t i = 0; i < s->t.num_leaves; i++)
             PK_FORWARD(plank_column_reader_select(s->crs[i], rr, nr, err));
         for (int64_t k = 0; k < nr; k++) rows += rr[k].count;
         s->rows_left = rows;
     }
     return PLANK_OK;
+}
+
+/* The next row group to open: from the plan, or the next entry of rgs with
+ * its selection. *g = -1 at the end. */
+static plank_status next_row_group(pk_stream *s, plank_error *err) {
+    const plank_row_range *rr = NULL;
+    int64_t nr = 0;
+    int32_t g = -1;
+    if (s->plan) {
+        PK_FORWARD(s->plan(s->plan_opaque, &g, &rr, &nr, err));
+        if (g < 0) return PLANK_OK;
+        if (!rr) nr = 0;
+        static const plank_row_range none = {0, 0};
+        if (nr == 0) rr = &none; /* no row: a selection of nothing */
+    } else {
+        if (s->next_rg >= s->nrg) return PLANK_OK;
+        int32_t e = s->next_rg++;
+        g = s->rgs[e];
+        if (s->sel) {
+            rr = s->sel + s->sel_first[e];
+            nr = s->sel_count[e];
+        }
+    }
+    return open_row_group(s, g, rr, nr, err);
 }
 
 /* Every column must end exactly with the row group. */
@@ -428,11 +458,11 @@ static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
     *end = false;
     for (;;) {
         if (s->cur_rg < 0) {
-            if (s->next_rg >= s->nrg) {
+            PK_FORWARD(next_row_group(s, err));
+            if (s->cur_rg < 0) {
                 *end = true;
                 return PLANK_OK;
             }
-            PK_FORWARD(open_row_group(s, s->rgs[s->next_rg++], err));
         }
         if (s->rows_left > 0) break;
         PK_FORWARD(finish_row_group(s, err));
@@ -547,6 +577,7 @@ static void stream_free(pk_stream *s) {
     if (s->sel_count)
         pk_free(&a, s->sel_count, (size_t)(s->sel_groups_cap + 1) * sizeof *s->sel_count);
     if (s->reader_ref) pk_reader_release(s->r);
+    if (s->plan_release) s->plan_release(s->plan_opaque);
     pk_free(&a, s, sizeof *s);
 }
 
@@ -557,9 +588,11 @@ static void stream_release(struct ArrowArrayStream *st) {
     st->release = NULL;
 }
 
-plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_groups,
-                                       int32_t num_row_groups, const plank_arrow_options *o,
-                                       struct ArrowArrayStream *out, plank_error *err) {
+/* The stream over row groups rgs[0..nrg) (NULL: all) of the leaves in mask. */
+static plank_status stream_create(plank_reader *r, const int32_t *row_groups,
+                                  int32_t num_row_groups, const plank_arrow_options *o,
+                                  const bool *mask, struct ArrowArrayStream *out,
+                                  plank_error *err) {
     plank_error_init(err);
     if (!r || !out || num_row_groups < 0)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
@@ -591,7 +624,7 @@ plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_group
     s->rgs_cap = num_row_groups;
     /* The schema is decided from every row group, so that streams over any
      * subset agree with each other and with plank_reader_arrow_schema. */
-    plank_status st = pk_atree_build(r, &opt, NULL, 0, &s->t, err);
+    plank_status st = pk_atree_build(r, &opt, NULL, 0, mask, &s->t, err);
     if (st != PLANK_OK) {
         pk_free(&s->alloc, s, sizeof *s);
         return st;
@@ -628,6 +661,26 @@ plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_group
     out->get_last_error = stream_last_error;
     out->release = stream_release;
     out->private_data = s;
+    return PLANK_OK;
+}
+
+plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_groups,
+                                       int32_t num_row_groups, const plank_arrow_options *o,
+                                       struct ArrowArrayStream *out, plank_error *err) {
+    return stream_create(r, row_groups, num_row_groups, o, NULL, out, err);
+}
+
+plank_status pk_arrow_stream_planned(plank_reader *r, const bool *mask,
+                                     const plank_arrow_options *o, pk_stream_plan_fn plan,
+                                     void *opaque, void (*release_opaque)(void *),
+                                     struct ArrowArrayStream *out, plank_error *err) {
+    if (!plan) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
+    PK_FORWARD(stream_create(r, NULL, 0, o, mask, out, err));
+    pk_stream *s = out->private_data;
+    s->nrg = 0;
+    s->plan = plan;
+    s->plan_opaque = opaque;
+    s->plan_release = release_opaque;
     return PLANK_OK;
 }
 
