@@ -162,6 +162,14 @@ PK_INLINE void pk_store_u64(void *p, uint64_t v) { memcpy(p, &v, 8); }
 
 /* ---- Bitmaps (Arrow layout, LSB first) ------------------------------------ */
 
+/* Set bits of a word, without relying on a POPCNT the build does not
+ * target (the compiler's builtin becomes a library call then). */
+PK_INLINE int pk_popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
 PK_INLINE bool pk_bit_get(const uint8_t *bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
 PK_INLINE void pk_bit_set(uint8_t *bits, int64_t i) { bits[i >> 3] |= (uint8_t)(1u << (i & 7)); }
 PK_INLINE void pk_bit_clear(uint8_t *bits, int64_t i) {

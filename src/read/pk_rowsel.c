@@ -4,6 +4,54 @@
  */
 #include "pk_read.h"
 
+/* Word i of the bitmap (64 bits from bit 64*i), bits past n cleared. */
+static uint64_t word_at(const uint8_t *bits, int64_t n, int64_t i) {
+    int64_t from = i * 64;
+    uint64_t w = 0;
+    if (from + 64 <= n) {
+        w = pk_load_u64(bits + from / 8);
+    } else {
+        int64_t nbytes = (n - from + 7) / 8;
+        memcpy(&w, bits + from / 8, (size_t)nbytes);
+        if ((n - from) < 64) w &= ((uint64_t)1 << (n - from)) - 1;
+    }
+    return w;
+}
+
+/* The runs of set bits, 64 at a time: counted (out NULL) or stored. */
+static int64_t scan_runs(const uint8_t *bits, int64_t n, int64_t first_row,
+                         plank_row_range *out) {
+    int64_t runs = 0, start = -1;
+    int64_t nw = (n + 63) / 64;
+    for (int64_t i = 0; i < nw; i++) {
+        uint64_t w = word_at(bits, n, i);
+        int64_t base = i * 64;
+        int pos = 0;
+        while (pos < 64) {
+            if (start < 0) {
+                uint64_t x = pos ? w >> pos : w;
+                if (!x) break;
+                pos += __builtin_ctzll(x);
+                start = base + pos;
+            } else {
+                uint64_t x = pos ? ~w >> pos : ~w;
+                if (!x) break; /* the run goes on into the next word */
+                int k = __builtin_ctzll(x);
+                if (pos + k >= 64) break;
+                pos += k;
+                if (out) out[runs] = (plank_row_range){first_row + start, base + pos - start};
+                runs++;
+                start = -1;
+            }
+        }
+    }
+    if (start >= 0) {
+        if (out) out[runs] = (plank_row_range){first_row + start, n - start};
+        runs++;
+    }
+    return runs;
+}
+
 plank_status plank_row_ranges_from_bitmap(const uint8_t *bits, int64_t num_bits,
                                           int64_t first_row, const plank_allocator *a,
                                           plank_row_range **ranges, int64_t *num_ranges,
@@ -15,47 +63,12 @@ plank_status plank_row_ranges_from_bitmap(const uint8_t *bits, int64_t num_bits,
     *ranges = NULL;
     *num_ranges = 0;
     /* Two passes: count the runs, then fill an array of exactly that size. */
-    int64_t runs = 0;
-    for (int64_t i = 0; i < num_bits;) {
-        uint8_t byte = bits[i >> 3];
-        if ((i & 7) == 0 && (byte == 0 || byte == 0xFF) && i + 8 <= num_bits) {
-            /* whole bytes: a run starts where a set byte follows a clear bit */
-            if (byte == 0xFF && (i == 0 || !pk_bit_get(bits, i - 1))) runs++;
-            i += 8;
-            continue;
-        }
-        if (pk_bit_get(bits, i) && (i == 0 || !pk_bit_get(bits, i - 1))) runs++;
-        i++;
-    }
+    int64_t runs = scan_runs(bits, num_bits, first_row, NULL);
     if (runs == 0) return PLANK_OK;
     plank_row_range *r = pk_malloc(a, (size_t)runs * sizeof *r);
     if (!r) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
-    int64_t j = 0;
-    for (int64_t i = 0; i < num_bits;) {
-        uint8_t byte = bits[i >> 3];
-        if ((i & 7) == 0 && byte == 0 && i + 8 <= num_bits) {
-            i += 8;
-            continue;
-        }
-        if (!pk_bit_get(bits, i)) {
-            i++;
-            continue;
-        }
-        int64_t s = i;
-        while (i < num_bits) {
-            if ((i & 7) == 0 && i + 8 <= num_bits && bits[i >> 3] == 0xFF) {
-                i += 8;
-                continue;
-            }
-            if (!pk_bit_get(bits, i)) break;
-            i++;
-        }
-        r[j].first = first_row + s;
-        r[j].count = i - s;
-        j++;
-    }
+    *num_ranges = scan_runs(bits, num_bits, first_row, r);
     *ranges = r;
-    *num_ranges = j;
     return PLANK_OK;
 }
 
