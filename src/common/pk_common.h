@@ -164,7 +164,7 @@ PK_INLINE void pk_store_u64(void *p, uint64_t v) { memcpy(p, &v, 8); }
 
 /* Set bits of a word, without relying on a POPCNT the build does not
  * target (the compiler's builtin becomes a library call then). */
-PK_INLINE int pk_popcount64(uint64_t x) {
+PK_INLINE int pk_bits_popcount(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ull);
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
