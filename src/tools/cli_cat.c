@@ -36,6 +36,11 @@ int cli_cat_run(const cli_cat_args *args, const char *out_name) {
     int rc;
     if ((rc = cli_rows_parse_format("cat", args->format, &format))) return rc;
     int64_t remaining = cli_rows_limit(format, args->limit); /* -1: all rows */
+    cli_rows rows;
+    cli_rows_init(&rows);
+    rows.progress = args->progress;
+    struct ArrowArrayStream s;
+    memset(&s, 0, sizeof s);
 
     /* Resolve the names on a first open, then read with that selection. */
     plank_reader *r;
@@ -43,38 +48,16 @@ int cli_cat_run(const cli_cat_args *args, const char *out_name) {
     plank_reader_options_init(&opts);
     opts.verify_checksums = !args->no_checksum;
     if ((rc = cli_open(args->file, &opts, &r))) return rc;
-    int32_t *named = NULL, nnamed = 0;
-    rc = cli_select_columns(args->file, r, args->columns, &named, &nnamed);
+    rc = cli_rows_select(&rows, args->file, r, args->columns);
     plank_reader_close(r);
-    if (rc) return rc;
-    int32_t *cols = malloc(sizeof *cols * (size_t)(nnamed + 1));
-    if (!cols) {
-        free(named);
-        return cli_fail(args->file, "out of memory");
-    }
-    memcpy(cols, named, sizeof *cols * (size_t)nnamed);
-    int32_t ncols = nnamed;
-    cli_sort_unique(cols, &ncols);
-    opts.columns = cols;
-    opts.num_columns = ncols;
-    if (ncols == 0 || (rc = cli_open(args->file, &opts, &r))) {
-        /* A file without leaf columns has nothing to print. */
-        free(named);
-        free(cols);
-        return rc;
-    }
+    r = NULL;
+    opts.columns = rows.cols;
+    opts.num_columns = rows.ncols;
+    /* A file without leaf columns has nothing to print. */
+    if (rc || rows.ncols == 0 || (rc = cli_open(args->file, &opts, &r))) goto done;
 
-    cli_rows rows;
-    cli_rows_init(&rows);
-    rows.progress = args->progress;
     plank_arrow_options ao;
-    plank_arrow_options_init(&ao);
-    ao.int96_as_binary = true; /* the raw bytes: INT96 text as the format gives it */
-    ao.batch_rows = cli_rows_batch_rows(remaining);
-    struct ArrowArrayStream s;
-    struct ArrowSchema schema;
-    memset(&s, 0, sizeof s);
-    memset(&schema, 0, sizeof schema);
+    cli_rows_arrow_options(&ao, remaining);
     plank_error err;
     plank_error_init(&err);
     plank_status ps = plank_reader_arrow_stream(r, NULL, 0, &ao, &s, &err);
@@ -82,13 +65,7 @@ int cli_cat_run(const cli_cat_args *args, const char *out_name) {
         rc = cli_report(args->file, ps, &err, -1, -1);
         goto done;
     }
-    int code = s.get_schema(&s, &schema);
-    if (code != 0) {
-        rc = cli_fail(args->file, "%s", cli_rows_stream_error(&s, code));
-        goto done;
-    }
-    if (!cli_rows_open(&rows, format, r, &schema, cols, ncols, args->columns ? named : NULL,
-                       nnamed, args->out)) {
+    if (!cli_rows_open(&rows, format, r, &s, args->out)) {
         rc = cli_fail(args->file, "%s", rows.why);
         goto done;
     }
@@ -100,10 +77,7 @@ int cli_cat_run(const cli_cat_args *args, const char *out_name) {
 
 done:
     cli_rows_free(&rows);
-    if (schema.release) schema.release(&schema);
     if (s.release) s.release(&s);
     plank_reader_close(r);
-    free(named);
-    free(cols);
     return rc;
 }

@@ -204,19 +204,19 @@ static bool fail(cli_rows *st, const char *msg) {
 
 /* Print order: the top-level fields in the order --columns first names a
  * leaf of theirs; schema order without --columns. */
-static bool make_order(cli_rows *st, const plank_reader *r, const int32_t *named, int32_t nnamed) {
+static bool make_order(cli_rows *st, const plank_reader *r) {
     st->order = calloc((size_t)st->root.n_children + 1, sizeof *st->order);
     if (!st->order) return fail(st, "out of memory");
     st->num_cols = 0;
-    if (!named) {
+    if (!st->by_name) {
         for (int32_t k = 0; k < st->root.n_children; k++) st->order[st->num_cols++] = k;
         return true;
     }
-    for (int32_t i = 0; i < nnamed; i++) {
-        int32_t k = top_field_of(st, r, named[i]);
+    for (int32_t i = 0; i < st->nnamed; i++) {
+        int32_t k = top_field_of(st, r, st->named[i]);
         if (k < 0) {
             snprintf(st->why, sizeof st->why, "column %d has no field in the Arrow schema",
-                     (int)named[i]);
+                     (int)st->named[i]);
             return false;
         }
         bool seen = false;
@@ -240,8 +240,10 @@ int64_t cli_rows_limit(cli_rows_format f, int64_t limit) {
     return limit < 0 && f == CLI_ROWS_TABLE ? CLI_ROWS_TABLE_DEFAULT_LIMIT : limit;
 }
 
-int64_t cli_rows_batch_rows(int64_t limit) {
-    return limit > 0 && limit < CLI_ROWS_BATCH ? limit : CLI_ROWS_BATCH;
+void cli_rows_arrow_options(plank_arrow_options *ao, int64_t limit) {
+    plank_arrow_options_init(ao);
+    ao->int96_as_binary = true;
+    ao->batch_rows = limit > 0 && limit < CLI_ROWS_BATCH ? limit : CLI_ROWS_BATCH;
 }
 
 void cli_rows_init(cli_rows *rows) {
@@ -251,13 +253,33 @@ void cli_rows_init(cli_rows *rows) {
     cli_buf_init(&rows->table.text);
 }
 
+int cli_rows_select(cli_rows *st, const char *file, const plank_reader *r, const char *list) {
+    int rc = cli_select_columns(file, r, list, &st->named, &st->nnamed);
+    if (rc) return rc;
+    st->by_name = list != NULL;
+    st->cols = malloc(sizeof *st->cols * (size_t)(st->nnamed + 1));
+    if (!st->cols) return cli_fail(file, "out of memory");
+    memcpy(st->cols, st->named, sizeof *st->cols * (size_t)st->nnamed);
+    st->ncols = st->nnamed;
+    cli_sort_unique(st->cols, &st->ncols);
+    return 0;
+}
+
+/* The message of a stream call that returned `code`. */
+static bool stream_failed(cli_rows *st, struct ArrowArrayStream *s, int code) {
+    const char *msg = s->get_last_error ? s->get_last_error(s) : NULL;
+    return fail(st, msg && *msg ? msg : strerror(code));
+}
+
 bool cli_rows_open(cli_rows *st, cli_rows_format format, const plank_reader *r,
-                   const struct ArrowSchema *schema, const int32_t *cols, int32_t ncols,
-                   const int32_t *named, int32_t nnamed, FILE *out) {
+                   struct ArrowArrayStream *s, FILE *out) {
     st->format = format;
     st->out.file = out;
-    if (!cli_anode_build(&st->root, r, schema, cols, ncols, st->why, sizeof st->why)) return false;
-    if (!make_order(st, r, named, nnamed)) return false;
+    int code = s->get_schema(s, &st->schema);
+    if (code != 0) return stream_failed(st, s, code);
+    if (!cli_anode_build(&st->root, r, &st->schema, st->cols, st->ncols, st->why, sizeof st->why))
+        return false;
+    if (!make_order(st, r)) return false;
     if (st->format == CLI_ROWS_CSV) {
         for (int32_t c = 0; c < st->num_cols; c++) {
             if (c) cli_buf_putc(&st->out.buf, ',');
@@ -268,18 +290,13 @@ bool cli_rows_open(cli_rows *st, cli_rows_format format, const plank_reader *r,
     return true;
 }
 
-const char *cli_rows_stream_error(struct ArrowArrayStream *s, int code) {
-    const char *msg = s->get_last_error ? s->get_last_error(s) : NULL;
-    return msg && *msg ? msg : strerror(code);
-}
-
 bool cli_rows_print(cli_rows *st, struct ArrowArrayStream *s, int64_t *remaining,
                     int64_t *printed) {
     while (*remaining != 0 && st->num_cols > 0) {
         struct ArrowArray a;
         memset(&a, 0, sizeof a);
         int code = s->get_next(s, &a);
-        if (code != 0) return fail(st, cli_rows_stream_error(s, code));
+        if (code != 0) return stream_failed(st, s, code);
         if (!a.release) return true; /* end of stream */
         if (!cli_anode_check(&st->root, &a, st->why, sizeof st->why)) {
             a.release(&a);
@@ -314,5 +331,8 @@ void cli_rows_free(cli_rows *st) {
     free(st->table.ends);
     free(st->order);
     cli_anode_free(&st->root);
+    if (st->schema.release) st->schema.release(&st->schema);
+    free(st->named);
+    free(st->cols);
     memset(st, 0, sizeof *st);
 }

@@ -26,6 +26,12 @@ typedef struct cli_rows_table {
 
 typedef struct cli_rows {
     cli_rows_format format;
+    int32_t *named;         /* the leaves --columns names, in its order (repeats kept) */
+    int32_t nnamed;
+    int32_t *cols;          /* the same leaves ascending, each once: the stream's */
+    int32_t ncols;
+    bool by_name;           /* top-level fields in the order of `named` (else schema order) */
+    struct ArrowSchema schema; /* the stream's */
     cli_anode root;         /* the stream's struct */
     int32_t *order;         /* root children to print, in this order */
     int32_t num_cols;
@@ -41,27 +47,28 @@ int cli_rows_parse_format(const char *command, const char *name, cli_rows_format
 /* The row limit a format prints: --limit N (-1 when absent; a table then
  * shows CLI_ROWS_TABLE_DEFAULT_LIMIT rows). */
 int64_t cli_rows_limit(cli_rows_format f, int64_t limit);
-/* The Arrow batch size for printing at most `limit` rows (-1: all). */
-int64_t cli_rows_batch_rows(int64_t limit);
+/* Arrow export options for printing at most `limit` rows (-1: all): INT96
+ * as its raw bytes (the text cli_value gives them), batches no larger than
+ * needed. */
+void cli_rows_arrow_options(plank_arrow_options *ao, int64_t limit);
 
 /* Zeroes rows so that cli_rows_free is safe at any point. */
 void cli_rows_init(cli_rows *rows);
-/* Prepares to print the stream whose schema is `schema` and whose leaves
- * are the Parquet leaves cols[0..ncols) (ascending) of r, to `out`. The
- * top-level fields print in the order named[0..nnamed) first names a leaf
- * of theirs (--columns), or in schema order when named is NULL. Writes the
- * CSV header. False with rows->why on failure. */
+/* Resolves --columns (`list`, NULL: every leaf; see cli_select_columns)
+ * against r into rows->named and rows->cols (the leaves the stream must
+ * hold). 0, or CLI_EXIT_ERROR after the error was reported. */
+int cli_rows_select(cli_rows *rows, const char *file, const plank_reader *r, const char *list);
+/* Prepares to print the stream s of the leaves rows->cols of r to `out`:
+ * takes its schema and writes the CSV header. Top-level fields print in the
+ * order --columns first names a leaf of theirs, or in schema order without
+ * it. False with rows->why on failure. */
 bool cli_rows_open(cli_rows *rows, cli_rows_format format, const plank_reader *r,
-                   const struct ArrowSchema *schema, const int32_t *cols, int32_t ncols,
-                   const int32_t *named, int32_t nnamed, FILE *out);
+                   struct ArrowArrayStream *s, FILE *out);
 /* Prints the stream's rows until it ends or *remaining (-1: no limit)
  * reaches 0, counting them in *printed; batches after the last row needed
  * are not asked for. False with rows->why when the stream fails. */
 bool cli_rows_print(cli_rows *rows, struct ArrowArrayStream *s, int64_t *remaining,
                     int64_t *printed);
-/* The message of a stream call that returned `code`: get_last_error's, or
- * strerror(code) when it has none. */
-const char *cli_rows_stream_error(struct ArrowArrayStream *s, int code);
 /* Ends the output: a table (when `complete`) is laid out with the footer
  * "(printed of total rows)"; everything is written out. False when a write
  * failed. */
