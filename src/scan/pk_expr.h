@@ -62,4 +62,25 @@ struct plank_expr {
     struct plank_expr **kids;
 };
 
+/* ---- Text of predicates (pk_expr_parse.c, pk_expr_format.c) ------------- */
+
+/* plank_expr_parse rejects text whose tree would be deeper than this (a leaf
+ * is one level; NOT chains and long AND / OR chains count) or whose
+ * parentheses nest deeper: passes over a parsed tree may recurse. */
+#define PK_EXPR_MAX_DEPTH 1000
+
+/* The text of DATE and TIMESTAMP literals, s[0..len) (no NUL needed):
+ * exactly 'YYYY-MM-DD' (proleptic Gregorian, years 0001..9999, the day
+ * checked against the month), and for timestamps optionally ' ' or 'T' and
+ * 'HH:MM:SS' (hours 00..23), optionally '.' and 1 to 9 fraction digits, those
+ * beyond microseconds dropped (toward negative infinity, as DuckDB). Days or
+ * microseconds since 1970-01-01; false when the text does not fit. */
+bool pk_parse_date(const char *s, size_t len, int32_t *days);
+bool pk_parse_timestamp(const char *s, size_t len, int64_t *micros);
+/* The inverse, NUL-terminated: 'YYYY-MM-DD' and 'YYYY-MM-DD HH:MM:SS', with
+ * '.ffffff' when the microseconds are not zero. Years outside 0001..9999
+ * (which the parsers reject) are written with more digits or a '-'. */
+void pk_format_date(int32_t days, char out[16]);
+void pk_format_timestamp(int64_t micros, char out[40]);
+
 #endif /* PK_EXPR_H */
