@@ -569,6 +569,13 @@ static plank_status parse_column(parser *p, plank_expr **out) {
 }
 
 static plank_status parse_operand(parser *p, plank_expr **out) {
+    /* DATE and TIMESTAMP start a literal only before a string: otherwise
+     * they are column names, as in DuckDB (a column called "date"). */
+    if (p->tok.kind == T_KEYWORD && (p->tok.kw == KW_DATE || p->tok.kw == KW_TIMESTAMP)) {
+        size_t i = p->next;
+        while (is_space(p->text[i])) i++;
+        if (p->text[i] != '\'') p->tok.kind = T_NAME;
+    }
     if (p->tok.kind == T_NAME || p->tok.kind == T_QNAME) return parse_column(p, out);
     return parse_literal(p, "a column or a literal", out);
 }
