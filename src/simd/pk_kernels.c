@@ -25,6 +25,12 @@ static const pk_kernels pk_kernels_scalar = {
     .copy_bits = pk_copy_bits_scalar,
     .spread_bits = pk_spread_bits_scalar,
     .spread_fixed = pk_spread_fixed_scalar,
+    /* filters of the pushdown scan (pk_filter_kernels.c) */
+    .filter_i32 = pk_filter_i32_scalar,
+    .filter_i64 = pk_filter_i64_scalar,
+    .filter_f32 = pk_filter_f32_scalar,
+    .filter_f64 = pk_filter_f64_scalar,
+    .filter_codes = pk_filter_codes_scalar,
 };
 
 #ifdef PK_KERNELS_X86
@@ -48,6 +54,12 @@ static const pk_kernels pk_kernels_avx2 = {
     .copy_bits = pk_copy_bits_avx2,
     .spread_bits = pk_spread_bits_avx2,
     .spread_fixed = pk_spread_fixed_avx2,
+    /* filters of the pushdown scan (pk_filter_kernels.c) */
+    .filter_i32 = pk_filter_i32_avx2,
+    .filter_i64 = pk_filter_i64_avx2,
+    .filter_f32 = pk_filter_f32_avx2,
+    .filter_f64 = pk_filter_f64_avx2,
+    .filter_codes = pk_filter_codes_avx2,
 };
 
 /* AVX-512 F, BW, VL, DQ where it measured at least as fast as AVX2 on the AVX-512
@@ -72,6 +84,12 @@ static const pk_kernels pk_kernels_avx512 = {
     .copy_bits = pk_copy_bits_avx2,
     .spread_bits = pk_spread_bits_avx2,
     .spread_fixed = pk_spread_fixed_avx2,
+    /* filters of the pushdown scan (pk_filter_kernels.c) */
+    .filter_i32 = pk_filter_i32_avx512,
+    .filter_i64 = pk_filter_i64_avx512,
+    .filter_f32 = pk_filter_f32_avx512,
+    .filter_f64 = pk_filter_f64_avx512,
+    .filter_codes = pk_filter_codes_avx512,
 };
 #endif
 

@@ -98,7 +98,43 @@ typedef struct pk_kernels {
     void (*spread_fixed)(uint8_t *vals, size_t w, size_t n, size_t nn, const uint8_t *valid,
                          int64_t off);
 
+    /* ---- filters of the pushdown scan (pk_filter_kernels.c) ---- */
+    /* Filter kernels: for i < n, bit i of out (LSB first) is the predicate on v[i];
+     * out[0 .. ceil(n/8)) is written whole (bits past n in the last byte are 0), nothing
+     * after it; returns the number of set bits. Neither out nor v need be aligned; v is
+     * read only in [0, n). */
+    /* lo <= (int32_t)(v[i] ^ flip) <= hi. flip 0: signed order; 0x80000000: unsigned
+     * order, the caller passing the unsigned bounds biased the same way
+     * (lo = (int32_t)(ulo ^ 0x80000000)). Other flips are allowed (the predicate as
+     * written). lo > hi is the empty range. */
+    int64_t (*filter_i32)(const int32_t *v, size_t n, int32_t lo, int32_t hi, uint32_t flip,
+                          uint8_t *out);
+    /* As filter_i32 in 64 bits: lo <= (int64_t)(v[i] ^ flip) <= hi (unsigned order:
+     * flip 0x8000000000000000). */
+    int64_t (*filter_i64)(const int64_t *v, size_t n, int64_t lo, int64_t hi, uint64_t flip,
+                          uint8_t *out);
+    /* (lo <= x, or lo < x with PK_FILTER_LO_OPEN) and (x <= hi, or x < hi with
+     * PK_FILTER_HI_OPEN), IEEE comparisons (NaN fails them, -0.0 == 0.0, denormals
+     * compared as they are), or isnan(x) when PK_FILTER_NAN is set. lo may be -INFINITY
+     * and hi +INFINITY; a NaN bound fails every comparison (only NaN values can pass).
+     * Other bits of flags are ignored. */
+    int64_t (*filter_f32)(const float *v, size_t n, float lo, float hi, unsigned flags,
+                          uint8_t *out);
+    int64_t (*filter_f64)(const double *v, size_t n, double lo, double hi, unsigned flags,
+                          uint8_t *out);
+    /* Dictionary codes through a bitmap of the entries that pass: bit i = 0 <= codes[i] <
+     * npass and bit codes[i] of pass (LSB first) is set. Codes come from the page: -1, any
+     * negative value or one >= npass gives 0, and pass is read only in
+     * [0, ceil(npass/8)) (not at all when npass <= 0: pass may be NULL then); bits of
+     * pass past npass are ignored. */
+    int64_t (*filter_codes)(const int32_t *codes, size_t n, const uint8_t *pass, int64_t npass,
+                            uint8_t *out);
 } pk_kernels;
+
+/* filter_f32 / filter_f64 flags: open bounds, and NaN values passing. */
+#define PK_FILTER_LO_OPEN 1u
+#define PK_FILTER_HI_OPEN 2u
+#define PK_FILTER_NAN 4u
 
 /* count_eq16 through the table, with inputs under 16 levels counted in
  * place: for them the call costs more than the count (bench/README.md,
@@ -144,15 +180,31 @@ int pk_kernels_available(const pk_kernels **out);
     void pk_spread_fixed_##isa(uint8_t *vals, size_t w, size_t n, size_t nn,                 \
                                const uint8_t *valid, int64_t off);
 
+/* The filter kernels of one instruction set (pk_filter_kernels.c). */
+#define PK_FILTER_KERNELS(isa)                                                              \
+    int64_t pk_filter_i32_##isa(const int32_t *v, size_t n, int32_t lo, int32_t hi,           \
+                                uint32_t flip, uint8_t *out);                                 \
+    int64_t pk_filter_i64_##isa(const int64_t *v, size_t n, int64_t lo, int64_t hi,           \
+                                uint64_t flip, uint8_t *out);                                 \
+    int64_t pk_filter_f32_##isa(const float *v, size_t n, float lo, float hi, unsigned flags, \
+                                uint8_t *out);                                                \
+    int64_t pk_filter_f64_##isa(const double *v, size_t n, double lo, double hi,              \
+                                unsigned flags, uint8_t *out);                                \
+    int64_t pk_filter_codes_##isa(const int32_t *codes, size_t n, const uint8_t *pass,        \
+                                  int64_t npass, uint8_t *out);
+
 PK_UNPACK_LEVEL_KERNELS(scalar)
 PK_BITS_KERNELS(scalar)
+PK_FILTER_KERNELS(scalar)
 
 #ifdef PK_KERNELS_X86
 PK_UNPACK_LEVEL_KERNELS(avx2)
 PK_BITS_KERNELS(avx2)
+PK_FILTER_KERNELS(avx2)
 /* AVX-512 F, BW, VL, DQ (no VBMI: the level does not imply it); the bitmap kernels of
  * that level are the AVX2 ones. */
 PK_UNPACK_LEVEL_KERNELS(avx512)
+PK_FILTER_KERNELS(avx512)
 #endif
 
 /* DELTA, dictionary and BYTE_STREAM_SPLIT implementations (pk_delta_*.c, pk_dict_*.c,
