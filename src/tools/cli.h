@@ -194,6 +194,8 @@ int cli_schema_main(int argc, char **argv);
 int cli_meta_main(int argc, char **argv);
 int cli_cat_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);
+/* `plank bench scan` (cli_bench_scan.c). */
+int cli_bench_scan_main(int argc, char **argv);
 int cli_bench_write_main(int argc, char **argv);
 int cli_tpch_main(int argc, char **argv);
 int cli_convert_main(int argc, char **argv);

@@ -92,6 +92,8 @@ void cli_usage(FILE *f) {
           "                               records assembled; --rows every:K or\n"
           "                               range:FIRST:COUNT reads only those rows;\n"
           "                               --mmap maps the file instead of reading it)\n"
+          "  bench scan FILE --where EXPR [--columns a,b] [--count] [--repeat N] [--mmap]\n"
+          "             [--no-pushdown] [--json]\n"
           "  bench write [--rows N] [--repeat N] [-o PATH] [--csv PATH] [--json] [WRITER OPTIONS]\n"
           "                               generate a lineitem-like table (default 4,000,000\n"
           "                               rows) in memory and write it N times (default 5):\n"
@@ -342,6 +344,8 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "tpch") == 0) return cli_tpch_main(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) {
         if (argc >= 3 && strcmp(argv[2], "read") == 0) return cli_bench_main(argc - 3, argv + 3);
+        if (argc >= 3 && strcmp(argv[2], "scan") == 0)
+            return cli_bench_scan_main(argc - 3, argv + 3);
         if (argc >= 3 && strcmp(argv[2], "write") == 0)
             return cli_bench_write_main(argc - 3, argv + 3);
         return cli_usage_error("bench: expected 'bench read FILE' or 'bench write'");

@@ -1,0 +1,1058 @@
+/*
+ * pk_scan.c: the pushdown scan (plank_scan_*).
+ *
+ * Per row group, cheapest first:
+ *  1. the predicate over the chunks' statistics (pk_prune.c): a row group
+ *     where it cannot be TRUE is not read;
+ *  2. bloom filters, for = and IN terms the statistics left open;
+ *  3. the page index: the rows whose pages let the predicate be TRUE
+ *     (intersected for AND, united for OR) become the candidate rows;
+ *  4. the filter steps: the top-level conjuncts grouped by the columns they
+ *     read, single-column steps first, in the order measured cost and
+ *     selectivity give; each step's columns are read only at the rows the
+ *     earlier steps left (the column reader's selection: pages without such
+ *     a row are passed over by their header, sparse rows gathered), and
+ *     string steps are evaluated once per dictionary entry and then on the
+ *     codes;
+ *  5. the projected columns, through a planned Arrow stream, only at the
+ *     surviving rows.
+ * Every pruning decision only ever removes rows the predicate cannot
+ * accept; statistics that contradict themselves are ignored (pk_prune.c).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "pk_scan.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <time.h>
+
+typedef struct pk_step {
+    pk_bnode *node;          /* what the step evaluates (an AND of its conjuncts) */
+    int32_t ncols;
+    int32_t *cols;           /* filter column slots it reads */
+    bool multi;              /* more than one column: after the single-column steps */
+    bool dict;               /* one BYTE_ARRAY column: evaluated on dictionary codes */
+    /* measured: time, values evaluated and values passed (for ordering) */
+    double ns, values, passed;
+} pk_step;
+
+/* Per filter column slot: the column reader and its dictionary state. */
+typedef struct pk_fstate {
+    plank_column_reader *cr;
+    const pk_dict *dict;     /* the dictionary the entry bitmaps belong to */
+    pk_buffer dt, df;        /* TRUE / FALSE bitmaps over the dictionary's entries */
+    int8_t null_result;
+    pk_step *dict_step;      /* the step evaluated on this column's codes (or NULL) */
+    bool codes;              /* this chunk is read as dictionary codes */
+    plank_batch batch;
+} pk_fstate;
+
+struct plank_scan {
+    plank_allocator alloc;
+    atomic_int refs;
+    plank_reader *r;
+    plank_scan_options o;
+    plank_arrow_options arrow;
+    pk_bound b;
+    bool *mask;              /* projected leaf columns */
+    int32_t nproj;
+    int32_t nsteps;
+    pk_step *steps;
+    pk_fstate *fs;           /* per filter column slot */
+    pk_evalctx ev;
+    pk_colbatch *cb;         /* per filter column slot, for the evaluator */
+    plank_scan_stats st;
+    int32_t next_rg;
+    bool streamed, counted;
+    pk_buffer alive;         /* candidate / surviving rows of the current row group */
+    plank_row_range *ranges; /* of the last planned row group */
+    int64_t nranges;
+    pk_buffer tmp_t, tmp_f;  /* fallback values' bitmaps */
+};
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ---- Options and statistics ----------------------------------------------------- */
+
+void plank_scan_options_init(plank_scan_options *o) {
+    if (!o) return;
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->use_statistics = o->use_bloom_filters = o->use_page_index = o->use_dictionaries = true;
+    o->pushdown = true;
+}
+
+void plank_scan_stats_init(plank_scan_stats *s) {
+    if (!s) return;
+    memset(s, 0, sizeof *s);
+    s->struct_size = sizeof *s;
+}
+
+void plank_scan_get_stats(const plank_scan *s, plank_scan_stats *out) {
+    if (!s || !out) return;
+    size_t n = out->struct_size;
+    if (n < sizeof(size_t)) return;
+    if (n > sizeof *out) n = sizeof *out;
+    /* Only what the caller's struct holds. */
+    memcpy((char *)out + sizeof(size_t), (const char *)&s->st + sizeof(size_t),
+           n - sizeof(size_t));
+}
+
+/* ---- Steps --------------------------------------------------------------------- */
+
+static void collect_cols(const pk_bnode *n, bool *used) {
+    if (n->col >= 0) used[n->col] = true;
+    if (n->col2 >= 0) used[n->col2] = true;
+    for (int32_t i = 0; i < n->n; i++) collect_cols(n->kids[i], used);
+}
+
+static int32_t count_conjuncts(const pk_bnode *n) {
+    if (n->kind != PK_B_AND) return 1;
+    int32_t c = 0;
+    for (int32_t i = 0; i < n->n; i++) c += count_conjuncts(n->kids[i]);
+    return c;
+}
+
+static void flatten(pk_bnode *n, pk_bnode **out, int32_t *k) {
+    if (n->kind != PK_B_AND) {
+        out[(*k)++] = n;
+        return;
+    }
+    for (int32_t i = 0; i < n->n; i++) flatten(n->kids[i], out, k);
+}
+
+static plank_status oom(plank_error *err) {
+    return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+}
+
+/* Splits the predicate into steps: top-level conjuncts that read one
+ * column are grouped by that column, every other conjunct is a step of
+ * its own; without pushdown the whole predicate is one step. */
+static plank_status build_steps(plank_scan *s, plank_error *err) {
+    pk_bound *b = &s->b;
+    if (!b->root) return PLANK_OK;
+    pk_arena *ar = &b->arena;
+    int32_t nc = s->o.pushdown ? count_conjuncts(b->root) : 1;
+    pk_bnode **conj = pk_arena_alloc(ar, (size_t)nc * sizeof *conj);
+    int32_t *colof = pk_arena_alloc(ar, (size_t)nc * sizeof *colof);
+    bool *used = pk_arena_alloc(ar, (size_t)b->ncols + 1);
+    s->steps = pk_arena_alloc(ar, (size_t)nc * sizeof *s->steps);
+    if (!conj || !colof || !used || !s->steps) return oom(err);
+    int32_t k = 0;
+    if (s->o.pushdown) flatten(b->root, conj, &k);
+    else conj[k++] = b->root;
+    for (int32_t i = 0; i < nc; i++) {
+        memset(used, 0, (size_t)b->ncols + 1);
+        collect_cols(conj[i], used);
+        int32_t cnt = 0, last = -1;
+        for (int32_t c = 0; c < b->ncols; c++)
+            if (used[c]) cnt++, last = c;
+        colof[i] = cnt == 1 ? last : cnt == 0 ? -2 : -1;
+    }
+    /* Single-column (and constant) groups first, in column order of first use. */
+    bool *done = pk_arena_alloc(ar, (size_t)nc);
+    if (!done) return oom(err);
+    memset(done, 0, (size_t)nc);
+    s->nsteps = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int32_t i = 0; i < nc; i++) {
+            if (done[i]) continue;
+            bool single = colof[i] >= 0 || colof[i] == -2;
+            if ((pass == 0) != single) continue;
+            int32_t m = 0;
+            for (int32_t j = i; j < nc; j++)
+                if (!done[j] && (j == i || (single && colof[j] == colof[i] && colof[i] >= 0))) m++;
+            pk_bnode *node = conj[i];
+            if (m > 1) {
+                node = pk_arena_alloc(ar, sizeof *node);
+                pk_bnode **kids = pk_arena_alloc(ar, (size_t)m * sizeof *kids);
+                if (!node || !kids) return oom(err);
+                memset(node, 0, sizeof *node);
+                node->kind = PK_B_AND;
+                node->col = node->col2 = -1;
+                node->id = b->nnodes++;
+                node->kids = kids;
+                node->n = m;
+                int32_t q = 0;
+                for (int32_t j = i; j < nc; j++)
+                    if (!done[j] && (j == i || (colof[j] == colof[i] && colof[i] >= 0))) {
+                        kids[q++] = conj[j];
+                        done[j] = true;
+                    }
+            }
+            done[i] = true;
+            pk_step *st = &s->steps[s->nsteps++];
+            memset(st, 0, sizeof *st);
+            st->node = node;
+            memset(used, 0, (size_t)b->ncols + 1);
+            collect_cols(node, used);
+            for (int32_t c = 0; c < b->ncols; c++) st->ncols += used[c];
+            st->cols = pk_arena_alloc(ar, (size_t)(st->ncols + 1) * sizeof *st->cols);
+            if (!st->cols) return oom(err);
+            int32_t q = 0;
+            for (int32_t c = 0; c < b->ncols; c++)
+                if (used[c]) st->cols[q++] = c;
+            st->multi = st->ncols > 1;
+            if (st->ncols == 1 && s->o.use_dictionaries && s->o.pushdown) {
+                const pk_fcol *fc = &b->cols[st->cols[0]];
+                st->dict = fc->node->physical_type == PLANK_BYTE_ARRAY &&
+                           (fc->dom == PK_V_BYTES || fc->dom == PK_V_I128);
+            }
+        }
+    }
+    /* A column evaluated on its codes is read in dictionary mode, which only
+     * that step may read: other steps reading it need the values. */
+    for (int32_t i = 0; i < s->nsteps; i++) {
+        pk_step *st = &s->steps[i];
+        if (!st->dict) continue;
+        for (int32_t j = 0; j < s->nsteps; j++)
+            if (j != i)
+                for (int32_t c = 0; c < s->steps[j].ncols; c++)
+                    if (s->steps[j].cols[c] == st->cols[0]) st->dict = false;
+        if (st->dict) s->fs[st->cols[0]].dict_step = st;
+    }
+    return PLANK_OK;
+}
+
+/* Cheapest most selective single-column step first: by cost per value
+ * over the fraction of values it removes (measured so far; unmeasured
+ * steps first, in their order). Multi-column steps stay last. */
+static double step_rank(const pk_step *p) {
+    if (p->values <= 0) return -1;
+    return (p->ns / p->values) / (1.0 - p->passed / p->values + 1e-3);
+}
+
+static void order_steps(plank_scan *s) {
+    for (int32_t i = 1; i < s->nsteps; i++) {
+        pk_step x = s->steps[i];
+        int32_t j = i;
+        while (j > 0 && (s->steps[j - 1].multi > x.multi ||
+                         (s->steps[j - 1].multi == x.multi &&
+                          step_rank(&s->steps[j - 1]) > step_rank(&x)))) {
+            s->steps[j] = s->steps[j - 1];
+            j--;
+        }
+        s->steps[j] = x;
+    }
+    for (int32_t i = 0; i < s->nsteps; i++)
+        if (s->steps[i].dict) s->fs[s->steps[i].cols[0]].dict_step = &s->steps[i];
+}
+
+/* ---- Row group pruning ---------------------------------------------------------- */
+
+/* The PLAIN bytes of a domain value for the bloom filter; false when the
+ * value has no single encoding there. */
+static bool bloom_bytes(const pk_fcol *c, const pk_dval *v, uint8_t *buf, size_t *len) {
+    switch (c->dom) {
+    case PK_V_I32: {
+        uint32_t u = c->is_unsigned ? (uint32_t)((int32_t)v->i) ^ 0x80000000u : (uint32_t)v->i;
+        memcpy(buf, &u, 4);
+        *len = 4;
+        return true;
+    }
+    case PK_V_I64: {
+        if (c->int96) return false;
+        uint64_t u = (uint64_t)v->i;
+        if (c->is_unsigned) u ^= (uint64_t)1 << 63;
+        memcpy(buf, &u, 8);
+        *len = 8;
+        return true;
+    }
+    case PK_V_F32: {
+        float f = (float)v->d;
+        if (isnan(f) || f == 0) return false; /* NaN payloads, -0.0 vs 0.0 */
+        memcpy(buf, &f, 4);
+        *len = 4;
+        return true;
+    }
+    case PK_V_F64:
+        if (isnan(v->d) || v->d == 0) return false;
+        memcpy(buf, &v->d, 8);
+        *len = 8;
+        return true;
+    case PK_V_I128: {
+        if (c->node->physical_type != PLANK_FIXED_LEN_BYTE_ARRAY) return false;
+        int32_t w = c->node->type_length;
+        if (w < 1 || w > 16) return false;
+        unsigned __int128 u = (unsigned __int128)v->w;
+        for (int32_t i = w - 1; i >= 0; i--) {
+            buf[i] = (uint8_t)u;
+            u >>= 8;
+        }
+        *len = (size_t)w;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+/* Marks in absent[] the = and IN terms whose every value the column's bloom
+ * filter excludes. Returns whether any filter was consulted. */
+static plank_status bloom_mark(plank_scan *s, int32_t g, const pk_bnode *n, uint8_t *absent,
+                               plank_bloom_filter **bfs, bool *loaded, plank_error *err) {
+    for (int32_t i = 0; i < n->n; i++) PK_FORWARD(bloom_mark(s, g, n->kids[i], absent, bfs, loaded, err));
+    if (n->kind != PK_B_TERM) return PLANK_OK;
+    const pk_term *t = &n->term;
+    bool eq = t->kind == PK_T_RANGE && !t->negate && !t->empty && !t->lo_inf && !t->hi_inf &&
+              !t->nan && pk_dval_cmp(s->b.cols[n->col].dom, &t->lo, &t->hi) == 0 &&
+              !t->lo_open && !t->hi_open;
+    bool in = t->kind == PK_T_IN && !t->nan;
+    if (!eq && !in) return PLANK_OK;
+    const pk_fcol *c = &s->b.cols[n->col];
+    if (!loaded[n->col]) {
+        loaded[n->col] = true;
+        plank_status st = plank_reader_bloom_filter(s->r, g, c->column, &bfs[n->col], err);
+        if (st != PLANK_OK) {
+            /* An unreadable bloom filter prunes nothing; the data decides. */
+            bfs[n->col] = NULL;
+            plank_error_init(err);
+        }
+    }
+    plank_bloom_filter *bf = bfs[n->col];
+    if (!bf) return PLANK_OK;
+    int32_t nv = eq ? 1 : t->nlist;
+    for (int32_t i = 0; i < nv; i++) {
+        const pk_dval *v = eq ? &t->lo : &t->list[i];
+        uint8_t buf[16];
+        size_t len;
+        const void *p = buf;
+        if (c->dom == PK_V_BYTES) {
+            p = v->p;
+            len = v->n;
+            if (c->node->physical_type == PLANK_FIXED_LEN_BYTE_ARRAY &&
+                (int64_t)len != c->node->type_length)
+                continue; /* no value of the column has another length */
+        } else if (!bloom_bytes(c, v, buf, &len)) {
+            return PLANK_OK;
+        }
+        if (plank_bloom_filter_check(bf, p, len)) return PLANK_OK;
+    }
+    absent[n->id] = 1;
+    return PLANK_OK;
+}
+
+/* Set bits in [from, to) of a bitmap. */
+static int64_t count_range(const uint8_t *bits, int64_t from, int64_t to) {
+    int64_t c = 0;
+    while (from < to && (from & 7)) c += pk_bit_get(bits, from++);
+    while (to - from >= 64) {
+        c += pk_bits_popcount(pk_load_u64(bits + from / 8));
+        from += 64;
+    }
+    while (to - from >= 8) {
+        c += pk_bits_popcount(bits[from / 8]);
+        from += 8;
+    }
+    while (from < to) c += pk_bit_get(bits, from++);
+    return c;
+}
+
+static int64_t popcount_bits(const uint8_t *bits, int64_t n) { return count_range(bits, 0, n); }
+
+/* Compressed bytes of the chunks the scan would read in row group g. */
+static int64_t group_bytes(plank_scan *s, int32_t g) {
+    int64_t sum = 0;
+    int32_t nc = plank_reader_num_columns(s->r);
+    for (int32_t c = 0; c < nc; c++) {
+        bool want = s->mask[c];
+        for (int32_t k = 0; k < s->b.ncols && !want; k++) want = s->b.cols[k].column == c;
+        if (!want) continue;
+        plank_column_chunk_info ci;
+        if (plank_reader_column_chunk(s->r, g, c, &ci, NULL) == PLANK_OK)
+            sum += ci.total_compressed_size;
+    }
+    return sum;
+}
+
+/* Whether every data page of the chunk is dictionary-encoded, as far as
+ * its encoding stats tell (false when they are absent). */
+static bool all_dictionary_pages(const plank_column_chunk_info *ci) {
+    if (ci->num_encoding_stats <= 0) return false;
+    for (int32_t i = 0; i < ci->num_encoding_stats; i++) {
+        const plank_encoding_stat *e = &ci->encoding_stats[i];
+        if (e->page_type != PLANK_PAGE_DATA && e->page_type != PLANK_PAGE_DATA_V2) continue;
+        if (e->count > 0 && e->encoding != PLANK_ENC_RLE_DICTIONARY &&
+            e->encoding != PLANK_ENC_PLAIN_DICTIONARY)
+            return false;
+    }
+    return true;
+}
+
+/* The page index of filter column slot k in row group g into pi (npages 0
+ * when absent or unusable). */
+static plank_status load_pages(plank_scan *s, int32_t g, int32_t k, int64_t rows,
+                               pk_pageinfo *pi, plank_error *err) {
+    memset(pi, 0, sizeof *pi);
+    const pk_fcol *c = &s->b.cols[k];
+    if (!c->stats_ok) return PLANK_OK;
+    plank_column_index *ci = NULL;
+    plank_offset_index *oi = NULL;
+    plank_error e2;
+    plank_error_init(&e2);
+    /* A page index that cannot be read prunes nothing. */
+    if (plank_reader_column_index(s->r, g, c->column, &ci, &e2) != PLANK_OK) ci = NULL;
+    if (ci && plank_reader_offset_index(s->r, g, c->column, &oi, &e2) != PLANK_OK) oi = NULL;
+    plank_status st = PLANK_OK;
+    if (ci && oi && ci->num_pages == oi->num_pages && ci->num_pages > 0) {
+        int32_t np = ci->num_pages;
+        bool ok = oi->pages[0].first_row_index == 0;
+        for (int32_t i = 1; i < np && ok; i++)
+            ok = oi->pages[i].first_row_index > oi->pages[i - 1].first_row_index &&
+                 oi->pages[i].first_row_index < rows;
+        if (ok) {
+            pi->cap = np;
+            pi->first = pk_malloc(&s->alloc, (size_t)(np + 1) * sizeof *pi->first);
+            pi->st = pk_malloc(&s->alloc, (size_t)np * sizeof *pi->st);
+            if (!pi->first || !pi->st) {
+                st = oom(err);
+            } else {
+                for (int32_t i = 0; i < np; i++) pi->first[i] = oi->pages[i].first_row_index;
+                pi->first[np] = rows;
+                bool required = c->node->max_definition_level == 0;
+                for (int32_t i = 0; i < np; i++) {
+                    pk_colstat *p = &pi->st[i];
+                    memset(p, 0, sizeof *p);
+                    p->num_values = pi->first[i + 1] - pi->first[i];
+                    p->may_nan = true;
+                    p->known = true;
+                    if (required) {
+                        p->nulls_known = true;
+                    } else if (ci->null_counts && ci->null_counts[i] >= 0 &&
+                               ci->null_counts[i] <= p->num_values) {
+                        p->nulls_known = true;
+                        p->null_count = ci->null_counts[i];
+                    }
+                    if (ci->null_pages[i]) {
+                        /* An all-null page: trusted only when the null count,
+                         * if given, agrees (and never for a REQUIRED column). */
+                        if (!required && (!ci->null_counts || ci->null_counts[i] == p->num_values)) {
+                            p->nulls_known = true;
+                            p->null_count = p->num_values;
+                        }
+                        continue;
+                    }
+                    if (pk_decode_bound(c, ci->min_values[i], ci->min_lens[i], &p->min) &&
+                        pk_decode_bound(c, ci->max_values[i], ci->max_lens[i], &p->max) &&
+                        pk_dval_cmp(c->dom, &p->min, &p->max) <= 0) {
+                        p->has_minmax = true;
+                        p->max_prefix = c->dom == PK_V_BYTES;
+                        if (p->nulls_known && p->null_count >= p->num_values && !required)
+                            p->nulls_known = false;
+                    }
+                }
+                pi->npages = np;
+            }
+        }
+    }
+    /* The bounds point into ci: copy the byte values the evaluation needs. */
+    if (st == PLANK_OK && pi->npages > 0 && c->dom == PK_V_BYTES) {
+        size_t total = 0;
+        for (int32_t i = 0; i < pi->npages; i++) total += pi->st[i].min.n + pi->st[i].max.n;
+        uint8_t *copy = pk_malloc(&s->alloc, total + 1);
+        pi->bytes = copy;
+        pi->bytes_len = total + 1;
+        if (!copy) {
+            st = oom(err);
+        } else {
+            for (int32_t i = 0; i < pi->npages; i++) {
+                pk_colstat *p = &pi->st[i];
+                if (!p->has_minmax) continue;
+                memcpy(copy, p->min.p, p->min.n);
+                p->min.p = copy;
+                copy += p->min.n;
+                memcpy(copy, p->max.p, p->max.n);
+                p->max.p = copy;
+                copy += p->max.n;
+            }
+        }
+    }
+    plank_column_index_free(ci);
+    plank_offset_index_free(oi);
+    return st;
+}
+
+static void free_pages(plank_scan *s, pk_pageinfo *pi) {
+    if (pi->first) pk_free(&s->alloc, pi->first, (size_t)(pi->cap + 1) * sizeof *pi->first);
+    if (pi->st) pk_free(&s->alloc, pi->st, (size_t)pi->cap * sizeof *pi->st);
+    if (pi->bytes) pk_free(&s->alloc, pi->bytes, pi->bytes_len);
+    memset(pi, 0, sizeof *pi);
+}
+
+/* ---- Filter steps ----------------------------------------------------------------- */
+
+/* Opens (or moves) filter column k's reader to row group g. A column with
+ * a step on dictionary codes is read as codes when its chunk has a
+ * dictionary; a chunk without one is read as values. */
+static plank_status open_reader(plank_scan *s, int32_t k, int32_t g, plank_error *err) {
+    pk_fstate *f = &s->fs[k];
+    if (f->cr) PK_FORWARD(pk_column_reader_reopen(f->cr, g, err));
+    else PK_FORWARD(plank_column_reader_open(s->r, g, s->b.cols[k].column, &f->cr, err));
+    f->codes = false;
+    /* The entry bitmaps belong to the last chunk's dictionary (the reader
+     * keeps its dictionary at one address across chunks). */
+    f->dict = NULL;
+    if (f->dict_step) {
+        plank_column_chunk_info ci;
+        PK_FORWARD(plank_reader_column_chunk(s->r, g, s->b.cols[k].column, &ci, err));
+        bool has_dict = ci.dictionary_page_offset >= 0;
+        for (int32_t i = 0; i < ci.num_encodings && !has_dict; i++)
+            has_dict = ci.encodings[i] == PLANK_ENC_RLE_DICTIONARY ||
+                       ci.encodings[i] == PLANK_ENC_PLAIN_DICTIONARY;
+        f->codes = has_dict;
+    }
+    pk_column_reader_set_dict_mode(f->cr, f->codes);
+    return PLANK_OK;
+}
+
+/* The step's TRUE bitmap for a batch of a dictionary-mode column. */
+static plank_status eval_codes(plank_scan *s, pk_step *step, const plank_batch *b,
+                               const uint8_t **tout, plank_error *err) {
+    int32_t k = step->cols[0];
+    pk_fstate *f = &s->fs[k];
+    const pk_dict *d = pk_column_reader_dict(f->cr);
+    int64_t dn = d ? d->count : 0;
+    if (d != f->dict) {
+        size_t nb = (size_t)(dn + 7) / 8 + 8;
+        PK_FORWARD(pk_buffer_resize(&f->dt, nb, err));
+        PK_FORWARD(pk_buffer_resize(&f->df, nb, err));
+        memset(f->dt.data, 0, nb);
+        memset(f->df.data, 0, nb);
+        PK_FORWARD(pk_eval_entries(&s->ev, step->node, k, d ? d->offsets : NULL,
+                                   d ? d->data : NULL, dn, f->dt.data, f->df.data,
+                                   &f->null_result, err));
+        f->dict = d;
+        s->st.dictionary_entries_evaluated += dn;
+    }
+    int64_t n = b->length;
+    uint8_t *t = s->ev.bits + (size_t)step->node->id * 2 * PK_EVAL_STRIDE;
+    const int32_t *codes = b->values;
+    s->ev.k->filter_codes(codes, (size_t)n, f->dt.data, dn, t);
+    int64_t fb = pk_column_reader_fallback_count(f->cr);
+    const uint8_t *fbt = NULL;
+    if (fb > 0) {
+        /* The batch's values from non-dictionary pages: evaluated here. */
+        PK_FORWARD(pk_buffer_resize(&s->tmp_t, (size_t)(fb + 7) / 8 + 8, err));
+        PK_FORWARD(pk_buffer_resize(&s->tmp_f, (size_t)(fb + 7) / 8 + 8, err));
+        PK_FORWARD(pk_eval_entries(&s->ev, step->node, k, b->offsets, b->data, fb,
+                                   s->tmp_t.data, s->tmp_f.data, NULL, err));
+        fbt = s->tmp_t.data;
+    }
+    if (fb > 0 || (b->null_count > 0 && f->null_result == 1)) {
+        for (int64_t i = 0; i < n; i++) {
+            int32_t c = codes[i];
+            if (c < 0) pk_bit_put(t, i, f->null_result == 1);
+            else if (c >= dn) pk_bit_put(t, i, fbt && pk_bit_get(fbt, c - dn));
+        }
+    }
+    *tout = t;
+    return PLANK_OK;
+}
+
+/* dst bits [d, d + n) &= src bits [s, s + n). */
+static void and_bits(uint8_t *dst, int64_t d, const uint8_t *src, int64_t s, int64_t n) {
+    while (n > 0 && (d & 7)) {
+        if (!pk_bit_get(src, s)) pk_bit_clear(dst, d);
+        d++, s++, n--;
+    }
+    /* d is byte-aligned: take 56 source bits at a time from any offset. */
+    while (n >= 56) {
+        uint64_t w = pk_load_u64(src + (s >> 3)) >> (s & 7);
+        uint64_t x = pk_load_u64(dst + (d >> 3));
+        x &= w | ~(((uint64_t)1 << 56) - 1);
+        memcpy(dst + (d >> 3), &x, 7);
+        d += 56, s += 56, n -= 56;
+    }
+    while (n > 0) {
+        if (!pk_bit_get(src, s)) pk_bit_clear(dst, d);
+        d++, s++, n--;
+    }
+}
+
+/* Selection ranges closer than this many rows are read as one: decoding a
+ * few unneeded values costs less than starting a range (measured on
+ * TPC-H lineitem: a range costs about what 20-40 plain values do). */
+#define PK_MERGE_GAP 32
+
+/* More than one range per this many rows: the column reader's per-range
+ * work (skips, gather windows) costs more than decoding every value. */
+#define PK_DENSE_RANGES 256
+
+/* Merges ranges whose gap is below PK_MERGE_GAP, in place; returns the count. */
+static int64_t merge_ranges(plank_row_range *rr, int64_t nr) {
+    int64_t k = 0;
+    for (int64_t i = 0; i < nr; i++) {
+        if (k > 0 && rr[i].first - (rr[k - 1].first + rr[k - 1].count) < PK_MERGE_GAP) {
+            rr[k - 1].count = rr[i].first + rr[i].count - rr[k - 1].first;
+            continue;
+        }
+        rr[k++] = rr[i];
+    }
+    return k;
+}
+
+/* Runs one step over the alive rows of the row group (rows bits in alive),
+ * clearing the rows where it is not TRUE. The step's columns are read at
+ * the alive rows' ranges, merged across short gaps; the values read for
+ * rows that are not alive are evaluated and ignored. */
+static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t rows,
+                             plank_error *err) {
+    uint8_t *alive = s->alive.data;
+    int64_t before = popcount_bits(alive, rows);
+    if (before == 0) return PLANK_OK;
+    if (step->ncols == 0) {
+        /* A constant: TRUE keeps every row, FALSE and NULL none. */
+        const uint8_t *t, *f;
+        s->ev.n = 1;
+        PK_FORWARD(pk_eval(&s->ev, step->node, &t, &f, err));
+        if (!(t[0] & 1)) memset(alive, 0, (size_t)(rows + 7) / 8);
+        return PLANK_OK;
+    }
+    double t0 = now_ns();
+    plank_row_range *rr = NULL;
+    int64_t nr = 0, nr_alloc = 0;
+    PK_FORWARD(plank_row_ranges_from_bitmap(alive, rows, 0, &s->alloc, &rr, &nr_alloc, err));
+    nr = merge_ranges(rr, nr_alloc);
+    int64_t span = 0;
+    for (int64_t i = 0; i < nr; i++) span += rr[i].count;
+    /* Reading most of the row group anyway: read it whole, without a
+     * selection to walk. */
+    bool dense = span * 2 > rows || nr * PK_DENSE_RANGES > rows;
+    if (dense) {
+        nr = 1;
+        rr[0].first = 0;
+        rr[0].count = rows;
+        span = rows;
+    }
+    plank_status st = PLANK_OK;
+    for (int32_t c = 0; c < step->ncols && st == PLANK_OK; c++) {
+        int32_t k = step->cols[c];
+        st = open_reader(s, k, g, err);
+        if (st == PLANK_OK && !dense) st = plank_column_reader_select(s->fs[k].cr, rr, nr, err);
+    }
+    /* Walk the read rows (the merged ranges) alongside the batch positions. */
+    int64_t ri = 0, row = nr > 0 ? rr[0].first : 0, done = 0, passed = 0;
+    while (st == PLANK_OK && done < span) {
+        int64_t want = span - done < PK_EVAL_BATCH ? span - done : PK_EVAL_BATCH;
+        int64_t n = -1;
+        for (int32_t c = 0; c < step->ncols && st == PLANK_OK; c++) {
+            pk_fstate *f = &s->fs[step->cols[c]];
+            st = plank_column_reader_read(f->cr, want, &f->batch, err);
+            if (st != PLANK_OK) break;
+            if (n < 0) n = f->batch.length;
+            if (f->batch.length != n || n == 0)
+                st = pk_error_set(err, PLANK_ERR_CORRUPT,
+                                  "row group %d: column %s holds fewer rows than the row group",
+                                  (int)g, s->b.cols[step->cols[c]].node->path);
+            s->cb[step->cols[c]].b = &f->batch;
+        }
+        if (st != PLANK_OK) break;
+        const uint8_t *t, *fb;
+        if (step->dict && s->fs[step->cols[0]].codes) {
+            st = eval_codes(s, step, &s->fs[step->cols[0]].batch, &t, err);
+        } else {
+            s->ev.n = n;
+            st = pk_eval(&s->ev, step->node, &t, &fb, err);
+        }
+        if (st != PLANK_OK) break;
+        /* alive &= t, segment by segment of the merged ranges. */
+        for (int64_t p = 0; p < n;) {
+            while (row >= rr[ri].first + rr[ri].count) {
+                ri++;
+                row = rr[ri].first;
+            }
+            int64_t m = rr[ri].first + rr[ri].count - row;
+            if (m > n - p) m = n - p;
+            and_bits(alive, row, t, p, m);
+            row += m;
+            p += m;
+        }
+        done += n;
+    }
+    plank_row_ranges_free(&s->alloc, rr, nr_alloc);
+    PK_FORWARD(st);
+    passed = popcount_bits(alive, rows);
+    s->st.values_evaluated += span;
+    step->values += (double)before;
+    step->passed += (double)passed;
+    step->ns += now_ns() - t0;
+    return PLANK_OK;
+}
+
+/* Decides row group g: *out_rows gets the surviving rows (0: nothing to
+ * read) with the alive bitmap set. */
+static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plank_error *err) {
+    plank_row_group_info info;
+    PK_FORWARD(plank_reader_row_group(s->r, g, &info, err));
+    int64_t rows = info.num_rows;
+    *out_rows = 0;
+    if (rows <= 0) return PLANK_OK;
+    size_t nb = (size_t)(rows + 7) / 8;
+    PK_FORWARD(pk_buffer_resize(&s->alive, nb + 8, err));
+    uint8_t *alive = s->alive.data;
+    memset(alive, 0xff, nb);
+    if (rows & 7) alive[nb - 1] = (uint8_t)((1u << (rows & 7)) - 1);
+    pk_bound *b = &s->b;
+    if (!b->root) {
+        *out_rows = rows;
+        s->st.rows_candidate += rows;
+        return PLANK_OK;
+    }
+    bool push = s->o.pushdown;
+    pk_colstat *cs = pk_calloc(&s->alloc, (size_t)b->ncols * sizeof *cs + 1);
+    if (!cs) return oom(err);
+    plank_status st = PLANK_OK;
+    for (int32_t k = 0; k < b->ncols && st == PLANK_OK; k++) {
+        plank_column_chunk_info ci;
+        st = plank_reader_column_chunk(s->r, g, b->cols[k].column, &ci, err);
+        if (st != PLANK_OK) break;
+        if (push && s->o.use_statistics) pk_colstat_from_chunk(&b->cols[k], &ci, rows, &cs[k]);
+        else cs[k].known = false;
+    }
+    bool skip = false;
+    if (st == PLANK_OK && push && s->o.use_statistics &&
+        !(pk_prune_eval(b, b->root, cs, NULL) & PK_CAN_T)) {
+        s->st.row_groups_pruned_statistics++;
+        skip = true;
+    }
+    if (st == PLANK_OK && !skip && push && s->o.use_bloom_filters) {
+        uint8_t *absent = pk_calloc(&s->alloc, (size_t)b->nnodes + 1);
+        plank_bloom_filter **bfs = pk_calloc(&s->alloc, (size_t)b->ncols * sizeof *bfs + 1);
+        bool *loaded = pk_calloc(&s->alloc, (size_t)b->ncols + 1);
+        if (!absent || !bfs || !loaded) st = oom(err);
+        if (st == PLANK_OK) st = bloom_mark(s, g, b->root, absent, bfs, loaded, err);
+        if (st == PLANK_OK && !(pk_prune_eval(b, b->root, cs, absent) & PK_CAN_T)) {
+            s->st.row_groups_pruned_bloom++;
+            skip = true;
+        }
+        for (int32_t k = 0; bfs && k < b->ncols; k++) plank_bloom_filter_free(bfs[k]);
+        if (absent) pk_free(&s->alloc, absent, (size_t)b->nnodes + 1);
+        if (bfs) pk_free(&s->alloc, bfs, (size_t)b->ncols * sizeof *bfs + 1);
+        if (loaded) pk_free(&s->alloc, loaded, (size_t)b->ncols + 1);
+    }
+    if (st == PLANK_OK && !skip && push && s->o.use_page_index) {
+        pk_pageinfo *pi = pk_calloc(&s->alloc, (size_t)b->ncols * sizeof *pi + 1);
+        if (!pi) st = oom(err);
+        bool any = false;
+        for (int32_t k = 0; k < b->ncols && st == PLANK_OK; k++) {
+            st = load_pages(s, g, k, rows, &pi[k], err);
+            any |= pi[k].npages > 0;
+        }
+        if (st == PLANK_OK && any) {
+            memset(alive, 0, nb);
+            st = pk_prune_rows(b, pi, cs, rows, &s->alloc, alive, err);
+            if (st == PLANK_OK) {
+                for (int32_t k = 0; k < b->ncols; k++) {
+                    s->st.pages += pi[k].npages;
+                    for (int32_t i = 0; i < pi[k].npages; i++) {
+                        bool hit = count_range(alive, pi[k].first[i], pi[k].first[i + 1]) > 0;
+                        s->st.pages_pruned_page_index += !hit;
+                    }
+                }
+                if (popcount_bits(alive, rows) == 0) {
+                    s->st.row_groups_pruned_page_index++;
+                    skip = true;
+                }
+            }
+        }
+        for (int32_t k = 0; pi && k < b->ncols; k++) free_pages(s, &pi[k]);
+        if (pi) pk_free(&s->alloc, pi, (size_t)b->ncols * sizeof *pi + 1);
+    }
+    /* A string step whose dictionary has no passing entry, in a chunk made
+     * only of dictionary pages, leaves no row: known once the dictionary is
+     * read, which the first step batch does. */
+    pk_free(&s->alloc, cs, (size_t)b->ncols * sizeof *cs + 1);
+    PK_FORWARD(st);
+    if (skip) {
+        s->st.bytes_not_read += group_bytes(s, g);
+        return PLANK_OK;
+    }
+    s->st.rows_candidate += popcount_bits(alive, rows);
+    if (push) order_steps(s);
+    for (int32_t i = 0; i < s->nsteps; i++) {
+        pk_step *step = &s->steps[i];
+        PK_FORWARD(run_step(s, step, g, rows, err));
+        if (step->dict) {
+            pk_fstate *f = &s->fs[step->cols[0]];
+            plank_column_chunk_info ci;
+            if (f->dict && f->null_result != 1 && popcount_bits(f->dt.data, f->dict->count) == 0 &&
+                plank_reader_column_chunk(s->r, g, b->cols[step->cols[0]].column, &ci, NULL) ==
+                    PLANK_OK &&
+                all_dictionary_pages(&ci) && popcount_bits(alive, rows) == 0)
+                s->st.row_groups_pruned_dictionary++;
+        }
+        if (popcount_bits(alive, rows) == 0) break;
+    }
+    int64_t left = popcount_bits(alive, rows);
+    if (left == 0) s->st.row_groups_no_match++;
+    *out_rows = left;
+    return PLANK_OK;
+}
+
+/* ---- Open, close ------------------------------------------------------------------ */
+
+static void scan_free(plank_scan *s) {
+    plank_allocator a = s->alloc;
+    if (s->fs) {
+        for (int32_t k = 0; k < s->b.ncols; k++) {
+            plank_column_reader_close(s->fs[k].cr);
+            pk_buffer_reset(&s->fs[k].dt);
+            pk_buffer_reset(&s->fs[k].df);
+        }
+        pk_free(&a, s->fs, (size_t)s->b.ncols * sizeof *s->fs + 1);
+    }
+    if (s->cb) pk_free(&a, s->cb, (size_t)s->b.ncols * sizeof *s->cb + 1);
+    if (s->ev.bits) pk_evalctx_free(&s->ev, &a);
+    if (s->mask) pk_free(&a, s->mask, (size_t)plank_reader_num_columns(s->r) + 1);
+    if (s->ranges) plank_row_ranges_free(&a, s->ranges, s->nranges);
+    pk_buffer_reset(&s->alive);
+    pk_buffer_reset(&s->tmp_t);
+    pk_buffer_reset(&s->tmp_f);
+    pk_bound_free(&s->b);
+    pk_reader_release(s->r);
+    pk_free(&a, s, sizeof *s);
+}
+
+static void scan_unref(void *p) {
+    plank_scan *s = p;
+    if (atomic_fetch_sub(&s->refs, 1) == 1) scan_free(s);
+}
+
+void plank_scan_close(plank_scan *s) {
+    if (s) scan_unref(s);
+}
+
+/* Marks the leaves below schema node i. */
+static void mark_below(const plank_reader *r, int32_t i, bool *mask, int32_t *count) {
+    const plank_schema_node *n = plank_reader_schema_node(r, i);
+    if (!n) return;
+    if (n->num_children == 0) {
+        if (n->column >= 0 && !mask[n->column]) {
+            mask[n->column] = true;
+            (*count)++;
+        }
+        return;
+    }
+    for (int32_t k = 0; k < n->num_children; k++) mark_below(r, n->children[k], mask, count);
+}
+
+static plank_status resolve_projection(plank_scan *s, plank_error *err) {
+    plank_reader *r = s->r;
+    int32_t nc = plank_reader_num_columns(r);
+    s->mask = pk_calloc(&s->alloc, (size_t)nc + 1);
+    if (!s->mask) return oom(err);
+    if (!s->o.columns || s->o.num_columns <= 0) {
+        for (int32_t c = 0; c < nc; c++)
+            if (r->selected[c]) s->mask[c] = true, s->nproj++;
+        return PLANK_OK;
+    }
+    for (int32_t i = 0; i < s->o.num_columns; i++) {
+        const char *p = s->o.columns[i];
+        PK_RETURN_IF(!p, err, PLANK_ERR_INVALID_ARGUMENT, "projected column %d is NULL", (int)i);
+        int32_t found = -1;
+        for (int32_t k = 1; k < plank_reader_num_schema_nodes(r) && found < 0; k++) {
+            const plank_schema_node *n = plank_reader_schema_node(r, k);
+            if (n && strcmp(n->path, p) == 0) found = k;
+        }
+        if (found < 0) {
+            int32_t col = plank_reader_find_column(r, p);
+            if (col >= 0) found = plank_reader_column_node(r, col)->index;
+        }
+        PK_RETURN_IF(found < 0, err, PLANK_ERR_INVALID_ARGUMENT,
+                     "projected column \"%s\" does not exist", p);
+        mark_below(r, found, s->mask, &s->nproj);
+    }
+    for (int32_t c = 0; c < nc; c++)
+        PK_RETURN_IF(s->mask[c] && !r->selected[c], err, PLANK_ERR_INVALID_ARGUMENT,
+                     "projected column \"%s\" is not selected in the reader's options",
+                     plank_reader_column_node(r, c)->path);
+    return PLANK_OK;
+}
+
+plank_status plank_scan_open(plank_scan **out, plank_reader *r, const plank_scan_options *o,
+                             plank_error *err) {
+    plank_error_init(err);
+    if (out) *out = NULL;
+    if (!out || !r) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
+    plank_scan_options opt;
+    plank_scan_options_init(&opt);
+    if (o) {
+        PK_RETURN_IF(o->struct_size < sizeof(size_t) + sizeof(void *), err,
+                     PLANK_ERR_INVALID_ARGUMENT,
+                     "plank_scan_options.struct_size is %zu: call plank_scan_options_init",
+                     o->struct_size);
+        size_t n = o->struct_size < sizeof opt ? o->struct_size : sizeof opt;
+        memcpy(&opt, o, n);
+        opt.struct_size = sizeof opt;
+    }
+    plank_scan *s = pk_calloc(&r->alloc, sizeof *s);
+    if (!s) return oom(err);
+    s->alloc = r->alloc;
+    atomic_init(&s->refs, 1);
+    s->r = r;
+    pk_reader_retain(r);
+    s->o = opt;
+    s->o.filter = NULL;
+    plank_arrow_options_init(&s->arrow);
+    if (opt.arrow) s->arrow = *opt.arrow;
+    s->o.arrow = NULL;
+    s->o.columns = NULL;
+    plank_scan_stats_init(&s->st);
+    s->st.row_groups = plank_reader_num_row_groups(r);
+    s->st.rows = plank_reader_num_rows(r);
+    pk_buffer_init(&s->alive, &s->alloc);
+    pk_buffer_init(&s->tmp_t, &s->alloc);
+    pk_buffer_init(&s->tmp_f, &s->alloc);
+    s->o.columns = opt.columns;
+    plank_status st = resolve_projection(s, err);
+    s->o.columns = NULL;
+    if (st == PLANK_OK) st = pk_bind(r, opt.filter, &s->b, err);
+    if (st == PLANK_OK) {
+        s->fs = pk_calloc(&s->alloc, (size_t)s->b.ncols * sizeof *s->fs + 1);
+        s->cb = pk_calloc(&s->alloc, (size_t)s->b.ncols * sizeof *s->cb + 1);
+        if (!s->fs || !s->cb) st = oom(err);
+        for (int32_t k = 0; s->fs && k < s->b.ncols; k++) {
+            pk_buffer_init(&s->fs[k].dt, &s->alloc);
+            pk_buffer_init(&s->fs[k].df, &s->alloc);
+        }
+    }
+    if (st == PLANK_OK) st = build_steps(s, err);
+    if (st == PLANK_OK) st = pk_evalctx_init(&s->ev, &s->b, r->kernels, &s->alloc, err);
+    if (st == PLANK_OK) s->ev.cols = s->cb;
+    if (st != PLANK_OK) {
+        scan_free(s);
+        return st;
+    }
+    *out = s;
+    return PLANK_OK;
+}
+
+/* ---- Count and stream ----------------------------------------------------------------- */
+
+static void add_counters(plank_scan *s) {
+    for (int32_t k = 0; k < s->b.ncols; k++) {
+        if (!s->fs[k].cr) continue;
+        pk_column_counters c;
+        pk_column_reader_counters(s->fs[k].cr, &c);
+        s->st.pages_decoded += c.pages_decoded;
+        s->st.pages_skipped += c.pages_skipped;
+        s->st.bytes_read += c.bytes_fetched;
+    }
+}
+
+plank_status plank_scan_count(plank_scan *s, int64_t *count, plank_error *err) {
+    plank_error_init(err);
+    if (!s || !count) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
+    PK_RETURN_IF(s->streamed || s->counted, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "the scan was already run (one stream or count per scan)");
+    s->counted = true;
+    int64_t total = 0;
+    int32_t ng = plank_reader_num_row_groups(s->r);
+    for (int32_t g = 0; g < ng; g++) {
+        int64_t rows;
+        plank_status st = plan_group(s, g, &rows, err);
+        if (st != PLANK_OK) {
+            pk_error_locate(err, -1, g, -1, -1);
+            return st;
+        }
+        total += rows;
+    }
+    s->st.rows_matched = total;
+    add_counters(s);
+    *count = total;
+    return PLANK_OK;
+}
+
+static plank_status stream_plan(void *opaque, int32_t *g, const plank_row_range **ranges,
+                                int64_t *n, plank_error *err) {
+    plank_scan *s = opaque;
+    int32_t ng = plank_reader_num_row_groups(s->r);
+    *g = -1;
+    *ranges = NULL;
+    *n = 0;
+    if (s->ranges) {
+        plank_row_ranges_free(&s->alloc, s->ranges, s->nranges);
+        s->ranges = NULL;
+        s->nranges = 0;
+    }
+    while (s->next_rg < ng) {
+        int32_t cur = s->next_rg++;
+        int64_t rows;
+        plank_status st = plan_group(s, cur, &rows, err);
+        if (st != PLANK_OK) {
+            pk_error_locate(err, -1, cur, -1, -1);
+            return st;
+        }
+        if (rows == 0) continue;
+        plank_row_group_info info;
+        PK_FORWARD(plank_reader_row_group(s->r, cur, &info, err));
+        PK_FORWARD(plank_row_ranges_from_bitmap(s->alive.data, info.num_rows, 0, &s->alloc,
+                                                &s->ranges, &s->nranges, err));
+        s->st.rows_matched += rows;
+        *g = cur;
+        *ranges = s->ranges;
+        *n = s->nranges;
+        return PLANK_OK;
+    }
+    add_counters(s);
+    return PLANK_OK;
+}
+
+plank_status plank_scan_arrow_stream(plank_scan *s, struct ArrowArrayStream *out,
+                                     plank_error *err) {
+    plank_error_init(err);
+    if (!s || !out) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
+    PK_RETURN_IF(s->streamed || s->counted, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "the scan was already run (one stream or count per scan)");
+    PK_RETURN_IF(s->nproj == 0, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "the scan projects no column (use plank_scan_count)");
+    atomic_fetch_add(&s->refs, 1);
+    plank_status st = pk_arrow_stream_planned(s->r, s->mask, &s->arrow, stream_plan, s,
+                                              scan_unref, out, err);
+    if (st != PLANK_OK) {
+        atomic_fetch_sub(&s->refs, 1);
+        return st;
+    }
+    s->streamed = true;
+    return PLANK_OK;
+}
+
+/* ---- Explain ---------------------------------------------------------------------- */
+
+size_t plank_scan_explain(const plank_scan *s, char *buf, size_t size) {
+    size_t len = 0;
+    if (buf && size) buf[0] = 0;
+    if (!s) return 0;
+    if (!buf) size = 0;
+    pk_scan_append(buf, size, &len, "scan: %d row groups, %lld rows\n", (int)s->st.row_groups,
+        (long long)s->st.rows);
+    pk_scan_append(buf, size, &len, "projection:");
+    int32_t nc = plank_reader_num_columns(s->r);
+    for (int32_t c = 0; c < nc; c++)
+        if (s->mask[c]) pk_scan_append(buf, size, &len, " %s", plank_reader_column_node(s->r, c)->path);
+    pk_scan_append(buf, size, &len, "\n");
+    if (!s->b.root) {
+        pk_scan_append(buf, size, &len, "filter: none\n");
+        return len;
+    }
+    pk_scan_append(buf, size, &len, "filter: ");
+    pk_bound_describe(&s->b, s->b.root, buf, size, &len);
+    pk_scan_append(buf, size, &len, "\npruning: statistics %s, bloom filters %s, page index %s, "
+        "dictionaries %s%s\n", s->o.use_statistics ? "on" : "off",
+        s->o.use_bloom_filters ? "on" : "off", s->o.use_page_index ? "on" : "off",
+        s->o.use_dictionaries ? "on" : "off", s->o.pushdown ? "" : " (pushdown off)");
+    for (int32_t i = 0; i < s->nsteps; i++) {
+        const pk_step *st = &s->steps[i];
+        pk_scan_append(buf, size, &len, "step %d%s: ", (int)(i + 1), st->dict ? " (dictionary codes)" : "");
+        pk_bound_describe(&s->b, st->node, buf, size, &len);
+        if (st->values > 0)
+            pk_scan_append(buf, size, &len, "  [%.0f values, %.1f%% passed, %.2f ns/value]",
+                st->values, 100.0 * st->passed / st->values, st->ns / st->values);
+        pk_scan_append(buf, size, &len, "\n");
+    }
+    return len;
+}

@@ -1,0 +1,659 @@
+/* test_scan.c: the pushdown scan against answers computed in the test.
+ *
+ * A file is written with plank's writer from values the test generates
+ * (sorted and random columns of several types, nulls, NaN and -0.0, a
+ * low-cardinality string column with a dictionary and a bloom filter,
+ * several row groups of small pages with a page index). For each predicate
+ * the test has its own evaluation of the same condition in C (three-valued
+ * logic written out by hand per case), so the expected row ids come from
+ * the generated values, not from plank. Every case is run with every
+ * pruning level on, each one off, and pushdown off, through the stream
+ * (the projected id column, in order) and the count.
+ *
+ * Then: the pruning counters prove pruning happened where the data allows
+ * it (sorted ids: row groups by statistics, pages by the page index; a
+ * missing string: the bloom filter and the dictionary), errors name what
+ * does not fit, the struct-size convention takes an older, smaller options
+ * struct, the stream outlives the scan and the reader, and no allocation
+ * failure leaks.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+#include "plank.h"
+#include "tharness.h"
+
+#define N 20000
+#define RG_ROWS 3000
+#define PAGE_ROWS 250
+
+/* The generated values: column i of row r. */
+typedef struct data {
+    int64_t id[N];
+    int32_t v[N];      /* random -1000..1000, 10% null */
+    bool v_null[N];
+    double d[N];       /* random, with NaN, -0.0, inf */
+    char s[N][8];      /* one of 12 words */
+    uint32_t u[N];     /* unsigned, up to UINT32_MAX */
+    int32_t dec[N];    /* DECIMAL(9,2) unscaled */
+    int32_t date[N];   /* sorted days */
+    bool b[N];
+} data;
+
+static const char *WORDS[] = {"AIR", "FOB", "MAIL", "RAIL", "REG AIR", "SHIP", "TRUCK",
+                              "apple", "banana", "", "zebra", "\xc3\xa9t\xc3\xa9"};
+#define NWORDS 12
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next_rand(void) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static void gen(data *x) {
+    for (int64_t r = 0; r < N; r++) {
+        x->id[r] = r;
+        x->v_null[r] = next_rand() % 10 == 0;
+        x->v[r] = (int32_t)(next_rand() % 2001) - 1000;
+        uint64_t k = next_rand() % 100;
+        x->d[r] = k == 0 ? NAN : k == 1 ? -0.0 : k == 2 ? INFINITY : k == 3 ? 0.0
+                                                 : (double)((int64_t)(next_rand() % 20001) - 10000) / 8;
+        snprintf(x->s[r], sizeof x->s[r], "%s", WORDS[next_rand() % NWORDS]);
+        x->u[r] = k < 5 ? UINT32_MAX - (uint32_t)k : (uint32_t)(next_rand() % 5000000000ull);
+        x->dec[r] = (int32_t)(next_rand() % 200001) - 100000;
+        x->date[r] = 8000 + (int32_t)(r / 10);
+        x->b[r] = next_rand() & 1;
+    }
+}
+
+static plank_status write_file(const char *path, const data *x, plank_error *err) {
+    plank_schema_field f[10];
+    for (int i = 0; i < 10; i++) plank_schema_field_init(&f[i]);
+    f[0].num_children = 9;
+    const char *names[] = {"id", "v", "d", "s", "u", "dec", "date", "b", "w"};
+    plank_physical_type types[] = {PLANK_INT64, PLANK_INT32, PLANK_DOUBLE, PLANK_BYTE_ARRAY,
+                                   PLANK_INT32, PLANK_INT32, PLANK_INT32, PLANK_BOOLEAN,
+                                   PLANK_BYTE_ARRAY};
+    for (int i = 0; i < 9; i++) {
+        f[i + 1].name = names[i];
+        f[i + 1].physical_type = types[i];
+        f[i + 1].repetition = i == 1 ? PLANK_OPTIONAL : PLANK_REQUIRED;
+    }
+    f[4].logical.kind = PLANK_LOGICAL_STRING;
+    f[9].logical.kind = PLANK_LOGICAL_STRING;
+    f[5].logical.kind = PLANK_LOGICAL_INTEGER;
+    f[5].logical.bit_width = 32;
+    f[5].logical.is_signed = false;
+    f[6].logical.kind = PLANK_LOGICAL_DECIMAL;
+    f[6].logical.precision = 9;
+    f[6].logical.scale = 2;
+    f[7].logical.kind = PLANK_LOGICAL_DATE;
+    plank_writer_options o;
+    plank_writer_options_init(&o);
+    o.row_group_rows = RG_ROWS;
+    o.page_rows = PAGE_ROWS;
+    o.codec = PLANK_CODEC_UNCOMPRESSED;
+    plank_column_options co[2];
+    plank_column_options_init(&co[0]);
+    co[0].path = "s";
+    co[0].bloom_filter = true;
+    /* w: the same words without a dictionary, to filter on plain values. */
+    plank_column_options_init(&co[1]);
+    co[1].path = "w";
+    co[1].dictionary = 0;
+    o.columns = co;
+    o.num_column_options = 2;
+    plank_writer *w;
+    plank_status st = plank_writer_open_path(&w, path, f, 10, &o, err);
+    if (st != PLANK_OK) return st;
+    int64_t *offs = malloc((N + 1) * sizeof *offs);
+    char *sdata = malloc(N * 8);
+    uint8_t *vvalid = calloc(N / 8 + 1, 1), *bits = calloc(N / 8 + 1, 1);
+    int64_t pos = 0;
+    for (int64_t r = 0; r < N; r++) {
+        offs[r] = pos;
+        size_t l = strlen(x->s[r]);
+        memcpy(sdata + pos, x->s[r], l);
+        pos += (int64_t)l;
+        if (!x->v_null[r]) vvalid[r / 8] |= (uint8_t)(1u << (r % 8));
+        if (x->b[r]) bits[r / 8] |= (uint8_t)(1u << (r % 8));
+    }
+    offs[N] = pos;
+    plank_batch b[9];
+    memset(b, 0, sizeof b);
+    for (int i = 0; i < 9; i++) b[i].length = N;
+    b[0].values = x->id;
+    b[1].values = x->v;
+    b[1].validity = vvalid;
+    b[2].values = x->d;
+    b[3].offsets = offs;
+    b[3].data = (const uint8_t *)sdata;
+    b[4].values = x->u;
+    b[5].values = x->dec;
+    b[6].values = x->date;
+    b[7].values = bits;
+    b[8] = b[3];
+    st = plank_writer_write_rows(w, b, N, err);
+    free(offs);
+    free(sdata);
+    free(vvalid);
+    free(bits);
+    if (st != PLANK_OK) {
+        plank_writer_abort(w);
+        return st;
+    }
+    return plank_writer_close(w, err);
+}
+
+/* ---- Cases: text and the test's own evaluation (1 TRUE, 0 FALSE, -1 NULL) ---- */
+
+typedef int (*row_pred)(const data *x, int64_t r);
+
+static int tv(bool b) { return b ? 1 : 0; }
+static int and3(int a, int b) { return (a == 0 || b == 0) ? 0 : (a == 1 && b == 1) ? 1 : -1; }
+static int or3(int a, int b) { return (a == 1 || b == 1) ? 1 : (a == 0 && b == 0) ? 0 : -1; }
+static int not3(int a) { return a < 0 ? -1 : !a; }
+/* DuckDB's double order: NaN above everything and equal to itself. */
+static int dcmp(double a, double b) {
+    if (isnan(a) || isnan(b)) return isnan(a) == isnan(b) ? 0 : isnan(a) ? 1 : -1;
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+static int p_id_range(const data *x, int64_t r) { return tv(x->id[r] >= 5000 && x->id[r] <= 5100); }
+static int p_id_point(const data *x, int64_t r) { return tv(x->id[r] == 7777); }
+static int p_v_lt(const data *x, int64_t r) { return x->v_null[r] ? -1 : tv(x->v[r] < -990); }
+static int p_v_null(const data *x, int64_t r) { return tv(x->v_null[r]); }
+static int p_v_not_null_and(const data *x, int64_t r) {
+    return and3(tv(!x->v_null[r]), tv(x->date[r] >= 9000));
+}
+static int p_v_not_in(const data *x, int64_t r) {
+    if (x->v_null[r]) return -1;
+    return tv(!(x->v[r] == 1 || x->v[r] == 2 || x->v[r] == 3));
+}
+static int p_v_in_null(const data *x, int64_t r) {
+    /* v IN (5, NULL): TRUE when 5, else NULL. */
+    if (x->v_null[r]) return -1;
+    return x->v[r] == 5 ? 1 : -1;
+}
+static int p_v_not_in_null(const data *x, int64_t r) { return not3(p_v_in_null(x, r)); }
+static int p_d_gt(const data *x, int64_t r) { return tv(dcmp(x->d[r], 1000.0) > 0); }
+static int p_d_eq0(const data *x, int64_t r) { return tv(dcmp(x->d[r], 0.0) == 0); }
+static int p_d_ne(const data *x, int64_t r) { return tv(dcmp(x->d[r], 12.5) != 0); }
+static int p_d_le(const data *x, int64_t r) { return tv(dcmp(x->d[r], -1.25) <= 0); }
+static int p_s_in(const data *x, int64_t r) {
+    return tv(strcmp(x->s[r], "MAIL") == 0 || strcmp(x->s[r], "SHIP") == 0);
+}
+static int p_s_absent(const data *x, int64_t r) { return tv(strcmp(x->s[r], "MAILX") == 0); }
+static int p_s_prefix(const data *x, int64_t r) { return tv(strncmp(x->s[r], "RE", 2) == 0); }
+static int p_s_range(const data *x, int64_t r) {
+    return tv(strcmp(x->s[r], "B") > 0 && strcmp(x->s[r], "S") <= 0);
+}
+static int p_s_empty(const data *x, int64_t r) { return tv(x->s[r][0] == 0); }
+static int p_s_not_like(const data *x, int64_t r) { return tv(strncmp(x->s[r], "\xc3\xa9", 2) != 0); }
+static int p_u_big(const data *x, int64_t r) { return tv(x->u[r] > 4000000000u); }
+static int p_u_lt(const data *x, int64_t r) { return tv(x->u[r] < 1000); }
+static int p_dec(const data *x, int64_t r) { return tv(x->dec[r] >= 12345 && x->dec[r] < 12400); }
+static int p_dec_frac(const data *x, int64_t r) { return tv(x->dec[r] * 10 > 55555); /* > 55.555 */ }
+static int p_dec_eq_frac(const data *x, int64_t r) { (void)x; (void)r; return 0; /* = 1.005 */ }
+static int p_dec_int(const data *x, int64_t r) { return tv(x->dec[r] <= 700); /* <= 7 */ }
+static int p_dec_dbl(const data *x, int64_t r) { return tv((double)x->dec[r] / 100 < 0.1); }
+static int p_date(const data *x, int64_t r) {
+    return tv(x->date[r] >= 8766 && x->date[r] < 8766 + 365);
+}
+static int p_ts_vs_date(const data *x, int64_t r) {
+    /* date < TIMESTAMP '1994-01-01 12:00:00': days <= 8766 */
+    return tv(x->date[r] <= 8766);
+}
+static int p_date_str(const data *x, int64_t r) { return tv(x->date[r] == 8800); }
+static int p_bool(const data *x, int64_t r) { return tv(x->b[r]); }
+static int p_not_bool(const data *x, int64_t r) { return tv(!x->b[r]); }
+static int p_colcmp(const data *x, int64_t r) {
+    return x->v_null[r] ? -1 : tv((int64_t)x->v[r] * 100 < (int64_t)x->dec[r]);
+}
+static int p_or_cols(const data *x, int64_t r) {
+    int a = tv(x->id[r] < 100);
+    int b = x->v_null[r] ? -1 : tv(x->v[r] > 995);
+    return or3(a, b);
+}
+static int p_not_or(const data *x, int64_t r) {
+    return not3(or3(x->v_null[r] ? -1 : tv(x->v[r] > 0), tv(strcmp(x->s[r], "AIR") == 0)));
+}
+static int p_w_plain(const data *x, int64_t r) {
+    return tv(strcmp(x->s[r], "TRUCK") == 0 || strcmp(x->s[r], "zebra") == 0);
+}
+static int p_true(const data *x, int64_t r) { (void)x; (void)r; return 1; }
+static int p_null(const data *x, int64_t r) { (void)x; (void)r; return -1; }
+static int p_int_vs_double(const data *x, int64_t r) {
+    return x->v_null[r] ? -1 : tv((double)x->v[r] >= 2.5);
+}
+static int p_v_eq_frac(const data *x, int64_t r) {
+    /* v = 2.5: never TRUE; NOT (v = 2.5): TRUE for every non-null v. */
+    return x->v_null[r] ? -1 : 1;
+}
+static int p_and_mixed(const data *x, int64_t r) {
+    int a = tv(x->date[r] >= 9500);
+    int b = x->v_null[r] ? -1 : tv(x->v[r] >= 0);
+    int c = tv(strcmp(x->s[r], "RAIL") != 0);
+    return and3(and3(a, b), c);
+}
+
+typedef struct scase {
+    const char *text;
+    row_pred pred;
+} scase;
+
+static const scase CASES[] = {
+    {"id BETWEEN 5000 AND 5100", p_id_range},
+    {"id = 7777", p_id_point},
+    {"v < -990", p_v_lt},
+    {"v IS NULL", p_v_null},
+    {"v IS NOT NULL AND date >= DATE '1994-08-23'", p_v_not_null_and},
+    {"v NOT IN (1, 2, 3)", p_v_not_in},
+    {"v IN (5, NULL)", p_v_in_null},
+    {"v NOT IN (5, NULL)", p_v_not_in_null},
+    {"d > 1000.0e0", p_d_gt},
+    {"d = 0", p_d_eq0},
+    {"d <> 12.5", p_d_ne},
+    {"d <= -1.25", p_d_le},
+    {"s IN ('MAIL', 'SHIP')", p_s_in},
+    {"s = 'MAILX'", p_s_absent},
+    {"s LIKE 'RE%'", p_s_prefix},
+    {"s > 'B' AND s <= 'S'", p_s_range},
+    {"s = ''", p_s_empty},
+    {"s NOT LIKE '\xc3\xa9%'", p_s_not_like},
+    {"u > 4000000000", p_u_big},
+    {"u < 1000", p_u_lt},
+    {"dec >= 123.45 AND dec < 124", p_dec},
+    {"dec > 55.555", p_dec_frac},
+    {"dec = 1.005", p_dec_eq_frac},
+    {"dec <= 7", p_dec_int},
+    {"dec < 0.1e0", p_dec_dbl},
+    {"date >= DATE '1994-01-01' AND date < DATE '1995-01-01'", p_date},
+    {"date < TIMESTAMP '1994-01-01 12:00:00'", p_ts_vs_date},
+    {"date = '1994-02-04'", p_date_str},
+    {"b", p_bool},
+    {"NOT b", p_not_bool},
+    {"b = FALSE", p_not_bool},
+    {"v * 1 < dec", NULL}, /* not in the grammar: a syntax error */
+    {"dec > v", p_colcmp},
+    {"id < 100 OR v > 995", p_or_cols},
+    {"NOT (v > 0 OR s = 'AIR')", p_not_or},
+    {"w IN ('TRUCK', 'zebra')", p_w_plain},
+    {"TRUE", p_true},
+    {"v = NULL", p_null},
+    {"v >= 2.5e0", p_int_vs_double},
+    {"NOT (v = 2.5)", p_v_eq_frac},
+    {"date >= DATE '1996-01-05' AND v >= 0 AND s != 'RAIL'", p_and_mixed},
+};
+#define NCASES (int)(sizeof CASES / sizeof CASES[0])
+
+/* The matching ids of a scan (the stream of the projected id column). */
+static plank_status scan_ids(plank_reader *r, const plank_expr *e, const plank_scan_options *base,
+                             int64_t *ids, int64_t *n, int64_t *count, plank_scan_stats *stats,
+                             plank_error *err) {
+    plank_scan_options o = *base;
+    o.filter = e;
+    const char *cols[] = {"id"};
+    o.columns = cols;
+    o.num_columns = 1;
+    plank_scan *s;
+    plank_status st = plank_scan_open(&s, r, &o, err);
+    if (st != PLANK_OK) return st;
+    struct ArrowArrayStream stream;
+    st = plank_scan_arrow_stream(s, &stream, err);
+    if (st != PLANK_OK) {
+        plank_scan_close(s);
+        return st;
+    }
+    *n = 0;
+    for (;;) {
+        struct ArrowArray a;
+        if (stream.get_next(&stream, &a) != 0) {
+            snprintf(err->message, sizeof err->message, "%s", stream.get_last_error(&stream));
+            st = PLANK_ERR_CORRUPT;
+            break;
+        }
+        if (!a.release) break;
+        const struct ArrowArray *c = a.children[0];
+        const int64_t *v = (const int64_t *)c->buffers[1] + c->offset;
+        for (int64_t i = 0; i < c->length && *n < N; i++) ids[(*n)++] = v[i];
+        a.release(&a);
+    }
+    stream.release(&stream);
+    if (stats) {
+        plank_scan_stats_init(stats);
+        plank_scan_get_stats(s, stats);
+    }
+    plank_scan_close(s);
+    if (st != PLANK_OK || !count) return st;
+    /* The count of a second scan. */
+    st = plank_scan_open(&s, r, &o, err);
+    if (st == PLANK_OK) st = plank_scan_count(s, count, err);
+    plank_scan_close(s);
+    return st;
+}
+
+static void run_cases(plank_reader *r, const data *x) {
+    int64_t *ids = malloc(N * sizeof *ids), *want = malloc(N * sizeof *want);
+    int64_t total_rg_stats = 0, total_pages = 0, total_dict = 0, total_bloom = 0;
+    for (int k = 0; k < NCASES; k++) {
+        const scase *c = &CASES[k];
+        plank_expr *e = NULL;
+        plank_error err;
+        plank_status st = plank_expr_parse(c->text, NULL, &e, &err);
+        if (!c->pred) {
+            CHECK_MSG(st == PLANK_ERR_INVALID_ARGUMENT, "%s: %d", c->text, (int)st);
+            CHECK(strstr(err.message, "at ") != NULL);
+            plank_expr_free(e);
+            continue;
+        }
+        CHECK_MSG(st == PLANK_OK, "%s: %s", c->text, err.message);
+        if (st != PLANK_OK) continue;
+        int64_t nw = 0;
+        for (int64_t i = 0; i < N; i++)
+            if (c->pred(x, i) == 1) want[nw++] = i;
+        /* 0: everything on; 1-4: one level off; 5: pushdown off. */
+        for (int mode = 0; mode < 6; mode++) {
+            plank_scan_options o;
+            plank_scan_options_init(&o);
+            if (mode == 1) o.use_statistics = false;
+            if (mode == 2) o.use_bloom_filters = false;
+            if (mode == 3) o.use_page_index = false;
+            if (mode == 4) o.use_dictionaries = false;
+            if (mode == 5) o.pushdown = false;
+            int64_t n = 0, cnt = -1;
+            plank_scan_stats ss;
+            st = scan_ids(r, e, &o, ids, &n, &cnt, &ss, &err);
+            CHECK_MSG(st == PLANK_OK, "%s (mode %d): %s", c->text, mode, err.message);
+            if (st != PLANK_OK) continue;
+            bool same = n == nw;
+            for (int64_t i = 0; i < n && same; i++) same = ids[i] == want[i];
+            CHECK_MSG(same, "%s (mode %d): %lld rows, expected %lld", c->text, mode,
+                      (long long)n, (long long)nw);
+            CHECK_MSG(cnt == nw, "%s (mode %d): count %lld, expected %lld", c->text, mode,
+                      (long long)cnt, (long long)nw);
+            CHECK_EQ_I64(ss.rows_matched, nw);
+            CHECK_EQ_I64(ss.rows, N);
+            if (mode == 0) {
+                total_rg_stats += ss.row_groups_pruned_statistics;
+                total_pages += ss.pages_pruned_page_index;
+                total_dict += ss.dictionary_entries_evaluated;
+                total_bloom += ss.row_groups_pruned_bloom;
+            }
+            if (mode == 5) {
+                CHECK_EQ_I64(ss.row_groups_pruned_statistics, 0);
+                CHECK_EQ_I64(ss.pages_pruned_page_index, 0);
+            }
+        }
+        plank_expr_free(e);
+    }
+    fprintf(stderr, "cases: %d predicates x 6 modes; pruned: %lld row groups by statistics, "
+            "%lld by bloom filters, %lld pages by the page index; %lld dictionary entries "
+            "evaluated\n", NCASES, (long long)total_rg_stats, (long long)total_bloom,
+            (long long)total_pages, (long long)total_dict);
+    CHECK(total_rg_stats > 0);
+    CHECK(total_pages > 0);
+    CHECK(total_dict > 0);
+    CHECK(total_bloom > 0);
+    free(ids);
+    free(want);
+}
+
+/* ---- Pruning counters of specific predicates ---- */
+
+static void check_stats(plank_reader *r, const char *text, void (*fn)(const plank_scan_stats *)) {
+    plank_expr *e;
+    plank_error err;
+    CHECK(plank_expr_parse(text, NULL, &e, &err) == PLANK_OK);
+    plank_scan_options o;
+    plank_scan_options_init(&o);
+    o.filter = e;
+    plank_scan *s;
+    int64_t n;
+    CHECK(plank_scan_open(&s, r, &o, &err) == PLANK_OK);
+    CHECK(plank_scan_count(s, &n, &err) == PLANK_OK);
+    plank_scan_stats ss;
+    plank_scan_stats_init(&ss);
+    plank_scan_get_stats(s, &ss);
+    fn(&ss);
+    char buf[2048];
+    size_t len = plank_scan_explain(s, buf, sizeof buf);
+    CHECK(len > 0 && len == strlen(buf));
+    CHECK(strstr(buf, "step 1") != NULL);
+    plank_scan_close(s);
+    plank_expr_free(e);
+}
+
+static void st_point(const plank_scan_stats *s) {
+    /* 7 row groups of 3000 rows; id = 7777 lives in one, in one page. */
+    CHECK_EQ_I64(s->row_groups, (N + RG_ROWS - 1) / RG_ROWS);
+    CHECK_EQ_I64(s->row_groups_pruned_statistics, s->row_groups - 1);
+    CHECK_EQ_I64(s->rows_candidate, PAGE_ROWS);
+    CHECK_EQ_I64(s->pages_pruned_page_index, RG_ROWS / PAGE_ROWS - 1);
+    CHECK_EQ_I64(s->rows_matched, 1);
+    CHECK(s->bytes_not_read > 0);
+}
+
+static void st_absent(const plank_scan_stats *s) {
+    /* 'MAILX' is inside every chunk's [min, max]: only the bloom filter
+     * (or the dictionary) can rule it out. */
+    CHECK_EQ_I64(s->row_groups_pruned_statistics, 0);
+    CHECK_EQ_I64(s->row_groups_pruned_bloom, s->row_groups);
+    CHECK_EQ_I64(s->rows_matched, 0);
+}
+
+static void st_dict(const plank_scan_stats *s) {
+    CHECK(s->dictionary_entries_evaluated > 0);
+    CHECK_EQ_I64(s->row_groups_pruned_dictionary, s->row_groups);
+    CHECK_EQ_I64(s->rows_matched, 0);
+}
+
+static void check_pruning(plank_reader *r) {
+    check_stats(r, "id = 7777", st_point);
+    check_stats(r, "s = 'MAILX'", st_absent);
+    /* Without the bloom filter level, the dictionary rejects every entry. */
+    plank_expr *e;
+    plank_error err;
+    CHECK(plank_expr_parse("s = 'MAILX' OR s = 'MAILY'", NULL, &e, &err) == PLANK_OK);
+    plank_scan_options o;
+    plank_scan_options_init(&o);
+    o.filter = e;
+    o.use_bloom_filters = false;
+    plank_scan *s;
+    int64_t n = -1;
+    CHECK(plank_scan_open(&s, r, &o, &err) == PLANK_OK);
+    CHECK(plank_scan_count(s, &n, &err) == PLANK_OK);
+    CHECK_EQ_I64(n, 0);
+    plank_scan_stats ss;
+    plank_scan_stats_init(&ss);
+    plank_scan_get_stats(s, &ss);
+    st_dict(&ss);
+    /* A second run of one scan is refused. */
+    CHECK(plank_scan_count(s, &n, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    plank_scan_close(s);
+    plank_expr_free(e);
+}
+
+/* ---- Errors and the API's conventions ---- */
+
+static void expect_bind_error(plank_reader *r, const char *text, plank_status code,
+                              const char *needle) {
+    plank_expr *e;
+    plank_error err;
+    CHECK(plank_expr_parse(text, NULL, &e, &err) == PLANK_OK);
+    plank_scan_options o;
+    plank_scan_options_init(&o);
+    o.filter = e;
+    plank_scan *s = (plank_scan *)1;
+    plank_status st = plank_scan_open(&s, r, &o, &err);
+    CHECK_MSG(st == code, "%s: %d (%s)", text, (int)st, err.message);
+    CHECK(s == NULL);
+    CHECK_MSG(strstr(err.message, needle) != NULL, "%s: message \"%s\"", text, err.message);
+    plank_expr_free(e);
+}
+
+/* plank_scan_options as a caller compiled before the pruning switches
+ * existed would have it. */
+typedef struct old_scan_options {
+    size_t struct_size;
+    const plank_expr *filter;
+    const char *const *columns;
+    int32_t num_columns;
+} old_scan_options;
+
+static void check_api(plank_reader *r) {
+    expect_bind_error(r, "v = 'abc'", PLANK_ERR_INVALID_ARGUMENT, "\"v\"");
+    expect_bind_error(r, "s < 3", PLANK_ERR_INVALID_ARGUMENT, "\"s\"");
+    expect_bind_error(r, "nope = 1", PLANK_ERR_INVALID_ARGUMENT, "nope");
+    expect_bind_error(r, "d LIKE 'a%'", PLANK_ERR_INVALID_ARGUMENT, "LIKE");
+    expect_bind_error(r, "v", PLANK_ERR_INVALID_ARGUMENT, "boolean");
+    expect_bind_error(r, "date = 'not a date'", PLANK_ERR_INVALID_ARGUMENT, "not a date");
+    expect_bind_error(r, "s = v", PLANK_ERR_INVALID_ARGUMENT, "types differ");
+    expect_bind_error(r, "b = 1", PLANK_ERR_INVALID_ARGUMENT, "\"b\"");
+
+    /* An older, smaller options struct: the missing fields keep defaults. */
+    plank_expr *e;
+    plank_error err;
+    CHECK(plank_expr_parse("id < 10", NULL, &e, &err) == PLANK_OK);
+    old_scan_options old = {sizeof old, e, NULL, 0};
+    plank_scan *s;
+    int64_t n = -1;
+    CHECK(plank_scan_open(&s, r, (const plank_scan_options *)(const void *)&old, &err) ==
+          PLANK_OK);
+    CHECK(plank_scan_count(s, &n, &err) == PLANK_OK);
+    CHECK_EQ_I64(n, 10);
+    plank_scan_stats ss;
+    plank_scan_stats_init(&ss);
+    plank_scan_get_stats(s, &ss);
+    CHECK(ss.row_groups_pruned_statistics > 0); /* the default: statistics on */
+    /* An older stats struct: only its fields are written. */
+    struct { size_t struct_size; int64_t row_groups; int64_t guard; } small = {
+        sizeof(size_t) + sizeof(int64_t), -1, 12345};
+    plank_scan_get_stats(s, (plank_scan_stats *)(void *)&small);
+    CHECK_EQ_I64(small.row_groups, (N + RG_ROWS - 1) / RG_ROWS);
+    CHECK_EQ_I64(small.guard, 12345);
+    plank_scan_close(s);
+    /* struct_size not set: refused. */
+    plank_scan_options bad;
+    memset(&bad, 0, sizeof bad);
+    CHECK(plank_scan_open(&s, r, &bad, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    /* Unknown projected column. */
+    plank_scan_options o;
+    plank_scan_options_init(&o);
+    const char *cols[] = {"id", "zzz"};
+    o.columns = cols;
+    o.num_columns = 2;
+    CHECK(plank_scan_open(&s, r, &o, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "zzz") != NULL);
+    plank_expr_free(e);
+}
+
+/* The stream outlives the scan and the reader; the filter tree may be
+ * freed once the scan is open. */
+static void check_lifetime(const char *path, const data *x) {
+    plank_reader *r;
+    plank_error err;
+    CHECK(plank_reader_open_path(&r, path, NULL, &err) == PLANK_OK);
+    plank_expr *e;
+    CHECK(plank_expr_parse("s = 'AIR' AND v > 500", NULL, &e, &err) == PLANK_OK);
+    plank_scan_options o;
+    plank_scan_options_init(&o);
+    o.filter = e;
+    plank_scan *s;
+    CHECK(plank_scan_open(&s, r, &o, &err) == PLANK_OK);
+    plank_expr_free(e);
+    struct ArrowArrayStream st;
+    CHECK(plank_scan_arrow_stream(s, &st, &err) == PLANK_OK);
+    plank_scan_close(s);
+    plank_reader_close(r);
+    struct ArrowSchema sc;
+    CHECK(st.get_schema(&st, &sc) == 0);
+    CHECK_EQ_I64(sc.n_children, 9);
+    sc.release(&sc);
+    int64_t rows = 0, want = 0;
+    for (int64_t i = 0; i < N; i++)
+        want += strcmp(x->s[i], "AIR") == 0 && !x->v_null[i] && x->v[i] > 500;
+    for (;;) {
+        struct ArrowArray a;
+        CHECK(st.get_next(&st, &a) == 0);
+        if (!a.release) break;
+        /* Column s of every row is AIR, v above 500. */
+        const struct ArrowArray *sa = a.children[3], *va = a.children[1];
+        const int32_t *so = sa->buffers[1];
+        const char *sd = sa->buffers[2];
+        for (int64_t i = 0; i < a.length; i++) {
+            CHECK(so[i + 1] - so[i] == 3 && memcmp(sd + so[i], "AIR", 3) == 0);
+            CHECK(((const int32_t *)va->buffers[1])[i] > 500);
+        }
+        rows += a.length;
+        a.release(&a);
+    }
+    st.release(&st);
+    CHECK_EQ_I64(rows, want);
+}
+
+/* Every allocation failure: an error, never a crash or a leak. */
+static void check_oom(const char *path) {
+    int64_t ok_at = -1;
+    for (int64_t k = 1; k < 2000 && ok_at < 0; k++) {
+        th_alloc ta;
+        plank_allocator a = th_alloc_init(&ta);
+        ta.fail_at = k;
+        plank_reader_options ro;
+        plank_reader_options_init(&ro);
+        ro.allocator = &a;
+        plank_reader *r;
+        plank_error err;
+        if (plank_reader_open_path(&r, path, &ro, &err) != PLANK_OK) {
+            CHECK_EQ_I64(ta.live_bytes, 0);
+            continue;
+        }
+        plank_expr *e = NULL;
+        plank_status st = plank_expr_parse("(s IN ('MAIL', 'SHIP') AND v < 0) OR id = 77", &a, &e,
+                                           &err);
+        plank_scan *s = NULL;
+        int64_t n = -1;
+        if (st == PLANK_OK) {
+            plank_scan_options o;
+            plank_scan_options_init(&o);
+            o.filter = e;
+            st = plank_scan_open(&s, r, &o, &err);
+        }
+        if (st == PLANK_OK) st = plank_scan_count(s, &n, &err);
+        if (st == PLANK_OK && !ta.failed) ok_at = k;
+        CHECK(st == PLANK_OK || st == PLANK_ERR_OUT_OF_MEMORY);
+        plank_scan_close(s);
+        plank_expr_free(e);
+        plank_reader_close(r);
+        CHECK_MSG(ta.live_bytes == 0, "fail at %lld: %lld bytes leaked", (long long)k,
+                  (long long)ta.live_bytes);
+    }
+    CHECK(ok_at > 0);
+    fprintf(stderr, "oom: every allocation failed in turn up to %lld\n", (long long)ok_at);
+}
+
+int main(void) {
+    static data x;
+    gen(&x);
+    char path[] = "/tmp/plank_test_scan_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    plank_error err;
+    plank_status st = write_file(path, &x, &err);
+    CHECK_MSG(st == PLANK_OK, "%s", err.message);
+    plank_reader *r;
+    CHECK(plank_reader_open_path(&r, path, NULL, &err) == PLANK_OK);
+    run_cases(r, &x);
+    check_pruning(r);
+    check_api(r);
+    plank_reader_close(r);
+    check_lifetime(path, &x);
+    check_oom(path);
+    unlink(path);
+    TEST_END();
+}
