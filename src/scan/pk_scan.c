@@ -129,6 +129,33 @@ static plank_status oom(plank_error *err) {
     return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
+/* An AND of integer RANGE terms on one column as one term (the
+ * intersection: x >= a AND x < b is one compare per value, not two and an
+ * AND); NULL when the node is not of that shape. */
+static pk_bnode *merge_ranges_node(pk_bound *b, const pk_bnode *n) {
+    if (n->kind != PK_B_AND || n->n < 2) return NULL;
+    int32_t col = n->kids[0]->col;
+    for (int32_t i = 0; i < n->n; i++) {
+        const pk_bnode *k = n->kids[i];
+        if (k->kind != PK_B_TERM || k->col != col || k->term.kind != PK_T_RANGE || k->term.negate)
+            return NULL;
+    }
+    pk_vdom dom = b->cols[col].dom;
+    if (dom != PK_V_BOOL && dom != PK_V_I32 && dom != PK_V_I64) return NULL;
+    pk_bnode *m = pk_arena_alloc(&b->arena, sizeof *m);
+    if (!m) return NULL; /* the AND works as well */
+    *m = *n->kids[0];
+    m->id = b->nnodes++;
+    for (int32_t i = 1; i < n->n; i++) {
+        const pk_term *t = &n->kids[i]->term;
+        m->term.empty |= t->empty;
+        if (t->lo.i > m->term.lo.i) m->term.lo.i = t->lo.i;
+        if (t->hi.i < m->term.hi.i) m->term.hi.i = t->hi.i;
+    }
+    if (m->term.lo.i > m->term.hi.i) m->term.empty = true;
+    return m;
+}
+
 /* Splits the predicate into steps: top-level conjuncts that read one
  * column are grouped by that column, every other conjunct is a step of
  * its own; without pushdown the whole predicate is one step. */
@@ -185,6 +212,8 @@ static plank_status build_steps(plank_scan *s, plank_error *err) {
                     }
             }
             done[i] = true;
+            pk_bnode *merged = merge_ranges_node(b, node);
+            if (merged) node = merged;
             pk_step *st = &s->steps[s->nsteps++];
             memset(st, 0, sizeof *st);
             st->node = node;
