@@ -818,11 +818,15 @@ typedef struct plank_scan_stats {
     int64_t pages;                      /* data pages of the column chunks the scan opened */
     int64_t pages_pruned_page_index;    /* of those, excluded by the page index */
     int64_t pages_skipped;              /* passed over without being decompressed (page
-                                           index, or no selected row) */
-    int64_t pages_decoded;
+                                           index, or no selected row), filter and
+                                           projected columns (the projection's once its
+                                           stream ends or is released) */
+    int64_t pages_decoded;              /* the same columns' pages decoded */
     int64_t bytes_read;                 /* column chunk bytes fetched from the source */
     int64_t bytes_not_read;             /* compressed bytes of the filter and projected
-                                           columns' chunks that were never fetched */
+                                           columns' chunks in the row groups pruned whole
+                                           (pages skipped inside the others are in
+                                           pages_skipped) */
     int64_t rows;                       /* in the file */
     int64_t rows_candidate;             /* rows left after pruning by statistics, bloom
                                            filters and page index */

@@ -452,8 +452,45 @@ static void st_dict(const plank_scan_stats *s) {
     CHECK_EQ_I64(s->rows_matched, 0);
 }
 
+/* The point lookup through the stream, every column projected: at most two
+ * pages decoded per column (its dictionary and the one data page holding
+ * the row), counting the filter column's own read, and the others passed
+ * over. */
+static void check_point_pages(plank_reader *r) {
+    plank_expr *e;
+    plank_error err;
+    CHECK(plank_expr_parse("id = 7777", NULL, &e, &err) == PLANK_OK);
+    plank_scan_options o;
+    plank_scan_options_init(&o);
+    o.filter = e;
+    plank_scan *s;
+    CHECK(plank_scan_open(&s, r, &o, &err) == PLANK_OK);
+    struct ArrowArrayStream st;
+    CHECK(plank_scan_arrow_stream(s, &st, &err) == PLANK_OK);
+    int64_t rows = 0;
+    for (;;) {
+        struct ArrowArray a;
+        CHECK(st.get_next(&st, &a) == 0);
+        if (!a.release) break;
+        rows += a.length;
+        a.release(&a);
+    }
+    CHECK_EQ_I64(rows, 1);
+    plank_scan_stats ss;
+    plank_scan_stats_init(&ss);
+    plank_scan_get_stats(s, &ss);
+    int32_t nc = plank_reader_num_columns(r);
+    CHECK_MSG(ss.pages_decoded <= 2 * (nc + 1), "%lld pages decoded for %d columns",
+              (long long)ss.pages_decoded, (int)nc);
+    CHECK(ss.pages_skipped > 0);
+    st.release(&st);
+    plank_scan_close(s);
+    plank_expr_free(e);
+}
+
 static void check_pruning(plank_reader *r) {
     check_stats(r, "id = 7777", st_point);
+    check_point_pages(r);
     check_stats(r, "s = 'MAILX'", st_absent);
     /* Without the bloom filter level, the dictionary rejects every entry. */
     plank_expr *e;

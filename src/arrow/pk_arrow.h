@@ -212,13 +212,17 @@ plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const 
 typedef plank_status (*pk_stream_plan_fn)(void *opaque, int32_t *g,
                                           const plank_row_range **ranges, int64_t *n,
                                           plank_error *err);
+/* Told once, when the plan ends or the stream is released (whichever
+ * comes first), what the stream's column readers did in total. */
+typedef void (*pk_stream_counters_fn)(void *opaque, const pk_column_counters *sum);
 /* A stream of the leaves in mask (NULL: the reader's selection) whose row
- * groups and rows come from plan; release_opaque (may be NULL) is called
- * with opaque when the stream is released. On failure release_opaque is
- * not called. */
+ * groups and rows come from plan; counters (may be NULL) as above;
+ * release_opaque (may be NULL) is called with opaque when the stream is
+ * released. On failure neither is called. */
 plank_status pk_arrow_stream_planned(plank_reader *r, const bool *mask,
                                      const plank_arrow_options *o, pk_stream_plan_fn plan,
-                                     void *opaque, void (*release_opaque)(void *),
+                                     pk_stream_counters_fn counters, void *opaque,
+                                     void (*release_opaque)(void *),
                                      struct ArrowArrayStream *out, plank_error *err);
 
 /* Whether the value buffer of an array made by pk_assemble points into a

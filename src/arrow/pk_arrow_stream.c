@@ -42,6 +42,8 @@ typedef struct pk_stream {
     /* Planned stream (pk_arrow_stream_planned): row groups and rows come
      * from plan instead of rgs / sel. */
     pk_stream_plan_fn plan;
+    pk_stream_counters_fn plan_counters; /* told once (counters_told) */
+    bool counters_told;
     void *plan_opaque;
     void (*plan_release)(void *);
     int err_code;                /* sticky errno, 0 when fine */
@@ -410,6 +412,23 @@ static plank_status open_row_group(pk_stream *s, int32_t g, const plank_row_rang
     return PLANK_OK;
 }
 
+static void tell_counters(pk_stream *s) {
+    if (!s->plan_counters || s->counters_told) return;
+    s->counters_told = true;
+    pk_column_counters sum, c;
+    memset(&sum, 0, sizeof sum);
+    for (int32_t i = 0; i < s->t.num_leaves; i++) {
+        if (!s->crs || !s->crs[i]) continue;
+        pk_column_reader_counters(s->crs[i], &c);
+        sum.pages_decoded += c.pages_decoded;
+        sum.pages_decompressed += c.pages_decompressed;
+        sum.pages_skipped += c.pages_skipped;
+        sum.dictionaries += c.dictionaries;
+        sum.bytes_fetched += c.bytes_fetched;
+    }
+    s->plan_counters(s->plan_opaque, &sum);
+}
+
 /* The next row group to open: from the plan, or the next entry of rgs with
  * its selection. *g = -1 at the end. */
 static plank_status next_row_group(pk_stream *s, plank_error *err) {
@@ -418,7 +437,10 @@ static plank_status next_row_group(pk_stream *s, plank_error *err) {
     int32_t g = -1;
     if (s->plan) {
         PK_FORWARD(s->plan(s->plan_opaque, &g, &rr, &nr, err));
-        if (g < 0) return PLANK_OK;
+        if (g < 0) {
+            tell_counters(s);
+            return PLANK_OK;
+        }
         if (!rr) nr = 0;
         static const plank_row_range none = {0, 0};
         if (nr == 0) rr = &none; /* no row: a selection of nothing */
@@ -554,6 +576,7 @@ static const char *stream_last_error(struct ArrowArrayStream *st) {
 
 static void stream_free(pk_stream *s) {
     plank_allocator a = s->alloc;
+    tell_counters(s);
     if (s->crs) {
         close_readers(s);
         pk_free(&a, s->crs, (size_t)(s->t.num_leaves + 1) * sizeof *s->crs);
@@ -672,13 +695,15 @@ plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_group
 
 plank_status pk_arrow_stream_planned(plank_reader *r, const bool *mask,
                                      const plank_arrow_options *o, pk_stream_plan_fn plan,
-                                     void *opaque, void (*release_opaque)(void *),
+                                     pk_stream_counters_fn counters, void *opaque,
+                                     void (*release_opaque)(void *),
                                      struct ArrowArrayStream *out, plank_error *err) {
     if (!plan) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
     PK_FORWARD(stream_create(r, NULL, 0, o, mask, out, err));
     pk_stream *s = out->private_data;
     s->nrg = 0;
     s->plan = plan;
+    s->plan_counters = counters;
     s->plan_opaque = opaque;
     s->plan_release = release_opaque;
     return PLANK_OK;

@@ -1031,6 +1031,14 @@ static plank_status stream_plan(void *opaque, int32_t *g, const plank_row_range 
     return PLANK_OK;
 }
 
+/* The projection's column readers: what they read and skipped. */
+static void stream_counters(void *opaque, const pk_column_counters *c) {
+    plank_scan *s = opaque;
+    s->st.pages_decoded += c->pages_decoded;
+    s->st.pages_skipped += c->pages_skipped;
+    s->st.bytes_read += c->bytes_fetched;
+}
+
 plank_status plank_scan_arrow_stream(plank_scan *s, struct ArrowArrayStream *out,
                                      plank_error *err) {
     plank_error_init(err);
@@ -1040,8 +1048,8 @@ plank_status plank_scan_arrow_stream(plank_scan *s, struct ArrowArrayStream *out
     PK_RETURN_IF(s->nproj == 0, err, PLANK_ERR_INVALID_ARGUMENT,
                  "the scan projects no column (use plank_scan_count)");
     atomic_fetch_add(&s->refs, 1);
-    plank_status st = pk_arrow_stream_planned(s->r, s->mask, &s->arrow, stream_plan, s,
-                                              scan_unref, out, err);
+    plank_status st = pk_arrow_stream_planned(s->r, s->mask, &s->arrow, stream_plan,
+                                              stream_counters, s, scan_unref, out, err);
     if (st != PLANK_OK) {
         atomic_fetch_sub(&s->refs, 1);
         return st;
