@@ -127,8 +127,17 @@ static int format_civil(char *out, size_t n, int64_t days) {
     int64_t y;
     int m, d;
     civil_from_days(days, &y, &m, &d);
-    return snprintf(out, n, "%s%04lld-%02d-%02d", y < 0 ? "-" : "", (long long)(y < 0 ? -y : y),
-                    m, d);
+    /* Through a buffer wide enough for any int: the compiler cannot see
+     * that m and d have two digits, and warns about a 16-byte out. */
+    char tmp[64];
+    int k = snprintf(tmp, sizeof tmp, "%s%04lld-%02d-%02d", y < 0 ? "-" : "",
+                     (long long)(y < 0 ? -y : y), m, d);
+    size_t len = k < 0 ? 0 : (size_t)k < sizeof tmp ? (size_t)k : sizeof tmp - 1;
+    if (n == 0) return k;
+    if (len >= n) len = n - 1;
+    memcpy(out, tmp, len);
+    out[len] = 0;
+    return k;
 }
 
 void pk_format_date(int32_t days, char out[16]) { format_civil(out, 16, days); }

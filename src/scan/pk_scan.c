@@ -383,6 +383,24 @@ static int64_t count_range(const uint8_t *bits, int64_t from, int64_t to) {
 
 static int64_t popcount_bits(const uint8_t *bits, int64_t n) { return count_range(bits, 0, n); }
 
+/* Runs of set bits in bits[0 .. n) (n bits; bits past n are clear): the
+ * set bits whose lower neighbour is clear, 64 at a time. */
+static int64_t count_runs(const uint8_t *bits, int64_t n) {
+    int64_t runs = 0, i = 0;
+    uint64_t carry = 0; /* the last bit of the previous word */
+    for (; i + 64 <= n; i += 64) {
+        uint64_t w = pk_load_u64(bits + i / 8);
+        runs += pk_bits_popcount(w & ~((w << 1) | carry));
+        carry = w >> 63;
+    }
+    for (; i < n; i++) {
+        uint64_t b = pk_bit_get(bits, i);
+        runs += b && !carry;
+        carry = b;
+    }
+    return runs;
+}
+
 /* Compressed bytes of the chunks the scan would read in row group g. */
 static int64_t group_bytes(plank_scan *s, int32_t g) {
     int64_t sum = 0;
@@ -642,20 +660,26 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         return PLANK_OK;
     }
     double t0 = now_ns();
-    plank_row_range *rr = NULL;
-    int64_t nr = 0, nr_alloc = 0;
-    PK_FORWARD(plank_row_ranges_from_bitmap(alive, rows, 0, &s->alloc, &rr, &nr_alloc, err));
-    nr = merge_ranges(rr, nr_alloc);
-    int64_t span = 0;
-    for (int64_t i = 0; i < nr; i++) span += rr[i].count;
-    /* Reading most of the row group anyway: read it whole, without a
-     * selection to walk. */
-    bool dense = span * 2 > rows || nr * PK_DENSE_RANGES > rows;
-    if (dense) {
-        nr = 1;
-        rr[0].first = 0;
-        rr[0].count = rows;
-        span = rows;
+    /* Dense enough to read whole (decided from the bitmap's counts before
+     * any range is built): half the rows alive, or more than one run of
+     * alive rows per PK_DENSE_RANGES rows. */
+    bool dense = before * 2 > rows || count_runs(alive, rows) * PK_DENSE_RANGES > rows;
+    plank_row_range whole = {0, rows};
+    plank_row_range *rr = &whole;
+    int64_t nr = 1, nr_alloc = 0, span = rows;
+    if (!dense) {
+        PK_FORWARD(plank_row_ranges_from_bitmap(alive, rows, 0, &s->alloc, &rr, &nr_alloc, err));
+        nr = merge_ranges(rr, nr_alloc);
+        span = 0;
+        for (int64_t i = 0; i < nr; i++) span += rr[i].count;
+        if (span * 2 > rows) {
+            /* Merged, most of the row group is read anyway. */
+            plank_row_ranges_free(&s->alloc, rr, nr_alloc);
+            dense = true;
+            rr = &whole;
+            nr = 1;
+            span = rows;
+        }
     }
     plank_status st = PLANK_OK;
     for (int32_t c = 0; c < step->ncols && st == PLANK_OK; c++) {
@@ -702,7 +726,7 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         }
         done += n;
     }
-    plank_row_ranges_free(&s->alloc, rr, nr_alloc);
+    if (!dense) plank_row_ranges_free(&s->alloc, rr, nr_alloc);
     PK_FORWARD(st);
     passed = popcount_bits(alive, rows);
     s->st.values_evaluated += span;
