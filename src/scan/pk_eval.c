@@ -158,6 +158,39 @@ static inline bool bytes_eq(const uint8_t *v, size_t n, const uint8_t *p, size_t
     return n == pn && (n == 0 || memcmp(v, p, n) == 0);
 }
 
+/* The first 16 bytes of a short byte string as two words, zero past its
+ * length. */
+typedef struct key16 {
+    uint64_t w0, w1;
+    size_t n;
+} key16;
+
+static key16 key_of(const uint8_t *p, size_t n) {
+    uint8_t b[16] = {0};
+    if (n) memcpy(b, p, n < 16 ? n : 16);
+    key16 k;
+    memcpy(&k.w0, b, 8);
+    memcpy(&k.w1, b + 8, 8);
+    k.n = n;
+    return k;
+}
+
+/* Whether the value v[0..n) (inside a pk_buffer: 16 bytes from v are
+ * readable, padding included) equals the key, for n <= 16: two masked
+ * word compares instead of a memcmp call. */
+static inline bool key_eq(const uint8_t *v, size_t n, const key16 *k) {
+    if (n != k->n) return false;
+    if (n == 0) return true;
+    uint64_t a, b;
+    memcpy(&a, v, 8);
+    memcpy(&b, v + 8, 8);
+    uint64_t m0 = n >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * n)) - 1);
+    uint64_t m1 = n >= 16 ? ~(uint64_t)0 : n <= 8 ? 0 : (((uint64_t)1 << (8 * (n - 8))) - 1);
+    return ((a & m0) == k->w0) & ((b & m1) == k->w1);
+}
+
+#define PK_KEYS_MAX 16
+
 /* The pass bitmap of a term over byte values (strings, binaries), with the
  * common shapes (equality, short IN lists, prefixes) compared without the
  * general ordering. Null slots' results are masked by the caller. */
@@ -171,6 +204,26 @@ static void bytes_pass(const pk_fcol *c, const pk_term *tm, const plank_batch *b
               !tm->lo_open && !tm->hi_open && bytes_eq(tm->lo.p, tm->lo.n, tm->hi.p, tm->hi.n);
     memset(t, 0, nbytes(n));
     if (tm->kind == PK_T_RANGE && tm->empty) return;
+    /* Byte arrays sit in padded buffers: short keys compare as words. */
+    const pk_dval *keys = eq ? &tm->lo : tm->list;
+    int32_t nkeys = eq ? 1 : tm->kind == PK_T_IN ? tm->nlist : 0;
+    bool words = ba && nkeys > 0 && nkeys <= PK_KEYS_MAX;
+    key16 kk[PK_KEYS_MAX];
+    for (int32_t k = 0; words && k < nkeys; k++) {
+        if (keys[k].n > 16) words = false;
+        else kk[k] = key_of(keys[k].p, keys[k].n);
+    }
+    if (words) {
+        for (int64_t i = 0; i < n; i++) {
+            const uint8_t *v = base + off[i];
+            size_t vn = (size_t)(off[i + 1] - off[i]);
+            bool pass = false;
+            if (vn <= 16)
+                for (int32_t k = 0; k < nkeys; k++) pass |= key_eq(v, vn, &kk[k]);
+            t[i >> 3] |= (uint8_t)(pass << (i & 7));
+        }
+        return;
+    }
     for (int64_t i = 0; i < n; i++) {
         const uint8_t *v = ba ? base + off[i] : base + (size_t)i * w;
         size_t vn = ba ? (size_t)(off[i + 1] - off[i]) : w;

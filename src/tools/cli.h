@@ -193,6 +193,7 @@ int cli_cat_run(const cli_cat_args *a, const char *out_name);
 int cli_schema_main(int argc, char **argv);
 int cli_meta_main(int argc, char **argv);
 int cli_cat_main(int argc, char **argv);
+int cli_scan_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);
 /* `plank bench scan` (cli_bench_scan.c). */
 int cli_bench_scan_main(int argc, char **argv);

@@ -85,6 +85,15 @@ void cli_usage(FILE *f) {
           "                               decoded statistics\n"
           "  cat FILE [--columns a,b] [--limit N] [--format jsonl|csv|table] [--no-checksum]\n"
           "                               print rows (default jsonl; table shows 100 rows)\n"
+          "  scan FILE [--where EXPR] [--columns a,b] [--count] [--limit N]\n"
+          "      [--format jsonl|csv|table] [--explain] [--no-pushdown] [--no-stats] [--no-bloom]\n"
+          "      [--no-page-index] [--no-dictionary] [--mmap]\n"
+          "                               the rows passing a SQL predicate (comparisons, IN,\n"
+          "                               BETWEEN, IS NULL, LIKE 'prefix%', AND/OR/NOT), read\n"
+          "                               by the pushdown scan, printed as cat prints them;\n"
+          "                               --count: how many; --explain: the plan and the\n"
+          "                               scan's statistics on stderr; --no-*: a pruning\n"
+          "                               level off (--no-pushdown: filter after reading)\n"
           "  bench read FILE [--columns a,b] [--repeat N] [--json] [--arrow] [--rows SEL] [--mmap]\n"
           "                               decode the columns fully N times (default 5) and\n"
           "                               report the median time, rows/s and bytes/s\n"
@@ -340,6 +349,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "schema") == 0) return cli_schema_main(argc - 2, argv + 2);
     if (strcmp(cmd, "meta") == 0) return cli_meta_main(argc - 2, argv + 2);
     if (strcmp(cmd, "cat") == 0) return cli_cat_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "scan") == 0) return cli_scan_main(argc - 2, argv + 2);
     if (strcmp(cmd, "convert") == 0) return cli_convert_main(argc - 2, argv + 2);
     if (strcmp(cmd, "tpch") == 0) return cli_tpch_main(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) {
