@@ -70,7 +70,10 @@ static void gen(data *x) {
     }
 }
 
-static plank_status write_file(const char *path, const data *x, plank_error *err) {
+/* fallback: dictionaries fall back to PLAIN after a few entries, so string
+ * chunks hold dictionary pages and plain pages (codes and values mixed in
+ * one batch). */
+static plank_status write_file(const char *path, const data *x, bool fallback, plank_error *err) {
     plank_schema_field f[10];
     for (int i = 0; i < 10; i++) plank_schema_field_init(&f[i]);
     f[0].num_children = 9;
@@ -97,6 +100,7 @@ static plank_status write_file(const char *path, const data *x, plank_error *err
     o.row_group_rows = RG_ROWS;
     o.page_rows = PAGE_ROWS;
     o.codec = PLANK_CODEC_UNCOMPRESSED;
+    if (fallback) o.dictionary_page_size = 24;
     plank_column_options co[2];
     plank_column_options_init(&co[0]);
     co[0].path = "s";
@@ -681,9 +685,15 @@ int main(void) {
     CHECK(fd >= 0);
     close(fd);
     plank_error err;
-    plank_status st = write_file(path, &x, &err);
+    plank_status st = write_file(path, &x, true, &err);
     CHECK_MSG(st == PLANK_OK, "%s", err.message);
     plank_reader *r;
+    CHECK(plank_reader_open_path(&r, path, NULL, &err) == PLANK_OK);
+    fprintf(stderr, "dictionaries falling back to PLAIN mid-chunk:\n");
+    run_cases(r, &x);
+    plank_reader_close(r);
+    st = write_file(path, &x, false, &err);
+    CHECK_MSG(st == PLANK_OK, "%s", err.message);
     CHECK(plank_reader_open_path(&r, path, NULL, &err) == PLANK_OK);
     run_cases(r, &x);
     check_pruning(r);

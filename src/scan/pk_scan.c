@@ -576,19 +576,20 @@ static plank_status eval_codes(plank_scan *s, pk_step *step, const plank_batch *
         s->st.dictionary_entries_evaluated += dn;
     }
     int64_t n = b->length;
-    uint8_t *t = s->ev.bits + (size_t)step->node->id * 2 * PK_EVAL_STRIDE;
-    const int32_t *codes = b->values;
-    s->ev.k->filter_codes(codes, (size_t)n, f->dt.data, dn, t);
     int64_t fb = pk_column_reader_fallback_count(f->cr);
     const uint8_t *fbt = NULL;
     if (fb > 0) {
-        /* The batch's values from non-dictionary pages: evaluated here. */
+        /* The batch's values from non-dictionary pages, evaluated first:
+         * the evaluation uses the node's bitmaps, which t is. */
         PK_FORWARD(pk_buffer_resize(&s->tmp_t, (size_t)(fb + 7) / 8 + 8, err));
         PK_FORWARD(pk_buffer_resize(&s->tmp_f, (size_t)(fb + 7) / 8 + 8, err));
         PK_FORWARD(pk_eval_entries(&s->ev, step->node, k, b->offsets, b->data, fb,
                                    s->tmp_t.data, s->tmp_f.data, NULL, err));
         fbt = s->tmp_t.data;
     }
+    uint8_t *t = s->ev.bits + (size_t)step->node->id * 2 * PK_EVAL_STRIDE;
+    const int32_t *codes = b->values;
+    s->ev.k->filter_codes(codes, (size_t)n, f->dt.data, dn, t);
     if (fb > 0 || (b->null_count > 0 && f->null_result == 1)) {
         for (int64_t i = 0; i < n; i++) {
             int32_t c = codes[i];
