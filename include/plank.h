@@ -815,8 +815,9 @@ typedef struct plank_scan_stats {
     int64_t row_groups_pruned_dictionary; /* no dictionary entry of a string filter passes
                                            (and the chunk has no other pages) */
     int64_t row_groups_no_match;        /* read, but no row passed: projection not read */
-    int64_t pages;                      /* data pages of the column chunks the scan opened */
-    int64_t pages_pruned_page_index;    /* of those, excluded by the page index */
+    int64_t pages;                      /* data pages of the filter columns whose page
+                                           index the scan used (OffsetIndex entries) */
+    int64_t pages_pruned_page_index;    /* of those, without a candidate row */
     int64_t pages_skipped;              /* passed over without being decompressed (page
                                            index, or no selected row), filter and
                                            projected columns (the projection's once its
