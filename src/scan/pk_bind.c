@@ -217,12 +217,17 @@ static bool lit_exact(const pk_literal *l, pk_i128 *v, int32_t *scale) {
     }
 }
 
-static double exact_to_double(pk_i128 v, int32_t scale) {
-    /* DuckDB casts a decimal to double as the unscaled value over 10^scale. */
-    double p = 1;
+double pk_decimal_to_double(pk_i128 v, int32_t scale) {
+    /* As DuckDB casts a decimal to double: the integer part and the
+     * fraction converted apart and added (closer than the unscaled value
+     * over 10^scale, and what its comparisons see). */
+    pk_i128 p = 1;
     for (int i = 0; i < scale; i++) p *= 10;
-    return (double)v / p;
+    pk_i128 q = v / p, r = v % p;
+    return (double)q + (double)r / (double)p;
 }
+
+static double exact_to_double(pk_i128 v, int32_t scale) { return pk_decimal_to_double(v, scale); }
 
 static pk_i128 floor_div(pk_i128 b, pk_i128 a, bool *exact) {
     pk_i128 q = b / a, rem = b % a;

@@ -387,9 +387,7 @@ static void cval_at(const pk_fcol *c, const plank_batch *b, int64_t i, cval *v) 
 
 static double cval_double(const cval *v) {
     if (v->cls == PK_C_FLOAT) return v->d;
-    double p = 1;
-    for (int i = 0; i < v->scale; i++) p *= 10;
-    return (double)v->w / p;
+    return pk_decimal_to_double(v->w, v->scale);
 }
 
 static int dorder(double a, double b) {

@@ -127,6 +127,8 @@ typedef struct pk_bound {
 } pk_bound;
 
 plank_status pk_bind(plank_reader *r, const plank_expr *e, pk_bound *b, plank_error *err);
+/* A decimal's value as a double the way DuckDB converts it. */
+double pk_decimal_to_double(pk_i128 v, int32_t scale);
 void pk_bound_free(pk_bound *b);
 /* Appends printf-style text to buf[0..size) at *len (NUL-terminated while it
  * fits); *len grows by the whole text's length, as snprintf counts. */
