@@ -7,8 +7,8 @@
  * PLANK_SOURCE_DIR/node_modules/@duckdb/node-bindings-linux-x64/libduckdb.so.
  *
  * Here: the few C API entry points the tests call (duck_api, duck_load), a
- * connection with the last error (duck_conn; duck_run, duck_exec, duck_int,
- * duck_print_rows), a growable SQL text (sql_buf, sql_add, sql_quoted) and
+ * connection with the last error (duck_conn; duck_connect, duck_close,
+ * duck_run, duck_exec, duck_int, duck_print_rows), a growable SQL text (sql_buf, sql_add, sql_quoted) and
  * kept_stream, the wrapper through which an ArrowArrayStream is registered
  * with duckdb_arrow_scan (it keeps the schemas DuckDB never releases, and
  * turns float16 into float32, which DuckDB does not import). Used by
@@ -121,6 +121,36 @@ static inline bool duck_exec(duck_conn *dc, const char *sql) {
     bool ok = duck_run(dc, sql, &r);
     dc->api->destroy_result(&r);
     return ok;
+}
+
+/* Loads DuckDB and opens an in-memory database and a connection with one
+ * thread (a registered Arrow stream is then read on the caller's thread)
+ * and the session TimeZone UTC; false, with the reason in why, when DuckDB
+ * cannot be loaded or opened (the caller skips). Close with duck_close. */
+static inline bool duck_connect(duck_api *api, duck_conn *dc, char *why, size_t why_size) {
+    if (!duck_load(api, why, why_size)) return false;
+    memset(dc, 0, sizeof *dc);
+    dc->api = api;
+    if (api->open(NULL, &dc->db) != 0) {
+        snprintf(why, why_size, "duckdb_open failed");
+        return false;
+    }
+    if (api->connect(dc->db, &dc->con) != 0) {
+        api->close(&dc->db);
+        snprintf(why, why_size, "duckdb_connect failed");
+        return false;
+    }
+    CHECK(duck_exec(dc, "SET threads = 1"));
+    CHECK(duck_exec(dc, "SET TimeZone = 'UTC'"));
+    return true;
+}
+
+/* Closes the connection and the database. libduckdb stays loaded:
+ * unloading a C++ library with thread-local state at exit is not worth
+ * the risk. */
+static inline void duck_close(duck_conn *dc) {
+    dc->api->disconnect(&dc->con);
+    dc->api->close(&dc->db);
 }
 
 /* Runs a query returning one BIGINT; false when it failed. */

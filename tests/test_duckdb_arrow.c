@@ -665,21 +665,11 @@ static void compare_dir(duck_conn *dc, const char *dir, tally *t) {
 
 int main(void) {
     duck_api api;
-    char why[4096];
-    if (!duck_load(&api, why, sizeof why)) TEST_SKIP("%s", why);
     duck_conn dc;
-    memset(&dc, 0, sizeof dc);
-    dc.api = &api;
-    if (api.open(NULL, &dc.db) != 0) TEST_SKIP("duckdb_open failed");
-    if (api.connect(dc.db, &dc.con) != 0) {
-        api.close(&dc.db);
-        TEST_SKIP("duckdb_connect failed");
-    }
-    /* One thread keeps the stream calls on this thread; GeoParquet metadata
-     * must not turn WKB columns into another type. */
-    CHECK(duck_exec(&dc, "SET threads = 1"));
+    char why[4096];
+    if (!duck_connect(&api, &dc, why, sizeof why)) TEST_SKIP("%s", why);
+    /* GeoParquet metadata must not turn WKB columns into another type. */
     CHECK(duck_exec(&dc, "SET enable_geoparquet_conversion = false"));
-    CHECK(duck_exec(&dc, "SET TimeZone = 'UTC'"));
 
     test_hand_stream(&dc);
 
@@ -697,9 +687,6 @@ int main(void) {
         CHECK(t.ok > 0);
     }
     fflush(stdout);
-    api.disconnect(&dc.con);
-    api.close(&dc.db);
-    /* libduckdb stays loaded: unloading a C++ library with thread-local
-     * state at exit is not worth the risk. */
+    duck_close(&dc);
     TEST_END();
 }
