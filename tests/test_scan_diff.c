@@ -1177,7 +1177,7 @@ static void lit_dec_col(rng *r, const file_model *m, const leaf *l, sql_buf *b, 
         }
         break;
     case 2:
-        if (rchance(r, 20) && mode != P_BEYOND && l->k != K_DEC128 && !no_double) {
+        if (rchance(r, 60) && mode != P_BEYOND && l->k != K_DEC128 && !no_double) {
             add_double(b, (double)v / (double)pow10_128(s));
             return;
         }
