@@ -687,7 +687,11 @@ PLANK_API plank_status plank_reader_arrow_stream_rows(plank_reader *r,
  * columns. Anything else (a string against an integer column, a boolean
  * against a double) is PLANK_ERR_INVALID_ARGUMENT naming the column, never
  * a silent FALSE. Floating-point NaN is equal to itself and greater than
- * every other value (DuckDB's order); -0.0 equals 0.0. */
+ * every other value (DuckDB's order); -0.0 equals 0.0. Each literal of an
+ * IN list or BETWEEN is compared in its own type (DuckDB first casts all of
+ * them to one type, DOUBLE when any is a double: `int_col IN (1, 2.5e0)`
+ * agrees, `int_col BETWEEN 1 AND 2.5e0` may differ from DuckDB's at values
+ * beyond 2^53). */
 typedef struct plank_expr plank_expr;
 
 typedef enum plank_compare_op {
@@ -774,8 +778,14 @@ PLANK_API size_t plank_expr_format(const plank_expr *e, char *buf, size_t size);
  * filter columns are decoded one after the other, each only at the rows the
  * earlier ones left, and the projected columns only at the surviving rows
  * (pages without one are neither read nor decompressed). Statistics and
- * indexes that contradict themselves are ignored; pruning never drops a row
- * the data holds.
+ * indexes that contradict themselves (a min above its max, a null count
+ * above the row count or "all null" next to a min/max, NaN bounds, an
+ * all-null page whose null count disagrees) are ignored, and byte-array
+ * maxima are always taken as possibly truncated, so such metadata never
+ * makes the scan drop a row the data holds. Metadata that is consistent
+ * but false about the data (bounds that exclude values present) cannot be
+ * told from true metadata without reading the data, and is trusted, as
+ * every reader trusts it.
  *
  * Struct-size convention: options and statistics structs begin with
  * struct_size, set by their _init function to the size the caller was
