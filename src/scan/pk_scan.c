@@ -708,6 +708,24 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         const uint8_t *t, *fb;
         if (step->dict && s->fs[step->cols[0]].codes) {
             st = eval_codes(s, step, &s->fs[step->cols[0]].batch, &t, err);
+            pk_fstate *f = &s->fs[step->cols[0]];
+            if (st == PLANK_OK && done == 0 && f->dict && f->null_result != 1 &&
+                pk_column_reader_fallback_count(f->cr) == 0 &&
+                popcount_bits(f->dt.data, f->dict->count) == 0) {
+                /* No dictionary entry (nor NULL) passes: when every data page
+                 * of the chunk is dictionary-encoded (its encoding stats, and
+                 * no fallback value in this first batch), no row of it can,
+                 * and the rest of the chunk is not read. */
+                plank_column_chunk_info ci;
+                if (plank_reader_column_chunk(s->r, g, s->b.cols[step->cols[0]].column, &ci,
+                                              NULL) == PLANK_OK &&
+                    all_dictionary_pages(&ci)) {
+                    memset(alive, 0, (size_t)(rows + 7) / 8);
+                    s->st.row_groups_pruned_dictionary++;
+                    done += n;
+                    break;
+                }
+            }
         } else {
             s->ev.n = n;
             st = pk_eval(&s->ev, step->node, &t, &fb, err);
@@ -730,7 +748,7 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
     if (!dense) plank_row_ranges_free(&s->alloc, rr, nr_alloc);
     PK_FORWARD(st);
     passed = popcount_bits(alive, rows);
-    s->st.values_evaluated += span;
+    s->st.values_evaluated += done;
     step->values += (double)before;
     step->passed += (double)passed;
     step->ns += now_ns() - t0;
@@ -830,15 +848,6 @@ static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plan
     for (int32_t i = 0; i < s->nsteps; i++) {
         pk_step *step = &s->steps[i];
         PK_FORWARD(run_step(s, step, g, rows, err));
-        if (step->dict) {
-            pk_fstate *f = &s->fs[step->cols[0]];
-            plank_column_chunk_info ci;
-            if (f->dict && f->null_result != 1 && popcount_bits(f->dt.data, f->dict->count) == 0 &&
-                plank_reader_column_chunk(s->r, g, b->cols[step->cols[0]].column, &ci, NULL) ==
-                    PLANK_OK &&
-                all_dictionary_pages(&ci) && popcount_bits(alive, rows) == 0)
-                s->st.row_groups_pruned_dictionary++;
-        }
         if (popcount_bits(alive, rows) == 0) break;
     }
     int64_t left = popcount_bits(alive, rows);
