@@ -317,13 +317,6 @@ static double exact_col_double(const pk_fcol *c, pk_i128 x) {
     return exact_to_double(x, c->scale);
 }
 
-/* The ordering of doubles with NaN above everything, as DuckDB's. */
-static int dcmp(double a, double b) {
-    bool an = isnan(a), bn = isnan(b);
-    if (an || bn) return an == bn ? 0 : an ? 1 : -1;
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /* Exact column against a double literal: the first stored integer whose
  * double compares >= d (or > d), by bisection over the column's range. */
 static pk_i128 first_at_least(const pk_fcol *c, double d, bool strict) {
@@ -332,7 +325,7 @@ static pk_i128 first_at_least(const pk_fcol *c, double d, bool strict) {
     hi += 1; /* answer in [lo, hi]; hi means none */
     while (lo < hi) {
         pk_i128 mid = lo + (hi - lo) / 2;
-        int k = dcmp(exact_col_double(c, mid), d);
+        int k = pk_double_order(exact_col_double(c, mid), d);
         if (strict ? k > 0 : k >= 0) hi = mid;
         else lo = mid + 1;
     }

@@ -41,13 +41,6 @@ static void trim(uint8_t *bits, int64_t n) {
 
 /* ---- Values ----------------------------------------------------------------------- */
 
-static int bcmp_bytes(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
-    size_t n = an < bn ? an : bn;
-    int c = n ? memcmp(a, b, n) : 0;
-    if (c) return c < 0 ? -1 : 1;
-    return an < bn ? -1 : an > bn ? 1 : 0;
-}
-
 static void value_bytes(const pk_fcol *c, const plank_batch *b, int64_t i, const uint8_t **p,
                         size_t *n) {
     if (c->node->physical_type == PLANK_BYTE_ARRAY) {
@@ -390,15 +383,9 @@ static double cval_double(const cval *v) {
     return pk_decimal_to_double(v->w, v->scale);
 }
 
-static int dorder(double a, double b) {
-    bool an = isnan(a), bn = isnan(b);
-    if (an || bn) return an == bn ? 0 : an ? 1 : -1;
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-
 static int cval_cmp(const cval *a, const cval *b) {
-    if (a->cls == PK_C_FLOAT || b->cls == PK_C_FLOAT) return dorder(cval_double(a), cval_double(b));
-    if (a->cls == PK_C_BYTES) return bcmp_bytes(a->p, a->n, b->p, b->n);
+    if (a->cls == PK_C_FLOAT || b->cls == PK_C_FLOAT) return pk_double_order(cval_double(a), cval_double(b));
+    if (a->cls == PK_C_BYTES) return pk_bytes_order(a->p, a->n, b->p, b->n);
     pk_i128 x = a->w, y = b->w;
     if (a->cls == PK_C_EXACT) {
         /* Bring both to the larger scale; the values are below 10^38, so

@@ -13,26 +13,16 @@
 
 #include <math.h>
 
-static int bytes_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
-    size_t n = an < bn ? an : bn;
-    int c = n ? memcmp(a, b, n) : 0;
-    if (c) return c < 0 ? -1 : 1;
-    return an < bn ? -1 : an > bn ? 1 : 0;
-}
-
 int pk_dval_cmp(pk_vdom dom, const pk_dval *a, const pk_dval *b) {
     switch (dom) {
     case PK_V_BOOL: case PK_V_I32: case PK_V_I64:
         return a->i < b->i ? -1 : a->i > b->i ? 1 : 0;
-    case PK_V_F32: case PK_V_F64: {
-        bool an = isnan(a->d), bn = isnan(b->d);
-        if (an || bn) return an == bn ? 0 : an ? 1 : -1;
-        return a->d < b->d ? -1 : a->d > b->d ? 1 : 0;
-    }
+    case PK_V_F32: case PK_V_F64:
+        return pk_double_order(a->d, b->d);
     case PK_V_I128:
         return a->w < b->w ? -1 : a->w > b->w ? 1 : 0;
     case PK_V_BYTES:
-        return bytes_cmp(a->p, a->n, b->p, b->n);
+        return pk_bytes_order(a->p, a->n, b->p, b->n);
     }
     return 0;
 }
@@ -221,7 +211,7 @@ static int term_eval(const pk_fcol *c, const pk_term *t, const pk_colstat *st) {
         /* Some value with the prefix: max_ext >= p, and min's head <= p. */
         pk_dval head = st->min;
         if (head.n > p->n) head.n = p->n;
-        in = max_reaches(dom, st, p, false) && bytes_cmp(head.p, head.n, p->p, p->n) <= 0;
+        in = max_reaches(dom, st, p, false) && pk_bytes_order(head.p, head.n, p->p, p->n) <= 0;
         out = !(starts_with(&st->min, p) && starts_with(&st->max, p));
     }
     return (in ? PK_CAN_T : 0) | (out ? PK_CAN_F : 0);

@@ -185,6 +185,22 @@ plank_status pk_prune_rows(const pk_bound *b, const pk_pageinfo *pi, const pk_co
                            plank_error *err);
 /* What one TERM node can be over bounds st. */
 int pk_term_can(const pk_bound *b, const pk_bnode *n, const pk_colstat *st);
+/* Byte strings in unsigned byte order, a prefix first. */
+static inline int pk_bytes_order(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
+    size_t n = an < bn ? an : bn;
+    int c = n ? memcmp(a, b, n) : 0;
+    if (c) return c < 0 ? -1 : 1;
+    return an < bn ? -1 : an > bn ? 1 : 0;
+}
+
+/* Doubles in DuckDB's order: NaN equal to itself and above every other
+ * value, -0.0 equal to 0.0. */
+static inline int pk_double_order(double a, double b) {
+    bool an = a != a, bn = b != b;
+    if (an || bn) return an == bn ? 0 : an ? 1 : -1;
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /* Compares two domain values (BYTES by bytes, floats with NaN last). */
 int pk_dval_cmp(pk_vdom dom, const pk_dval *a, const pk_dval *b);
 
