@@ -95,4 +95,39 @@ static inline void fz_check_error(plank_status st, const plank_error *err) {
     }
 }
 
+/* The input of the whole-file targets (fuzz_file, fuzz_scan): a plain
+ * file ("PAR1..."), whose selector bytes come from its size (k1, k2), or two
+ * selector bytes and then the file. Returns a copy of the file bytes (free
+ * with free(); never NULL unless malloc fails) and its size in *n. */
+static inline uint8_t *fz_file_input(const uint8_t *data, size_t size, uint8_t k1, uint8_t k2,
+                                     uint8_t *sel1, uint8_t *sel2, size_t *n) {
+    if (size >= 4 && memcmp(data, "PAR1", 4) == 0) {
+        *sel1 = (uint8_t)(size * k1);
+        *sel2 = (uint8_t)(size * k2);
+    } else {
+        fz_input in = {data, size};
+        *sel1 = (uint8_t)fz_take(&in, 1);
+        *sel2 = (uint8_t)fz_take(&in, 1);
+        data = in.p;
+        size = in.n;
+    }
+    uint8_t *file = malloc(size ? size : 1);
+    if (file && size) memcpy(file, data, size);
+    *n = size;
+    return file;
+}
+
+/* Opens the file bytes as a memory reader on the checking allocator
+ * (NULL when the file is refused, which must come with a message). */
+static inline plank_reader *fz_open_reader(const uint8_t *file, size_t size) {
+    plank_reader_options opts;
+    plank_reader_options_init(&opts);
+    opts.allocator = &fz_allocator;
+    plank_reader *r = NULL;
+    plank_error err;
+    plank_status st = plank_reader_open_memory(&r, file, size, &opts, &err);
+    fz_check_error(st, &err);
+    return st == PLANK_OK ? r : NULL;
+}
+
 #endif

@@ -134,26 +134,11 @@ static void read_arrow(plank_reader *r, uint8_t batch_sel, uint8_t skip_sel) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t batch_sel, skip_sel;
-    if (size >= 4 && memcmp(data, "PAR1", 4) == 0) {
-        batch_sel = (uint8_t)(size * 7);
-        skip_sel = 0;
-    } else {
-        fz_input in = {data, size};
-        batch_sel = (uint8_t)fz_take(&in, 1);
-        skip_sel = (uint8_t)fz_take(&in, 1);
-        data = in.p;
-        size = in.n;
-    }
-    uint8_t *file = malloc(size ? size : 1);
-    if (size) memcpy(file, data, size);
-    plank_reader_options opts;
-    plank_reader_options_init(&opts);
-    opts.allocator = &fz_allocator;
-    plank_reader *r = NULL;
-    plank_error err;
-    plank_status st = plank_reader_open_memory(&r, file, size, &opts, &err);
-    fz_check_error(st, &err);
-    if (st == PLANK_OK) {
+    size_t n;
+    uint8_t *file = fz_file_input(data, size, 7, 0, &batch_sel, &skip_sel, &n);
+    if (!file) return 0;
+    plank_reader *r = fz_open_reader(file, n);
+    if (r) {
         int32_t groups = plank_reader_num_row_groups(r);
         for (int32_t g = 0; g < groups && g < 64; g++) read_row_group(r, g, batch_sel, skip_sel);
         if (groups <= 64) read_arrow(r, batch_sel, skip_sel);

@@ -117,26 +117,11 @@ static void run(plank_reader *r, uint8_t sel, uint8_t sel2) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t sel, sel2;
-    if (size >= 4 && memcmp(data, "PAR1", 4) == 0) {
-        sel = (uint8_t)(size * 7);
-        sel2 = (uint8_t)(size * 13);
-    } else {
-        fz_input in = {data, size};
-        sel = (uint8_t)fz_take(&in, 1);
-        sel2 = (uint8_t)fz_take(&in, 1);
-        data = in.p;
-        size = in.n;
-    }
-    uint8_t *file = malloc(size ? size : 1);
-    if (size) memcpy(file, data, size);
-    plank_reader_options opts;
-    plank_reader_options_init(&opts);
-    opts.allocator = &fz_allocator;
-    plank_reader *r = NULL;
-    plank_error err;
-    plank_status st = plank_reader_open_memory(&r, file, size, &opts, &err);
-    fz_check_error(st, &err);
-    if (st == PLANK_OK) {
+    size_t n;
+    uint8_t *file = fz_file_input(data, size, 7, 13, &sel, &sel2, &n);
+    if (!file) return 0;
+    plank_reader *r = fz_open_reader(file, n);
+    if (r) {
         if (plank_reader_num_row_groups(r) <= 64) run(r, sel, sel2);
         plank_reader_close(r);
     }
