@@ -811,6 +811,13 @@ typedef struct plank_scan_options {
      * projected and filter column whole and filter afterwards, the plain
      * read the scan is measured against. */
     bool pushdown;
+    /* The row groups to scan, strictly ascending (NULL/0: all). Splitting a
+     * file's row groups among scans is how a caller spreads one file over
+     * threads or machines: scans over one reader may run on different
+     * threads at once (each scan on one thread). The statistics count only
+     * these row groups (row_groups, rows). */
+    const int32_t *row_groups;
+    int32_t num_row_groups;
 } plank_scan_options;
 
 PLANK_API void plank_scan_options_init(plank_scan_options *o);
@@ -818,7 +825,7 @@ PLANK_API void plank_scan_options_init(plank_scan_options *o);
 /* What a scan skipped at each level, and what it did. */
 typedef struct plank_scan_stats {
     size_t struct_size;                 /* sizeof(plank_scan_stats); set by _init */
-    int64_t row_groups;                 /* in the file */
+    int64_t row_groups;                 /* scanned: in the file, or those the options name */
     int64_t row_groups_pruned_statistics;
     int64_t row_groups_pruned_bloom;
     int64_t row_groups_pruned_page_index; /* every page of some filter excluded */
@@ -838,7 +845,7 @@ typedef struct plank_scan_stats {
                                            columns' chunks in the row groups pruned whole
                                            (pages skipped inside the others are in
                                            pages_skipped) */
-    int64_t rows;                       /* in the file */
+    int64_t rows;                       /* in the scanned row groups */
     int64_t rows_candidate;             /* rows left after pruning by statistics, bloom
                                            filters and page index */
     int64_t rows_matched;

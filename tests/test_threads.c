@@ -1,7 +1,9 @@
 /* test_threads.c: one open reader used by several threads at once, each
  * reading different row groups and columns through its own column readers
- * (the documented concurrency contract). Every thread's checksums must equal
- * the single-threaded ones. CI also runs this under ThreadSanitizer. */
+ * (the documented concurrency contract), and scans of the reader's row
+ * groups on several threads at once (plank_scan_options.row_groups). Every
+ * thread's checksums and counts must equal the single-threaded ones. CI
+ * also runs this under ThreadSanitizer. */
 #include <pthread.h>
 
 #include "plank.h"
@@ -54,6 +56,55 @@ static void *worker(void *arg) {
     return (void *)bad;
 }
 
+/* A scan of row group g (filter: the first column is not NULL; every
+ * column streamed): rows streamed, or -1 on an error. */
+static int64_t scan_rows(plank_reader *r, int32_t g) {
+    const plank_schema_node *n = plank_reader_column_node(r, 0);
+    plank_expr *e = plank_expr_is_null(plank_expr_column(NULL, n->path), true);
+    plank_scan_options o;
+    plank_scan_options_init(&o);
+    o.filter = e;
+    o.row_groups = &g;
+    o.num_row_groups = 1;
+    plank_scan *s;
+    plank_error err;
+    int64_t rows = -1;
+    if (plank_scan_open(&s, r, &o, &err) == PLANK_OK) {
+        struct ArrowArrayStream st;
+        if (plank_scan_arrow_stream(s, &st, &err) == PLANK_OK) {
+            rows = 0;
+            for (;;) {
+                struct ArrowArray a;
+                if (st.get_next(&st, &a) != 0) {
+                    rows = -1;
+                    break;
+                }
+                if (!a.release) break;
+                rows += a.length;
+                a.release(&a);
+            }
+            st.release(&st);
+        }
+        plank_scan_close(s);
+    }
+    plank_expr_free(e);
+    return rows;
+}
+
+static int64_t g_scan_want[64];
+
+static void *scan_worker(void *arg) {
+    intptr_t t = (intptr_t)arg;
+    int32_t groups = plank_reader_num_row_groups(g_reader);
+    intptr_t bad = 0;
+    for (int rep = 0; rep < 3; rep++)
+        for (int32_t k = 0; k < groups; k++) {
+            int32_t g = (int32_t)((k + t + rep) % groups);
+            if (scan_rows(g_reader, g) != g_scan_want[g]) bad++;
+        }
+    return (void *)bad;
+}
+
 int main(void) {
     const char *dir = th_testing_dir();
     if (!dir) TEST_SKIP("parquet-testing not found (set PLANK_TESTING_DIR)");
@@ -82,6 +133,18 @@ int main(void) {
             void *bad;
             pthread_join(th[t], &bad);
             CHECK_MSG(bad == NULL, "%s: thread %d saw %ld wrong chunks", files[f], t, (long)(intptr_t)bad);
+        }
+        for (int32_t g = 0; g < groups && g < 64; g++) {
+            g_scan_want[g] = scan_rows(g_reader, g);
+            CHECK(g_scan_want[g] > 0);
+        }
+        for (intptr_t t = 0; t < NTHREADS; t++)
+            CHECK(pthread_create(&th[t], NULL, scan_worker, (void *)t) == 0);
+        for (int t = 0; t < NTHREADS; t++) {
+            void *bad;
+            pthread_join(th[t], &bad);
+            CHECK_MSG(bad == NULL, "%s: scan thread %d saw %ld wrong counts", files[f], t,
+                      (long)(intptr_t)bad);
         }
         plank_reader_close(g_reader);
     }

@@ -62,7 +62,9 @@ struct plank_scan {
     pk_evalctx ev;
     pk_colbatch *cb;         /* per filter column slot, for the evaluator */
     plank_scan_stats st;
-    int32_t next_rg;
+    int32_t *rgs;            /* the row groups scanned, ascending */
+    int32_t nrgs;
+    int32_t next_rg;         /* index into rgs */
     bool streamed, counted;
     pk_buffer alive;         /* candidate / surviving rows of the current row group */
     plank_row_range *ranges; /* of the last planned row group */
@@ -872,6 +874,7 @@ static void scan_free(plank_scan *s) {
     if (s->ev.bits) pk_evalctx_free(&s->ev, &a);
     if (s->mask) pk_free(&a, s->mask, (size_t)plank_reader_num_columns(s->r) + 1);
     if (s->ranges) plank_row_ranges_free(&a, s->ranges, s->nranges);
+    if (s->rgs) pk_free(&a, s->rgs, (size_t)s->nrgs * sizeof *s->rgs + 1);
     pk_buffer_reset(&s->alive);
     pk_buffer_reset(&s->tmp_t);
     pk_buffer_reset(&s->tmp_f);
@@ -936,6 +939,33 @@ static plank_status resolve_projection(plank_scan *s, plank_error *err) {
     return PLANK_OK;
 }
 
+/* The row groups of the options (checked: in the file, strictly ascending) or
+ * all of them, and the statistics' totals over them. */
+static plank_status resolve_row_groups(plank_scan *s, const plank_scan_options *o,
+                                       plank_error *err) {
+    int32_t ng = plank_reader_num_row_groups(s->r);
+    bool all = !o->row_groups || o->num_row_groups <= 0;
+    PK_RETURN_IF(!all && o->num_row_groups > ng, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "%d row groups named, the file has %d", (int)o->num_row_groups, (int)ng);
+    s->nrgs = all ? ng : o->num_row_groups;
+    s->rgs = pk_malloc(&s->alloc, (size_t)s->nrgs * sizeof *s->rgs + 1);
+    if (!s->rgs) return oom(err);
+    for (int32_t i = 0; i < s->nrgs; i++) {
+        int32_t g = all ? i : o->row_groups[i];
+        PK_RETURN_IF(g < 0 || g >= ng, err, PLANK_ERR_INVALID_ARGUMENT,
+                     "row group %d does not exist (the file has %d)", (int)g, (int)ng);
+        PK_RETURN_IF(i > 0 && g <= s->rgs[i - 1], err, PLANK_ERR_INVALID_ARGUMENT,
+                     "row groups must be strictly ascending (%d after %d)", (int)g,
+                     (int)s->rgs[i - 1]);
+        s->rgs[i] = g;
+        plank_row_group_info info;
+        PK_FORWARD(plank_reader_row_group(s->r, g, &info, err));
+        s->st.rows += info.num_rows;
+    }
+    s->st.row_groups = s->nrgs;
+    return PLANK_OK;
+}
+
 plank_status plank_scan_open(plank_scan **out, plank_reader *r, const plank_scan_options *o,
                              plank_error *err) {
     plank_error_init(err);
@@ -964,14 +994,14 @@ plank_status plank_scan_open(plank_scan **out, plank_reader *r, const plank_scan
     if (opt.arrow) s->arrow = *opt.arrow;
     s->o.arrow = NULL;
     s->o.columns = NULL;
+    s->o.row_groups = NULL;
     plank_scan_stats_init(&s->st);
-    s->st.row_groups = plank_reader_num_row_groups(r);
-    s->st.rows = plank_reader_num_rows(r);
     pk_buffer_init(&s->alive, &s->alloc);
     pk_buffer_init(&s->tmp_t, &s->alloc);
     pk_buffer_init(&s->tmp_f, &s->alloc);
+    plank_status st = resolve_row_groups(s, &opt, err);
     s->o.columns = opt.columns;
-    plank_status st = resolve_projection(s, err);
+    if (st == PLANK_OK) st = resolve_projection(s, err);
     s->o.columns = NULL;
     if (st == PLANK_OK) st = pk_bind(r, opt.filter, &s->b, err);
     if (st == PLANK_OK) {
@@ -1014,8 +1044,8 @@ plank_status plank_scan_count(plank_scan *s, int64_t *count, plank_error *err) {
                  "the scan was already run (one stream or count per scan)");
     s->counted = true;
     int64_t total = 0;
-    int32_t ng = plank_reader_num_row_groups(s->r);
-    for (int32_t g = 0; g < ng; g++) {
+    for (int32_t i = 0; i < s->nrgs; i++) {
+        int32_t g = s->rgs[i];
         int64_t rows;
         plank_status st = plan_group(s, g, &rows, err);
         if (st != PLANK_OK) {
@@ -1033,7 +1063,6 @@ plank_status plank_scan_count(plank_scan *s, int64_t *count, plank_error *err) {
 static plank_status stream_plan(void *opaque, int32_t *g, const plank_row_range **ranges,
                                 int64_t *n, plank_error *err) {
     plank_scan *s = opaque;
-    int32_t ng = plank_reader_num_row_groups(s->r);
     *g = -1;
     *ranges = NULL;
     *n = 0;
@@ -1042,8 +1071,8 @@ static plank_status stream_plan(void *opaque, int32_t *g, const plank_row_range 
         s->ranges = NULL;
         s->nranges = 0;
     }
-    while (s->next_rg < ng) {
-        int32_t cur = s->next_rg++;
+    while (s->next_rg < s->nrgs) {
+        int32_t cur = s->rgs[s->next_rg++];
         int64_t rows;
         plank_status st = plan_group(s, cur, &rows, err);
         if (st != PLANK_OK) {
