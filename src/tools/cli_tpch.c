@@ -1,6 +1,7 @@
 /*
  * cli_tpch.c: `plank tpch gen`, the TPC-H generator of the library
- * (plank_tpch_*) behind a command line.
+ * (plank_tpch_*) behind a command line, and `plank tpch q1|q6|q12 DIR`,
+ * the queries of src/tpchq (public API only) with their timing.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "tq_tpch.h"
 
 static void on_progress(void *opaque, int64_t done, int64_t total) {
     cli_progress *p = opaque;
@@ -178,7 +180,74 @@ static int gen_main(int argc, char **argv) {
     return CLI_EXIT_OK;
 }
 
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* plank tpch q1|q6|q12 DIR [--repeat N] [--threads N] [--no-mmap]: the
+ * answer on stdout; with --repeat, N timed runs (each from opening the
+ * files to the answer text) and their median and best on stderr. */
+static int query_main(int q, const char *name, int argc, char **argv) {
+    const char *dir = NULL;
+    long repeat = 0;
+    tq_options o;
+    tq_options_init(&o);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    o.threads = ncpu > 0 ? (int32_t)(ncpu < 64 ? ncpu : 64) : 1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if ((strcmp(a, "--repeat") == 0 || strcmp(a, "--threads") == 0) && i + 1 < argc) {
+            char *end;
+            errno = 0;
+            long v = strtol(argv[++i], &end, 10);
+            if (errno || *end || v < 1 || v > (a[2] == 'r' ? 100000 : 64))
+                return cli_usage_error("tpch %s: bad %s value '%s'", name, a, argv[i]);
+            if (a[2] == 'r') repeat = v;
+            else o.threads = (int32_t)v;
+        } else if (strcmp(a, "--no-mmap") == 0) {
+            o.memory_map = false;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("tpch %s: unknown option '%s'", name, a);
+        } else if (!dir) {
+            dir = a;
+        } else {
+            return cli_usage_error("tpch %s: unexpected argument '%s'", name, a);
+        }
+    }
+    if (!dir) return cli_usage_error("tpch %s: expected a directory", name);
+    int runs = repeat > 0 ? (int)repeat : 1;
+    double *t = malloc((size_t)runs * sizeof *t);
+    if (!t) return cli_fail(dir, "out of memory");
+    tq_answer ans = {0};
+    for (int r = 0; r < runs; r++) {
+        free(ans.text);
+        plank_error err;
+        double t0 = now_s();
+        plank_status st = tq_run((tq_query)q, dir, &o, &ans, &err);
+        t[r] = now_s() - t0;
+        if (st != PLANK_OK) {
+            free(t);
+            return cli_report(dir, st, &err, -1, -1);
+        }
+    }
+    fwrite(ans.text, 1, ans.len, stdout);
+    free(ans.text);
+    if (repeat > 0) {
+        qsort(t, (size_t)runs, sizeof *t, cmp_double);
+        double med = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
+        fprintf(stderr, "tpch %s: median %.3f ms, best %.3f ms over %d runs, %d threads\n", name,
+                med * 1e3, t[0] * 1e3, runs, (int)o.threads);
+    }
+    free(t);
+    if (fflush(stdout) != 0) return cli_fail("stdout", "write failed");
+    return CLI_EXIT_OK;
+}
+
 int cli_tpch_main(int argc, char **argv) {
     if (argc >= 1 && strcmp(argv[0], "gen") == 0) return gen_main(argc - 1, argv + 1);
-    return cli_usage_error("tpch: expected 'tpch gen --sf SF --out DIR ...'");
+    int q = argc >= 1 ? tq_query_from_name(argv[0]) : 0;
+    if (q) return query_main(q, argv[0], argc - 1, argv + 1);
+    return cli_usage_error("tpch: expected 'tpch gen --sf SF --out DIR ...' or "
+                           "'tpch q1|q6|q12 DIR'");
 }

@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+// tpch_queries.mjs PLANK: `plank tpch q1|q6|q12 DIR` against DuckDB's answer
+// to the same SQL over the same files (issue 14).
+//
+// Files, all at SF 0.01 from plank's generator: every --encoding preset
+// (default, plain, dictionary, delta), DELTA with zstd and v2 pages, and
+// dictionary with 7,000-row row groups (so that threads split the work);
+// then the plain tables rewritten by DuckDB (COPY, 10,000-row row groups)
+// and by Polars (readParquet + writeParquet, its defaults). On each, plank
+// runs every query with --threads 1 and --threads 3, and its text must be
+// exactly DuckDB's: the official query text with the sums rounded to two
+// digits by DuckDB (round on the exact decimal) and the averages computed
+// exactly in HUGEINT from DuckDB's sums and counts (DuckDB's avg() is a
+// DOUBLE), formatted as plank prints them (no padding, '|' between fields).
+// Also: a Q12 whose lineitem filter keeps nothing of orders' range, and
+// errors (a missing directory, a missing column, bad arguments).
+// Exits 1 on any mismatch, 77 when the peers are not installed (CI=true: 1).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const [plank] = process.argv.slice(2);
+const ci = process.env.CI === 'true';
+let DuckDBInstance, pl;
+try {
+    ({ DuckDBInstance } = await import('@duckdb/node-api'));
+    pl = (await import('nodejs-polars')).default;
+} catch (e) {
+    console.log(`tpch_queries: skipped: the peers are not installed (npm ci): ${e.message}`);
+    process.exit(ci ? 1 : 77);
+}
+
+const inst = await DuckDBInstance.create(':memory:');
+const con = await inst.connect();
+await con.run('SET threads = 2');
+const lit = (s) => `'${s.replaceAll("'", "''")}'`;
+
+// Exact two-digit average of a scale-2 decimal column: round half away from
+// zero of sum * 100 / count, in HUGEINT (the TPC-H columns are positive).
+const avg2 = (c) => {
+    const s = `CAST(sum(${c}) * 100 AS HUGEINT)`;
+    const q = `((2 * ${s} + count(${c})) // (2 * count(${c})))`;
+    return `(${q} // 100)::VARCHAR || '.' || lpad((${q} % 100)::VARCHAR, 2, '0')`;
+};
+
+const SQL = {
+    q1: (d) => `SELECT l_returnflag, l_linestatus,
+        round(sum(l_quantity), 2)::VARCHAR, round(sum(l_extendedprice), 2)::VARCHAR,
+        round(sum(l_extendedprice * (1 - l_discount)), 2)::VARCHAR,
+        round(sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)), 2)::VARCHAR,
+        ${avg2('l_quantity')}, ${avg2('l_extendedprice')}, ${avg2('l_discount')},
+        count(*)::VARCHAR
+      FROM read_parquet(${lit(join(d, 'lineitem.parquet'))})
+      WHERE l_shipdate <= DATE '1998-12-01' - INTERVAL '90' DAY
+      GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus`,
+    q6: (d) => `SELECT coalesce(round(sum(l_extendedprice * l_discount), 2)::VARCHAR, 'NULL')
+      FROM read_parquet(${lit(join(d, 'lineitem.parquet'))})
+      WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1994-01-01' + INTERVAL '1' YEAR
+        AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01 AND l_quantity < 24`,
+    q12: (d, where) => `SELECT l_shipmode,
+        sum(CASE WHEN o_orderpriority = '1-URGENT' OR o_orderpriority = '2-HIGH' THEN 1 ELSE 0 END)::VARCHAR,
+        sum(CASE WHEN o_orderpriority <> '1-URGENT' AND o_orderpriority <> '2-HIGH' THEN 1 ELSE 0 END)::VARCHAR
+      FROM read_parquet(${lit(join(d, 'orders.parquet'))}) o, read_parquet(${lit(join(d, 'lineitem.parquet'))}) l
+      WHERE o_orderkey = l_orderkey ${where || `AND l_shipmode IN ('MAIL', 'SHIP')
+        AND l_commitdate < l_receiptdate AND l_shipdate < l_commitdate
+        AND l_receiptdate >= DATE '1994-01-01' AND l_receiptdate < DATE '1994-01-01' + INTERVAL '1' YEAR`}
+      GROUP BY l_shipmode ORDER BY l_shipmode`,
+};
+const HEADER = {
+    q1: 'l_returnflag|l_linestatus|sum_qty|sum_base_price|sum_disc_price|sum_charge|avg_qty|avg_price|avg_disc|count_order',
+    q6: 'revenue',
+    q12: 'l_shipmode|high_line_count|low_line_count',
+};
+
+async function duckText(q, dir) {
+    const r = await con.runAndReadAll(SQL[q](dir));
+    const rows = r.getRows().map((row) => row.map((v) => String(v)).join('|'));
+    return [HEADER[q], ...rows].join('\n') + '\n';
+}
+
+let fails = 0, oks = 0;
+const fail = (m) => { fails++; console.log(`FAIL: ${m}`); };
+const dir = mkdtempSync(join(tmpdir(), 'plank-tpch-queries-'));
+const gen = (name, ...opts) => {
+    execFileSync(plank, ['tpch', 'gen', '--sf', '0.01', '--out', join(dir, name), '--tables', 'lineitem,orders',
+        '--threads', '2', ...opts], { stdio: ['ignore', 'ignore', 'inherit'] });
+    return name;
+};
+try {
+    const variants = [
+        gen('default', '--encoding', 'default'),
+        gen('plain', '--encoding', 'plain', '--codec', 'uncompressed'),
+        gen('dictionary', '--encoding', 'dictionary'),
+        gen('delta', '--encoding', 'delta'),
+        gen('delta-zstd-v2', '--encoding', 'delta', '--codec', 'zstd', '--page-version', '2'),
+        gen('dictionary-small-groups', '--encoding', 'dictionary', '--row-group-size', '7000'),
+    ];
+    mkdirSync(join(dir, 'duckdb'));
+    mkdirSync(join(dir, 'polars'));
+    for (const t of ['lineitem', 'orders']) {
+        const src = lit(join(dir, 'plain', `${t}.parquet`));
+        await con.run(`COPY (SELECT * FROM read_parquet(${src})) TO ${lit(join(dir, 'duckdb', `${t}.parquet`))}
+            (FORMAT parquet, ROW_GROUP_SIZE 10000)`);
+        pl.readParquet(join(dir, 'plain', `${t}.parquet`)).writeParquet(join(dir, 'polars', `${t}.parquet`));
+    }
+    variants.push('duckdb', 'polars');
+    for (const v of variants) {
+        const d = join(dir, v);
+        for (const q of ['q1', 'q6', 'q12']) {
+            const want = await duckText(q, d);
+            if (want.split('\n').length < 3) fail(`${v} ${q}: DuckDB's answer is empty, the test proves nothing`);
+            for (const th of ['1', '3']) {
+                const r = spawnSync(plank, ['tpch', q, d, '--threads', th], { encoding: 'utf8' });
+                if (r.status !== 0) { fail(`${v} ${q} threads ${th}: exit ${r.status}: ${r.stderr}`); continue; }
+                if (r.stdout !== want) fail(`${v} ${q} threads ${th}:\nplank:\n${r.stdout}DuckDB:\n${want}`);
+                else oks++;
+            }
+        }
+    }
+    // --repeat: the answer once on stdout, the timing line on stderr.
+    {
+        const r = spawnSync(plank, ['tpch', 'q6', join(dir, 'plain'), '--repeat', '3', '--threads', '1'], { encoding: 'utf8' });
+        const want = await duckText('q6', join(dir, 'plain'));
+        if (r.status !== 0 || r.stdout !== want) fail(`--repeat: exit ${r.status}, stdout ${r.stdout}`);
+        else if (!/^tpch q6: median [0-9.]+ ms, best [0-9.]+ ms over 3 runs, 1 threads\n$/.test(r.stderr))
+            fail(`--repeat: stderr ${JSON.stringify(r.stderr)}`);
+        else oks++;
+    }
+    // A lineitem that matches only orders of the first row group of a
+    // many-row-group orders file: the other row groups are skipped by their
+    // statistics, the answer must not change (DuckDB over the same files).
+    {
+        const d = join(dir, 'narrow');
+        mkdirSync(d);
+        const src = join(dir, 'dictionary-small-groups');
+        await con.run(`COPY (SELECT * FROM read_parquet(${lit(join(src, 'lineitem.parquet'))}) WHERE l_orderkey < 3000)
+            TO ${lit(join(d, 'lineitem.parquet'))} (FORMAT parquet)`);
+        await con.run(`COPY (SELECT * FROM read_parquet(${lit(join(src, 'orders.parquet'))}))
+            TO ${lit(join(d, 'orders.parquet'))} (FORMAT parquet, ROW_GROUP_SIZE 2048)`);
+        const want = await duckText('q12', d);
+        const r = spawnSync(plank, ['tpch', 'q12', d, '--threads', '2'], { encoding: 'utf8' });
+        if (r.status !== 0 || r.stdout !== want) fail(`narrow q12: exit ${r.status}\nplank:\n${r.stdout}${r.stderr}DuckDB:\n${want}`);
+        else oks++;
+    }
+    // Errors: exit 1 with the file named; usage errors exit 2.
+    const expectFail = (args, code, pattern, what) => {
+        const r = spawnSync(plank, args, { encoding: 'utf8' });
+        if (r.status !== code || !pattern.test(r.stderr)) fail(`${what}: exit ${r.status}, stderr ${JSON.stringify(r.stderr)}`);
+        else oks++;
+    };
+    expectFail(['tpch', 'q1', join(dir, 'absent')], 1, /absent\/lineitem\.parquet/, 'missing directory');
+    {
+        const d = join(dir, 'nocol');
+        mkdirSync(d);
+        await con.run(`COPY (SELECT * EXCLUDE (l_tax) FROM read_parquet(${lit(join(dir, 'plain', 'lineitem.parquet'))}))
+            TO ${lit(join(d, 'lineitem.parquet'))} (FORMAT parquet)`);
+        expectFail(['tpch', 'q1', d], 1, /l_tax/, 'missing column');
+    }
+    expectFail(['tpch', 'q6'], 2, /expected a directory/, 'no directory');
+    expectFail(['tpch', 'q6', dir, '--threads', '0'], 2, /--threads/, 'bad --threads');
+    expectFail(['tpch', 'q7', dir], 2, /tpch/, 'unknown query');
+} finally {
+    rmSync(dir, { recursive: true, force: true });
+}
+console.log(`tpch_queries: ${oks} checks passed, ${fails} failed`);
+process.exit(fails ? 1 : 0);
