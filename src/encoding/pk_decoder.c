@@ -382,6 +382,35 @@ static plank_status dba_next(pk_decoder *d, plank_error *err) {
     return PLANK_OK;
 }
 
+/* DELTA_BYTE_ARRAY: passes over n values, leaving the last of them in
+ * d->last, without building the others. Walking back from the last value,
+ * each earlier value supplies the part of its suffix that the later
+ * prefixes still reach; the bytes no suffix supplies are those of the value
+ * before the skip, which d->last still holds (the prefix chain was checked
+ * at init, so they lie within it). Most walks stop after a few values, at
+ * the first prefix of length 0. */
+static plank_status dba_skip(pk_decoder *d, int64_t n, plank_error *err) {
+    if (n <= 0) return PLANK_OK;
+    int64_t first = d->pos, last = first + n - 1;
+    size_t span = 0;
+    for (int64_t i = first; i <= last; i++) span += (size_t)d->lengths[i];
+    size_t len = (size_t)(d->prefixes[last] + d->lengths[last]);
+    PK_FORWARD(pk_buffer_resize(&d->last, len, err));
+    const uint8_t *q = d->p + span;
+    size_t need = len;
+    for (int64_t j = last; j >= first && need > 0; j--) {
+        size_t pre = (size_t)d->prefixes[j];
+        q -= d->lengths[j];
+        if (need > pre) {
+            memcpy(d->last.data + pre, q, need - pre);
+            need = pre;
+        }
+    }
+    d->p += span;
+    d->pos += n;
+    return PLANK_OK;
+}
+
 /* The next byte array of a DELTA_LENGTH / DELTA_BYTE_ARRAY / PLAIN page. */
 static plank_status next_bytes(pk_decoder *d, const uint8_t **v, size_t *vlen, plank_error *err) {
     switch (d->encoding) {
@@ -709,6 +738,10 @@ plank_status pk_decoder_skip(pk_decoder *d, int64_t n, plank_error *err) {
         d->p += dlba_span(d, n);
         d->pos += n;
         return PLANK_OK;
+    case PLANK_ENC_DELTA_BYTE_ARRAY:
+        /* The scalar reference (no kernels) walks value by value below. */
+        if (!d->kernels) break;
+        return dba_skip(d, n, err);
     default: break;
     }
     /* Byte arrays: walk them (DELTA_BYTE_ARRAY must keep the previous value). */
