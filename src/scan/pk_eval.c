@@ -187,8 +187,44 @@ static inline bool key_eq(const uint8_t *v, size_t n, const key16 *k) {
 /* The pass bitmap of a term over byte values (strings, binaries), with the
  * common shapes (equality, short IN lists, prefixes) compared without the
  * general ordering. Null slots' results are masked by the caller. */
+/* The rows of a batch a byte-string term evaluates: all of them, or (when
+ * fewer than half of them are live) only the live ones, 64 at a time. */
+#define FOR_ROWS(live, n, i, ...)                                                        \
+    do {                                                                                 \
+        if (live) {                                                                      \
+            for (int64_t w0_ = 0; w0_ < (n); w0_ += 64) {                                \
+                uint64_t m_;                                                             \
+                memcpy(&m_, (live) + (w0_ >> 3), 8);                                     \
+                if ((n) - w0_ < 64) m_ &= ((uint64_t)1 << ((n) - w0_)) - 1;              \
+                while (m_) {                                                             \
+                    int64_t i = w0_ + __builtin_ctzll(m_);                               \
+                    m_ &= m_ - 1;                                                        \
+                    __VA_ARGS__                                                  \
+                }                                                                        \
+            }                                                                            \
+        } else {                                                                         \
+            for (int64_t i = 0; i < (n); i++) {                                          \
+                __VA_ARGS__                                                      \
+            }                                                                            \
+        }                                                                                \
+    } while (0)
+
+/* Whether fewer than half of the n rows are live (then only those are evaluated). */
+static const uint8_t *sparse_live(const uint8_t *live, int64_t n) {
+    if (!live) return NULL;
+    int64_t cnt = 0;
+    for (int64_t w0 = 0; w0 < n; w0 += 64) {
+        uint64_t m;
+        memcpy(&m, live + (w0 >> 3), 8);
+        if (n - w0 < 64) m &= ((uint64_t)1 << (n - w0)) - 1;
+        cnt += pk_bits_popcount(m);
+    }
+    return cnt * 2 < n ? live : NULL;
+}
+
 static void bytes_pass(const pk_fcol *c, const pk_term *tm, const plank_batch *b, int64_t n,
-                       uint8_t *t) {
+                       const uint8_t *live_bits, uint8_t *t) {
+    const uint8_t *live = sparse_live(live_bits, n);
     bool ba = c->node->physical_type == PLANK_BYTE_ARRAY;
     size_t w = ba ? 0 : (size_t)c->node->type_length;
     const int64_t *off = b->offsets;
@@ -207,17 +243,17 @@ static void bytes_pass(const pk_fcol *c, const pk_term *tm, const plank_batch *b
         else kk[k] = key_of(keys[k].p, keys[k].n);
     }
     if (words) {
-        for (int64_t i = 0; i < n; i++) {
+        FOR_ROWS(live, n, i, {
             const uint8_t *v = base + off[i];
             size_t vn = (size_t)(off[i + 1] - off[i]);
             bool pass = false;
             if (vn <= 16)
                 for (int32_t k = 0; k < nkeys; k++) pass |= key_eq(v, vn, &kk[k]);
             t[i >> 3] |= (uint8_t)(pass << (i & 7));
-        }
+        });
         return;
     }
-    for (int64_t i = 0; i < n; i++) {
+    FOR_ROWS(live, n, i, {
         const uint8_t *v = ba ? base + off[i] : base + (size_t)i * w;
         size_t vn = ba ? (size_t)(off[i + 1] - off[i]) : w;
         bool pass;
@@ -235,7 +271,7 @@ static void bytes_pass(const pk_fcol *c, const pk_term *tm, const plank_batch *b
             pass = in_range(c, tm, &d);
         }
         t[i >> 3] |= (uint8_t)(pass << (i & 7));
-    }
+    });
 }
 
 /* The pass bitmap of a RANGE term over fixed-width values, through the
@@ -310,7 +346,7 @@ static plank_status eval_term(pk_evalctx *x, const pk_bnode *node, uint8_t *t, u
     if (tm->kind == PK_T_RANGE && fixed) {
         range_kernel(x, c, tm, b, conv, t);
     } else if (c->dom == PK_V_BYTES) {
-        bytes_pass(c, tm, b, n, t);
+        bytes_pass(c, tm, b, n, x->live, t);
     } else {
         memset(t, 0, nb);
         pk_dval v;

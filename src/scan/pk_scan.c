@@ -730,7 +730,12 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
             }
         } else {
             s->ev.n = n;
+            /* Read whole, the batch is rows [done, done + n) of the row
+             * group (done a multiple of PK_EVAL_BATCH): the dead rows'
+             * results are dropped below, so costly terms may skip them. */
+            s->ev.live = dense && before < rows ? alive + (done >> 3) : NULL;
             st = pk_eval(&s->ev, step->node, &t, &fb, err);
+            s->ev.live = NULL;
         }
         if (st != PLANK_OK) break;
         /* alive &= t, segment by segment of the merged ranges. */

@@ -224,6 +224,11 @@ typedef struct pk_evalctx {
     const pk_kernels *k;
     pk_colbatch *cols;         /* per filter column slot */
     int64_t n;
+    /* NULL, or bit i set for the rows whose result matters: the others may
+     * get any result (the caller ANDs the result with these bits), so the
+     * costly terms (byte strings) pass over them. Padded: 8 bytes can be
+     * read from any byte below (n + 7) / 8. */
+    const uint8_t *live;
     uint8_t *bits;             /* 2 * nnodes bitmaps of PK_EVAL_BATCH bits */
     pk_buffer tmp;             /* converted values (INT96) */
 } pk_evalctx;
