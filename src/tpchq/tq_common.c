@@ -162,6 +162,7 @@ plank_status tq_open(const char *dir, const char *name, const tq_options *o,
     plank_reader_options ro;
     plank_reader_options_init(&ro);
     ro.memory_map = o->memory_map;
+    ro.verify_checksums = o->verify_checksums;
     plank_status st = plank_reader_open_path(out, path, &ro, err);
     if (st != PLANK_OK || ncols <= 0) goto done;
     int32_t idx[64];
@@ -374,9 +375,23 @@ plank_status tq_drain(struct ArrowArrayStream *st, tq_batch_fn fn, void *state,
     return status;
 }
 
-plank_status tq_scan_group(plank_reader *r, const plank_expr *filter, const char *const *columns,
-                           int32_t ncols, int32_t g, tq_batch_fn fn, void *state,
-                           plank_error *err) {
+int32_t tq_tasks(int32_t threads, int32_t row_groups) {
+    return threads < row_groups ? threads : row_groups;
+}
+
+void tq_block(int32_t row_groups, int32_t tasks, int32_t t, int32_t *first, int32_t *count) {
+    int64_t a = (int64_t)row_groups * t / tasks, b = (int64_t)row_groups * (t + 1) / tasks;
+    *first = (int32_t)a;
+    *count = (int32_t)(b - a);
+}
+
+plank_status tq_scan_groups(plank_reader *r, const plank_expr *filter,
+                            const char *const *columns, int32_t ncols, int32_t first,
+                            int32_t count, tq_batch_fn fn, void *state, plank_error *err) {
+    if (count <= 0) return PLANK_OK;
+    int32_t *g = malloc((size_t)count * sizeof *g);
+    if (!g) return tq_fail(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    for (int32_t i = 0; i < count; i++) g[i] = first + i;
     plank_arrow_options ao;
     plank_arrow_options_init(&ao);
     ao.dictionary_arrays = true;
@@ -386,10 +401,11 @@ plank_status tq_scan_group(plank_reader *r, const plank_expr *filter, const char
     so.columns = columns;
     so.num_columns = ncols;
     so.arrow = &ao;
-    so.row_groups = &g;
-    so.num_row_groups = 1;
+    so.row_groups = g;
+    so.num_row_groups = count;
     plank_scan *s;
     plank_status st = plank_scan_open(&s, r, &so, err);
+    free(g);
     if (st != PLANK_OK) return st;
     struct ArrowArrayStream stream;
     st = plank_scan_arrow_stream(s, &stream, err);

@@ -124,11 +124,18 @@ plank_status tq_string_ids(const tq_field *f, const struct ArrowArray *a, int64_
 typedef plank_status (*tq_batch_fn)(void *state, const struct ArrowSchema *schema,
                                     const struct ArrowArray *batch, plank_error *err);
 
-/* Scans row group g of r: filter pushed down, columns projected, batches
- * (string columns as dictionary arrays) handed to fn. */
-plank_status tq_scan_group(plank_reader *r, const plank_expr *filter, const char *const *columns,
-                           int32_t ncols, int32_t g, tq_batch_fn fn, void *state,
-                           plank_error *err);
+/* Scans row groups [first, first + count) of r with one scan (so that its
+ * filter steps adapt their order across the row groups): filter pushed
+ * down, columns projected, batches (string columns as dictionary arrays)
+ * handed to fn in file order. */
+plank_status tq_scan_groups(plank_reader *r, const plank_expr *filter,
+                            const char *const *columns, int32_t ncols, int32_t first,
+                            int32_t count, tq_batch_fn fn, void *state, plank_error *err);
+
+/* The tasks a file's row groups are split into for `threads` threads, and
+ * task t's contiguous block of them (the blocks in file order). */
+int32_t tq_tasks(int32_t threads, int32_t row_groups);
+void tq_block(int32_t row_groups, int32_t tasks, int32_t t, int32_t *first, int32_t *count);
 /* Streams an Arrow stream to its end, batches to fn. Releases the stream. */
 plank_status tq_drain(struct ArrowArrayStream *st, tq_batch_fn fn, void *state,
                       plank_error *err);

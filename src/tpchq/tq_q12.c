@@ -14,7 +14,7 @@
  *   GROUP BY l_shipmode ORDER BY l_shipmode
  *
  * The plan:
- *  1. lineitem, one scan per row group: the filter pushed down, l_orderkey
+ *  1. lineitem, one scan per block of row groups: the filter pushed down, l_orderkey
  *     and l_shipmode of the surviving rows (about 0.5% of them) kept.
  *  2. The matches sorted by key (they come sorted when lineitem is), and
  *     their distinct keys listed.
@@ -124,7 +124,8 @@ typedef struct q12_ctx {
     const tq_options *o;
     plank_reader *lr;          /* lineitem */
     const plank_expr *filter;
-    q12_ltask *lt;
+    q12_ltask *lt;             /* per lineitem task (a block of row groups) */
+    int32_t nlt;
     plank_reader *ok, *op;     /* orders with o_orderkey / o_orderpriority selected */
     int32_t okey_col;
     const q12_match *m;        /* all matches, sorted by key */
@@ -140,8 +141,10 @@ typedef struct q12_ctx {
 static plank_status lineitem_task(void *ctx, int32_t worker, int32_t task, plank_error *err) {
     (void)worker;
     q12_ctx *c = ctx;
-    return tq_scan_group(c->lr, c->filter, Q12_LCOLS, 2, task, lineitem_batch, &c->lt[task],
-                         err);
+    int32_t first, count;
+    tq_block(plank_reader_num_row_groups(c->lr), c->nlt, task, &first, &count);
+    return tq_scan_groups(c->lr, c->filter, Q12_LCOLS, 2, first, count, lineitem_batch,
+                          &c->lt[task], err);
 }
 
 /* Index of the first distinct key >= v. */
@@ -443,7 +446,8 @@ plank_status tq_q12(const char *dir, const tq_options *o, tq_answer *out, plank_
     if (st == PLANK_OK) st = plank_expr_parse(Q12_FILTER, NULL, &filter, err);
     c.filter = filter;
     if (st == PLANK_OK) {
-        nlg = plank_reader_num_row_groups(c.lr);
+        nlg = tq_tasks(o->threads, plank_reader_num_row_groups(c.lr));
+        c.nlt = nlg;
         c.lt = calloc((size_t)nlg + 1, sizeof *c.lt);
         if (!c.lt) st = tq_fail(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
         for (int32_t g = 0; c.lt && g < nlg; g++) tq_strset_init(&c.lt[g].modes);

@@ -16,9 +16,11 @@
  *       joined by merge where the keys ascend, by hash where they do not;
  *       o_orderpriority then read only at the joined rows (pages without
  *       one are skipped by the reader); grouped by l_shipmode.
- * Work is split by row groups over `threads` threads (one scan per row
- * group; results merged in file order, so the answer does not depend on the
- * thread count).
+ * Work is split by row groups over `threads` threads: each thread scans one
+ * contiguous block of row groups with one scan (so that the scan's filter
+ * steps adapt their order over the block); results are merged in file
+ * order and sums are exact, so the answer does not depend on the thread
+ * count.
  *
  * Answers are text: a header line of column names, then one line per row,
  * fields separated by '|', no padding, decimals with two digits (rounded
@@ -40,7 +42,11 @@ typedef enum tq_query { TQ_Q1 = 1, TQ_Q6 = 6, TQ_Q12 = 12 } tq_query;
 
 typedef struct tq_options {
     int32_t threads;    /* worker threads (1: the calling thread only); <= 0: 1 */
-    bool memory_map;    /* map the files (plank_reader_options.memory_map) */
+    bool memory_map;    /* map the files (plank_reader_options.memory_map); default true */
+    /* Verify page CRC32s (plank_reader_options.verify_checksums). Default
+     * false here, as DuckDB, Polars and Arrow read by default: the queries
+     * are measured against them. */
+    bool verify_checksums;
 } tq_options;
 
 void tq_options_init(tq_options *o);
