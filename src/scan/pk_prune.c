@@ -346,6 +346,25 @@ plank_status pk_prune_rows(const pk_bound *b, const pk_pageinfo *pi, const pk_co
     return st;
 }
 
+bool pk_prune_rows_may_cut(const pk_bound *b, const pk_bnode *n, const pk_pageinfo *pi) {
+    switch (n->kind) {
+    case PK_B_CONST:
+    case PK_B_COLCMP: return false;
+    case PK_B_TERM: {
+        const pk_pageinfo *p = &pi[n->col];
+        for (int32_t i = 0; i < p->npages; i++)
+            if (!(term_eval(&b->cols[n->col], &n->term, &p->st[i]) & PK_CAN_T)) return true;
+        return false;
+    }
+    case PK_B_AND:
+    case PK_B_OR:
+        for (int32_t k = 0; k < n->n; k++)
+            if (pk_prune_rows_may_cut(b, n->kids[k], pi)) return true;
+        return false;
+    default: return true; /* NOT swaps TRUE and FALSE: work it out row by row */
+    }
+}
+
 int pk_term_can(const pk_bound *b, const pk_bnode *n, const pk_colstat *st) {
     return term_eval(&b->cols[n->col], &n->term, st);
 }

@@ -159,8 +159,22 @@ static pk_bnode *merge_ranges_node(pk_bound *b, const pk_bnode *n) {
 }
 
 /* Splits the predicate into steps: top-level conjuncts that read one
- * column are grouped by that column, every other conjunct is a step of
- * its own; without pushdown the whole predicate is one step. */
+ * column are grouped by that column; conjuncts that read several are
+ * grouped with the later ones that share a column with them (so that the
+ * shared column is decoded once: `a < b AND c < a` reads a, b and c
+ * together); without pushdown the whole predicate is one step. */
+/* Whether conjunct j joins the step of conjunct i: the same single column,
+ * or (both reading several columns) a column in common. */
+static bool joins(const bool *cu, int32_t ncols, const int32_t *colof, bool single, int32_t i,
+                  int32_t j) {
+    if (single) return colof[i] >= 0 && colof[j] == colof[i];
+    if (colof[j] != -1) return false;
+    for (int32_t c = 0; c < ncols; c++)
+        if (cu[(size_t)i * (size_t)ncols + (size_t)c] && cu[(size_t)j * (size_t)ncols + (size_t)c])
+            return true;
+    return false;
+}
+
 static plank_status build_steps(plank_scan *s, plank_error *err) {
     pk_bound *b = &s->b;
     if (!b->root) return PLANK_OK;
@@ -174,12 +188,16 @@ static plank_status build_steps(plank_scan *s, plank_error *err) {
     int32_t k = 0;
     if (s->o.pushdown) flatten(b->root, conj, &k);
     else conj[k++] = b->root;
+    /* cu[i * ncols + c]: conjunct i reads filter column c */
+    bool *cu = pk_arena_alloc(ar, (size_t)nc * (size_t)b->ncols + 1);
+    if (!cu) return oom(err);
+    memset(cu, 0, (size_t)nc * (size_t)b->ncols + 1);
     for (int32_t i = 0; i < nc; i++) {
         memset(used, 0, (size_t)b->ncols + 1);
         collect_cols(conj[i], used);
         int32_t cnt = 0, last = -1;
         for (int32_t c = 0; c < b->ncols; c++)
-            if (used[c]) cnt++, last = c;
+            if (used[c]) cnt++, last = c, cu[(size_t)i * (size_t)b->ncols + (size_t)c] = true;
         colof[i] = cnt == 1 ? last : cnt == 0 ? -2 : -1;
     }
     /* Single-column (and constant) groups first, in column order of first use. */
@@ -194,7 +212,7 @@ static plank_status build_steps(plank_scan *s, plank_error *err) {
             if ((pass == 0) != single) continue;
             int32_t m = 0;
             for (int32_t j = i; j < nc; j++)
-                if (!done[j] && (j == i || (single && colof[j] == colof[i] && colof[i] >= 0))) m++;
+                if (!done[j] && (j == i || joins(cu, b->ncols, colof, single, i, j))) m++;
             pk_bnode *node = conj[i];
             if (m > 1) {
                 node = pk_arena_alloc(ar, sizeof *node);
@@ -208,7 +226,7 @@ static plank_status build_steps(plank_scan *s, plank_error *err) {
                 node->n = m;
                 int32_t q = 0;
                 for (int32_t j = i; j < nc; j++)
-                    if (!done[j] && (j == i || (colof[j] == colof[i] && colof[i] >= 0))) {
+                    if (!done[j] && (j == i || joins(cu, b->ncols, colof, single, i, j))) {
                         kids[q++] = conj[j];
                         done[j] = true;
                     }
@@ -384,6 +402,17 @@ static int64_t count_range(const uint8_t *bits, int64_t from, int64_t to) {
 }
 
 static int64_t popcount_bits(const uint8_t *bits, int64_t n) { return count_range(bits, 0, n); }
+
+/* Whether a bit of [from, to) is set (stops at the first). */
+static bool any_in_range(const uint8_t *bits, int64_t from, int64_t to) {
+    while (from < to && (from & 7))
+        if (pk_bit_get(bits, from++)) return true;
+    for (; to - from >= 64; from += 64)
+        if (pk_load_u64(bits + from / 8)) return true;
+    while (from < to)
+        if (pk_bit_get(bits, from++)) return true;
+    return false;
+}
 
 /* Runs of set bits in bits[0 .. n) (n bits; bits past n are clear): the
  * set bits whose lower neighbour is clear, 64 at a time. */
@@ -821,16 +850,17 @@ static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plan
             st = load_pages(s, g, k, rows, &pi[k], err);
             any |= pi[k].npages > 0;
         }
-        if (st == PLANK_OK && any) {
+        if (st == PLANK_OK && any && !pk_prune_rows_may_cut(b, b->root, pi)) {
+            for (int32_t k = 0; k < b->ncols; k++) s->st.pages += pi[k].npages;
+        } else if (st == PLANK_OK && any) {
             memset(alive, 0, nb);
             st = pk_prune_rows(b, pi, cs, rows, &s->alloc, alive, err);
             if (st == PLANK_OK) {
                 for (int32_t k = 0; k < b->ncols; k++) {
                     s->st.pages += pi[k].npages;
-                    for (int32_t i = 0; i < pi[k].npages; i++) {
-                        bool hit = count_range(alive, pi[k].first[i], pi[k].first[i + 1]) > 0;
-                        s->st.pages_pruned_page_index += !hit;
-                    }
+                    for (int32_t i = 0; i < pi[k].npages; i++)
+                        s->st.pages_pruned_page_index +=
+                            !any_in_range(alive, pi[k].first[i], pi[k].first[i + 1]);
                 }
                 if (popcount_bits(alive, rows) == 0) {
                     s->st.row_groups_pruned_page_index++;

@@ -178,6 +178,10 @@ typedef struct pk_pageinfo {
     size_t bytes_len;
 } pk_pageinfo;
 
+/* False when the page index cannot exclude any row for node n (every page
+ * of every term below may hold a TRUE row, and no NOT inverts one): then
+ * pk_prune_rows would set every bit, and need not run. */
+bool pk_prune_rows_may_cut(const pk_bound *b, const pk_bnode *n, const pk_pageinfo *pi);
 /* Sets bit r of t (rows bits, ceil(rows/8) bytes) for every row r of the
  * row group that the page index lets the predicate be TRUE at. */
 plank_status pk_prune_rows(const pk_bound *b, const pk_pageinfo *pi, const pk_colstat *chunk,
