@@ -313,9 +313,9 @@ static void check_bytes(plank_encoding enc, plank_physical_type type, int32_t tl
     for (int si = 0; si < nsets; si++) {
         pk_decoder d;
         plank_error err = {0};
-        CHECK(pk_decoder_init(&d, enc, type, tlen, buf, o.size, (int64_t)n, NULL,
-                              pk_default_allocator(), &err) == PLANK_OK);
-        pk_decoder_use_kernels(&d, sets[si]);
+        /* The kernels from init on: the page's lengths are decoded with them too. */
+        CHECK(pk_decoder_init_k(&d, enc, type, tlen, buf, o.size, (int64_t)n, NULL, sets[si],
+                                pk_default_allocator(), &err) == PLANK_OK);
         pk_buffer data;
         pk_buffer_init(&data, pk_default_allocator());
         int64_t *ends = malloc(sizeof(int64_t) * (n + 1));

@@ -127,9 +127,9 @@ static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint
     PK_RETURN_IF(!a, err, PLANK_ERR_OUT_OF_MEMORY, "out of memory for %lld %s",
                  (long long)d->num_values, what);
     *lengths_out = a; /* owned by d from here on */
-    /* Lengths are decoded at init, before the reader hands over its kernel
-     * table, so they use the scalar kernels (valid at every level). */
-    const pk_kernels *k = pk_kernels_for(PK_SIMD_SCALAR);
+    /* The decoder's kernels when given at init (pk_decoder_init_k), else
+     * the scalar ones (valid at every level). */
+    const pk_kernels *k = d->kernels ? d->kernels : pk_kernels_for(PK_SIMD_SCALAR);
     uint32_t tmp[256];
     for (int64_t i = 0; i < d->num_values;) {
         int64_t m = d->num_values - i < 256 ? d->num_values - i : 256;
@@ -262,7 +262,17 @@ plank_status pk_decoder_init(pk_decoder *d, plank_encoding encoding, plank_physi
                              int32_t type_length, const uint8_t *buf, size_t len,
                              int64_t num_values, const pk_dict *dict,
                              const plank_allocator *alloc, plank_error *err) {
+    return pk_decoder_init_k(d, encoding, type, type_length, buf, len, num_values, dict, NULL,
+                             alloc, err);
+}
+
+plank_status pk_decoder_init_k(pk_decoder *d, plank_encoding encoding, plank_physical_type type,
+                               int32_t type_length, const uint8_t *buf, size_t len,
+                               int64_t num_values, const pk_dict *dict,
+                               const struct pk_kernels *kernels, const plank_allocator *alloc,
+                               plank_error *err) {
     memset(d, 0, sizeof *d);
+    pk_decoder_use_kernels(d, kernels);
     pk_buffer_init(&d->last, alloc);
     d->encoding = encoding;
     d->type = type;

@@ -156,13 +156,20 @@ plank_status pk_decoder_init(pk_decoder *d, plank_encoding encoding, plank_physi
                              int32_t type_length, const uint8_t *buf, size_t len,
                              int64_t num_values, const pk_dict *dict,
                              const plank_allocator *alloc, plank_error *err);
-void pk_decoder_release(pk_decoder *d);
 /* Selects the kernels (NULL: scalar reference) of an initialised decoder;
  * call after pk_decoder_init. The column reader passes the reader's table. */
 PK_INLINE void pk_decoder_use_kernels(pk_decoder *d, const struct pk_kernels *k) {
     d->kernels = k;
     d->rle.kernels = k;
 }
+/* pk_decoder_init with the kernels selected from the start, so that what
+ * init decodes (the DELTA lengths of byte-array pages) uses them too. */
+plank_status pk_decoder_init_k(pk_decoder *d, plank_encoding encoding, plank_physical_type type,
+                               int32_t type_length, const uint8_t *buf, size_t len,
+                               int64_t num_values, const pk_dict *dict,
+                               const struct pk_kernels *kernels, const plank_allocator *alloc,
+                               plank_error *err);
+void pk_decoder_release(pk_decoder *d);
 
 /* Fixed-width types (BOOLEAN as one 0/1 byte per value, INT32, INT64, INT96,
  * FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY): writes n values densely to out

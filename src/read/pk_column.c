@@ -455,9 +455,9 @@ static plank_status start_values(plank_column_reader *cr, int32_t encoding, cons
                      (unsigned long long)((uint64_t)non_null * per),
                      (unsigned long long)cr->r->max_page_size);
     }
-    PK_FORWARD(pk_decoder_init(&cr->dec, (plank_encoding)encoding, cr->type,
-                               cr->node->type_length, vals, vlen, non_null, dict, cr->a, err));
-    pk_decoder_use_kernels(&cr->dec, cr->r->kernels);
+    PK_FORWARD(pk_decoder_init_k(&cr->dec, (plank_encoding)encoding, cr->type,
+                                 cr->node->type_length, vals, vlen, non_null, dict,
+                                 cr->r->kernels, cr->a, err));
     cr->dec_active = true;
     return PLANK_OK;
 }
