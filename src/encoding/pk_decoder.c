@@ -288,6 +288,8 @@ plank_status pk_decoder_init_k(pk_decoder *d, plank_encoding encoding, plank_phy
     d->num_values = num_values;
     plank_status st = init_encoding(d, err);
     if (st != PLANK_OK) pk_decoder_release(d);
+    /* Again: initialising the encoding resets the RLE decoder's kernels. */
+    else pk_decoder_use_kernels(d, kernels);
     return st;
 }
 
