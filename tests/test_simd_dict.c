@@ -85,9 +85,12 @@ static void check_page(plank_physical_type type, int64_t count, size_t n, int bw
     uint8_t *out = malloc(n * w + 1);
     for (int s = -1; s < nsets; s++) {
         pk_decoder d;
-        CHECK(pk_decoder_init(&d, PLANK_ENC_RLE_DICTIONARY, type, 0, page, o.size, (int64_t)n,
-                              &dict, pk_default_allocator(), &err) == PLANK_OK);
-        pk_decoder_use_kernels(&d, s < 0 ? NULL : sets[s]);
+        /* As the column reader opens a page: the kernels given at init,
+         * which must reach the indices' RLE decoder too. */
+        CHECK(pk_decoder_init_k(&d, PLANK_ENC_RLE_DICTIONARY, type, 0, page, o.size,
+                                (int64_t)n, &dict, s < 0 ? NULL : sets[s],
+                                pk_default_allocator(), &err) == PLANK_OK);
+        CHECK(d.rle.kernels == (s < 0 ? NULL : sets[s]));
         bool ok = true;
         for (size_t i = 0; ok && i < n;) {
             size_t m = 1 + ref_below(r, 700);
