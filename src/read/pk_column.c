@@ -969,6 +969,18 @@ static plank_status selection_step(plank_column_reader *cr, int64_t *stop, plank
 }
 
 /* Copies the window slots idx[0..k) of g to slots at.. of d. */
+/* o[j] = src[idx[j]] for k values of w bytes. */
+static void gather_fixed(uint8_t *o, const uint8_t *src, const uint16_t *idx, int64_t k,
+                         size_t w) {
+    if (w == 4) {
+        for (int64_t j = 0; j < k; j++) memcpy(o + j * 4, src + (size_t)idx[j] * 4, 4);
+    } else if (w == 8) {
+        for (int64_t j = 0; j < k; j++) memcpy(o + j * 8, src + (size_t)idx[j] * 8, 8);
+    } else {
+        for (int64_t j = 0; j < k; j++) memcpy(o + (size_t)j * w, src + (size_t)idx[j] * w, w);
+    }
+}
+
 static plank_status gather_slots(plank_column_reader *cr, const pk_read_dest *g,
                                  const uint16_t *idx, int64_t k, pk_read_dest *d, int64_t at,
                                  plank_error *err) {
@@ -1027,16 +1039,34 @@ static plank_status gather_slots(plank_column_reader *cr, const pk_read_dest *g,
         PK_FORWARD(pk_buffer_resize(d->values, (size_t)d->capacity * w, err));
         d->values_ready = true;
     }
-    const uint8_t *src = g->values->data;
-    uint8_t *o = d->values->data + (size_t)at * w;
-    if (w == 4) {
-        for (int64_t j = 0; j < k; j++) memcpy(o + j * 4, src + (size_t)idx[j] * 4, 4);
-    } else if (w == 8) {
-        for (int64_t j = 0; j < k; j++) memcpy(o + j * 8, src + (size_t)idx[j] * 8, 8);
-    } else {
-        for (int64_t j = 0; j < k; j++) memcpy(o + (size_t)j * w, src + (size_t)idx[j] * w, w);
-    }
+    gather_fixed(d->values->data + (size_t)at * w, g->values->data, idx, k, w);
     return PLANK_OK;
+}
+
+/* A window of a PLAIN page of fixed-width values without levels: the
+ * selected values are gathered straight from the page (no decode into the
+ * window buffer first). False when the page or column is not of that kind. */
+static bool gather_plain_direct(plank_column_reader *cr, const uint16_t *idx, int64_t k,
+                                int64_t W, pk_read_dest *d, int64_t at, plank_error *err,
+                                plank_status *st) {
+    const pk_decoder *dec = &cr->dec;
+    size_t w = (size_t)cr->width;
+    *st = PLANK_OK;
+    if (cr->max_def != 0 || d->dict_mode || dec->encoding != PLANK_ENC_PLAIN ||
+        cr->type == PLANK_BYTE_ARRAY || cr->type == PLANK_BOOLEAN || w == 0 ||
+        (size_t)dec->width != w || dec->pos + W > dec->num_values ||
+        (size_t)(dec->end - dec->start) / w < (size_t)(dec->pos + W))
+        return false;
+    if (!d->values_ready) {
+        *st = pk_buffer_resize(d->values, (size_t)d->capacity * w, err);
+        if (*st != PLANK_OK) return true;
+        d->values_ready = true;
+    }
+    /* Copied before the window is consumed: the page may be released then. */
+    gather_fixed(d->values->data + (size_t)at * w, dec->start + (size_t)dec->pos * w, idx, k, w);
+    *st = pk_decoder_skip(&cr->dec, W, err);
+    if (*st == PLANK_OK) consume_levels(cr, W);
+    return true;
 }
 
 /* Sparse selections of flat columns (the seed work's buffered path): when
@@ -1065,6 +1095,14 @@ static plank_status gather_window(plank_column_reader *cr, pk_read_dest *d, int6
     bool dict_page = cr->dec.encoding == PLANK_ENC_PLAIN_DICTIONARY ||
                      cr->dec.encoding == PLANK_ENC_RLE_DICTIONARY;
     if (d->dict_mode && !dict_page) return PLANK_OK; /* fallback values stay on the plain path */
+    plank_status st;
+    if (gather_plain_direct(cr, idx, k, W, d, at, err, &st)) {
+        PK_FORWARD(st);
+        cr->sel_i = i;
+        cr->sel_reading = i < cr->nsel && cr->sel[i].first < S + W;
+        *got = k;
+        return PLANK_OK;
+    }
     pk_read_dest g = {0};
     g.validity = &cr->g_validity;
     g.def = &cr->g_def;
