@@ -772,9 +772,11 @@ static plank_status read_dict_slots(plank_column_reader *cr, pk_read_dest *d, in
                      "%lld values requested, the page has %lld left", (long long)nn,
                      (long long)(cr->dec.num_values - cr->dec.pos));
         PK_FORWARD(pk_rle_get_u32(&cr->dec.rle, tmp, nn, err));
-        uint32_t any = 0;
-        for (int64_t j = 0; j < nn; j++) any |= (uint32_t)(tmp[j] >= (uint64_t)base);
-        if (any)
+        /* The largest index against the dictionary size: a 32-bit max
+         * reduction, which vectorises (a widened compare per value did not). */
+        uint32_t mx = 0;
+        for (int64_t j = 0; j < nn; j++) mx = tmp[j] > mx ? tmp[j] : mx;
+        if (nn > 0 && (uint64_t)mx >= (uint64_t)base)
             for (int64_t j = 0; j < nn; j++)
                 PK_RETURN_IF(tmp[j] >= (uint64_t)base, err, PLANK_ERR_CORRUPT,
                              "dictionary index %u out of range (dictionary has %lld values)",
