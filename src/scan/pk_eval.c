@@ -452,17 +452,39 @@ static bool op_holds(plank_compare_op op, int k) {
     return false;
 }
 
+/* Eight 0/1 bytes (little-endian in x) as the bits of one byte: the
+ * product puts byte j's bit at bit 56 + j, every partial product at its own
+ * bit (no carries). */
+static inline uint8_t pack8(uint64_t x) { return (uint8_t)((x * 0x0102040810204080ULL) >> 56); }
+
 /* Two columns of one integer or float type at the same scale and unit:
- * compared as stored, eight rows per output byte. */
+ * compared as stored, 64 rows at a time into 0/1 bytes (a loop the
+ * compiler vectorises) packed eight to an output byte. */
 #define CMP_LOOP(T, A, B, EXPR)                                                             \
-    for (int64_t i = 0; i < n; i += 8) {                                                \
-        uint8_t m = 0;                                                                  \
-        int64_t e = n - i < 8 ? n - i : 8;                                              \
-        for (int64_t j = 0; j < e; j++) {                                               \
-            T a_ = (A)[i + j], b_ = (B)[i + j];                                         \
-            m |= (uint8_t)((EXPR) << j);                                                \
+    {                                                                                   \
+    /* Hoisted: the byte stores could alias the batch's pointers otherwise. */         \
+    const T *restrict pa_ = (A), *restrict pb_ = (B);                                   \
+    for (int64_t i = 0; i < n; i += 64) {                                               \
+        uint8_t r_[64];                                                                 \
+        int64_t e = n - i < 64 ? n - i : 64;                                            \
+        if (e == 64) {                                                                  \
+            for (int64_t j = 0; j < 64; j++) {                                          \
+                T a_ = pa_[i + j], b_ = pb_[i + j];                                     \
+                r_[j] = (uint8_t)(EXPR);                                                \
+            }                                                                           \
+        } else {                                                                        \
+            memset(r_, 0, sizeof r_);                                                   \
+            for (int64_t j = 0; j < e; j++) {                                           \
+                T a_ = pa_[i + j], b_ = pb_[i + j];                                     \
+                r_[j] = (uint8_t)(EXPR);                                                \
+            }                                                                           \
         }                                                                               \
-        t[i / 8] = m;                                                                   \
+        for (int64_t q = 0; q < (e + 7) / 8; q++) {                                     \
+            uint64_t x_;                                                                \
+            memcpy(&x_, r_ + 8 * q, 8);                                                 \
+            t[i / 8 + q] = pack8(x_);                                                   \
+        }                                                                               \
+    }                                                                                   \
     }
 
 #define CMP_OPS(T, A, B)                                                                    \
@@ -474,6 +496,23 @@ static bool op_holds(plank_compare_op op, int k) {
     case PLANK_CMP_GT: CMP_LOOP(T, A, B, a_ > b_) break;                                 \
     case PLANK_CMP_GE: CMP_LOOP(T, A, B, a_ >= b_) break;                                \
     }
+
+/* t holds the comparison: t &= valid, f = ~t & valid, valid the AND of the
+ * two validity bitmaps (NULL: all valid). The pointers never overlap
+ * (restrict: the loop vectorises). */
+static void split_valid(uint8_t *restrict t, uint8_t *restrict f, const uint8_t *restrict v1,
+                        const uint8_t *restrict v2, size_t nb) {
+    if (!v1 && !v2) {
+        for (size_t i = 0; i < nb; i++) f[i] = (uint8_t)~t[i];
+        return;
+    }
+    for (size_t i = 0; i < nb; i++) {
+        uint8_t v = (v1 ? v1[i] : 0xff) & (v2 ? v2[i] : 0xff);
+        uint8_t r = t[i];
+        t[i] = r & v;
+        f[i] = (uint8_t)~r & v;
+    }
+}
 
 static bool colcmp_fast(pk_evalctx *x, const pk_bnode *node, uint8_t *t, uint8_t *f) {
     const pk_fcol *c1 = &x->b->cols[node->col], *c2 = &x->b->cols[node->col2];
@@ -489,13 +528,7 @@ static bool colcmp_fast(pk_evalctx *x, const pk_bnode *node, uint8_t *t, uint8_t
     default: return false; /* floats: NaN's order needs the general path */
     }
     size_t nb = nbytes(n);
-    const uint8_t *v1 = b1->validity, *v2 = b2->validity;
-    for (size_t i = 0; i < nb; i++) {
-        uint8_t v = (v1 ? v1[i] : 0xff) & (v2 ? v2[i] : 0xff);
-        uint8_t r = t[i];
-        t[i] = r & v;
-        f[i] = (uint8_t)~r & v;
-    }
+    split_valid(t, f, b1->validity, b2->validity, nb);
     trim(t, n);
     trim(f, n);
     return true;
@@ -523,6 +556,22 @@ static void eval_colcmp(pk_evalctx *x, const pk_bnode *node, uint8_t *t, uint8_t
 }
 
 /* ---- The tree ---------------------------------------------------------------------- */
+
+/* A child's TRUE / FALSE bitmaps joined into its AND (or OR) parent's. */
+static void join_bits(uint8_t *restrict t, uint8_t *restrict f, const uint8_t *restrict ct,
+                      const uint8_t *restrict cf, size_t nb, bool is_and) {
+    if (is_and) {
+        for (size_t i = 0; i < nb; i++) {
+            t[i] &= ct[i];
+            f[i] |= cf[i];
+        }
+    } else {
+        for (size_t i = 0; i < nb; i++) {
+            t[i] |= ct[i];
+            f[i] &= cf[i];
+        }
+    }
+}
 
 plank_status pk_eval(pk_evalctx *x, const pk_bnode *node, const uint8_t **tout,
                      const uint8_t **fout, plank_error *err) {
@@ -561,15 +610,7 @@ plank_status pk_eval(pk_evalctx *x, const pk_bnode *node, const uint8_t **tout,
                 memcpy(f, cf, nb);
                 continue;
             }
-            for (size_t i = 0; i < nb; i++) {
-                if (is_and) {
-                    t[i] &= ct[i];
-                    f[i] |= cf[i];
-                } else {
-                    t[i] |= ct[i];
-                    f[i] &= cf[i];
-                }
-            }
+            join_bits(t, f, ct, cf, nb, is_and);
         }
         break;
     }
