@@ -84,7 +84,7 @@ const fail = (m) => { fails++; console.log(`FAIL: ${m}`); };
 const dir = mkdtempSync(join(tmpdir(), 'plank-tpch-queries-'));
 const gen = (name, ...opts) => {
     execFileSync(plank, ['tpch', 'gen', '--sf', '0.01', '--out', join(dir, name), '--tables', 'lineitem,orders',
-        '--threads', '2', ...opts], { stdio: ['ignore', 'ignore', 'inherit'] });
+        '--threads', '2', ...opts], { stdio: ['ignore', 'ignore', 'pipe'] });
     return name;
 };
 try {
