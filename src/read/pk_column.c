@@ -241,7 +241,13 @@ static plank_status attach(plank_column_reader *cr, int32_t g, plank_error *err)
  * once; otherwise the missing 4 KiB blocks of the range, in runs. */
 static plank_status chunk_need(plank_column_reader *cr, uint64_t off, uint64_t len,
                                plank_error *err) {
-    if (cr->have_all || cr->r->mem) return PLANK_OK;
+    if (cr->r->mem) {
+        if (off < cr->chunk_len)
+            pk_reader_map_populate(cr->r, cr->chunk + off,
+                                   (size_t)(len < cr->chunk_len - off ? len : cr->chunk_len - off));
+        return PLANK_OK;
+    }
+    if (cr->have_all) return PLANK_OK;
     if (off >= cr->chunk_len) return PLANK_OK;
     if (len > cr->chunk_len - off) len = cr->chunk_len - off;
     int64_t rows = cr->r->md.row_groups[cr->rg].info.num_rows;
