@@ -1077,6 +1077,60 @@ static bool gather_plain_direct(plank_column_reader *cr, const uint16_t *idx, in
     return true;
 }
 
+/* A window of W entries of a fixed-width column most of which is
+ * selected: the selected runs (rs, rl) copied whole into d at `at`, straight
+ * from a PLAIN page without levels, else from the window decoded into the
+ * reader's window buffers (values, validity bits and levels run by run). */
+static plank_status copy_window_runs(plank_column_reader *cr, const uint16_t *rs,
+                                     const uint16_t *rl, int64_t nr, int64_t W, pk_read_dest *d,
+                                     int64_t at, plank_error *err) {
+    size_t w = (size_t)cr->width;
+    const pk_decoder *dec = &cr->dec;
+    if (!d->values_ready) {
+        PK_FORWARD(pk_buffer_resize(d->values, (size_t)d->capacity * w, err));
+        d->values_ready = true;
+    }
+    uint8_t *dst = d->values->data + (size_t)at * w;
+    if (cr->max_def == 0 && dec->encoding == PLANK_ENC_PLAIN && (size_t)dec->width == w &&
+        dec->pos + W <= dec->num_values &&
+        (size_t)(dec->end - dec->start) / w >= (size_t)(dec->pos + W)) {
+        const uint8_t *src = dec->start + (size_t)dec->pos * w;
+        for (int64_t r = 0; r < nr; r++) {
+            memcpy(dst, src + (size_t)rs[r] * w, (size_t)rl[r] * w);
+            dst += (size_t)rl[r] * w;
+        }
+        PK_FORWARD(pk_decoder_skip(&cr->dec, W, err));
+        consume_levels(cr, W);
+        return PLANK_OK;
+    }
+    pk_read_dest g = {0};
+    g.validity = &cr->g_validity;
+    g.def = &cr->g_def;
+    g.values = &cr->g_values;
+    g.offsets = &cr->g_offsets;
+    g.data = &cr->g_data;
+    g.offset_width = 8;
+    PK_FORWARD(prepare_dest(cr, &g, W, err));
+    PK_FORWARD(read_slots(cr, &g, 0, W, false, err));
+    consume_levels(cr, W);
+    const uint8_t *src = g.values->data;
+    const pk_kernels *kn = cr->r->kernels;
+    const int16_t *def = cr->max_def > 0 ? (const int16_t *)(const void *)g.def->data : NULL;
+    int64_t off = at;
+    for (int64_t r = 0; r < nr; r++) {
+        memcpy(dst, src + (size_t)rs[r] * w, (size_t)rl[r] * w);
+        dst += (size_t)rl[r] * w;
+        if (def) {
+            kn->copy_bits(g.validity->data, rs[r], d->validity->data, off, rl[r]);
+            d->null_count += rl[r] - pk_count_eq16(kn, def + rs[r], rl[r], cr->max_def);
+            if (d->def)
+                memcpy((int16_t *)(void *)d->def->data + off, def + rs[r], (size_t)rl[r] * 2);
+        }
+        off += rl[r];
+    }
+    return PLANK_OK;
+}
+
 /* Sparse selections of flat columns (the seed work's buffered path): when
  * the next window of up to 1024 entries of the page holds several selected
  * ranges, the window is decoded whole into a small buffer and the selected
@@ -1088,15 +1142,18 @@ static plank_status gather_window(plank_column_reader *cr, pk_read_dest *d, int6
     int64_t S = cr->rows_started;
     int64_t W = cr->page_left < 1024 ? cr->page_left : 1024;
     if (room < W) W = room; /* never more entries than the read has room for */
-    /* The selected entries of the window, and how many ranges they form. */
-    uint16_t idx[1024];
+    /* The selected runs of the window (start in the window, length). */
+    uint16_t rs[1024], rl[1024];
     int64_t k = 0, ranges = 0, i = cr->sel_i;
     for (; i < cr->nsel && cr->sel[i].first < S + W; i++) {
         int64_t a = cr->sel[i].first > S ? cr->sel[i].first : S;
         int64_t b = cr->sel[i].first + cr->sel[i].count;
         if (b > S + W) b = S + W;
-        for (int64_t p = a; p < b; p++) idx[k++] = (uint16_t)(p - S);
-        ranges += b > a;
+        if (b > a) {
+            rs[ranges] = (uint16_t)(a - S);
+            rl[ranges++] = (uint16_t)(b - a);
+            k += b - a;
+        }
         if (cr->sel[i].first + cr->sel[i].count > S + W) break; /* goes on after */
     }
     if (ranges < 4) return PLANK_OK;
@@ -1104,6 +1161,18 @@ static plank_status gather_window(plank_column_reader *cr, pk_read_dest *d, int6
                      cr->dec.encoding == PLANK_ENC_RLE_DICTIONARY;
     if (d->dict_mode && !dict_page) return PLANK_OK; /* fallback values stay on the plain path */
     plank_status st;
+    if (k * 2 >= W && cr->type != PLANK_BYTE_ARRAY && cr->type != PLANK_BOOLEAN &&
+        !d->dict_mode) {
+        /* Most of the window is selected: its runs are copied whole. */
+        PK_FORWARD(copy_window_runs(cr, rs, rl, ranges, W, d, at, err));
+        cr->sel_i = i;
+        cr->sel_reading = i < cr->nsel && cr->sel[i].first < S + W;
+        *got = k;
+        return PLANK_OK;
+    }
+    uint16_t idx[1024];
+    for (int64_t r = 0, q = 0; r < ranges; r++)
+        for (int64_t p = 0; p < rl[r]; p++) idx[q++] = (uint16_t)(rs[r] + p);
     if (gather_plain_direct(cr, idx, k, W, d, at, err, &st)) {
         PK_FORWARD(st);
         cr->sel_i = i;
