@@ -1077,6 +1077,25 @@ static bool gather_plain_direct(plank_column_reader *cr, const uint16_t *idx, in
     return true;
 }
 
+/* Decodes the next W entries of the page whole into the reader's window
+ * buffers (g describes them) and consumes them. */
+static plank_status read_window(plank_column_reader *cr, pk_read_dest *g, int64_t W,
+                                bool dict_mode, int32_t null_index, plank_error *err) {
+    memset(g, 0, sizeof *g);
+    g->validity = &cr->g_validity;
+    g->def = &cr->g_def;
+    g->values = &cr->g_values;
+    g->offsets = &cr->g_offsets;
+    g->data = &cr->g_data;
+    g->offset_width = 8;
+    g->dict_mode = dict_mode;
+    g->null_index = null_index;
+    PK_FORWARD(prepare_dest(cr, g, W, err));
+    PK_FORWARD(read_slots(cr, g, 0, W, false, err));
+    consume_levels(cr, W);
+    return PLANK_OK;
+}
+
 /* A window of W entries of a fixed-width column most of which is
  * selected: the selected runs (rs, rl) copied whole into d at `at`, straight
  * from a PLAIN page without levels, else from the window decoded into the
@@ -1103,16 +1122,8 @@ static plank_status copy_window_runs(plank_column_reader *cr, const uint16_t *rs
         consume_levels(cr, W);
         return PLANK_OK;
     }
-    pk_read_dest g = {0};
-    g.validity = &cr->g_validity;
-    g.def = &cr->g_def;
-    g.values = &cr->g_values;
-    g.offsets = &cr->g_offsets;
-    g.data = &cr->g_data;
-    g.offset_width = 8;
-    PK_FORWARD(prepare_dest(cr, &g, W, err));
-    PK_FORWARD(read_slots(cr, &g, 0, W, false, err));
-    consume_levels(cr, W);
+    pk_read_dest g;
+    PK_FORWARD(read_window(cr, &g, W, false, 0, err));
     const uint8_t *src = g.values->data;
     const pk_kernels *kn = cr->r->kernels;
     const int16_t *def = cr->max_def > 0 ? (const int16_t *)(const void *)g.def->data : NULL;
@@ -1180,18 +1191,8 @@ static plank_status gather_window(plank_column_reader *cr, pk_read_dest *d, int6
         *got = k;
         return PLANK_OK;
     }
-    pk_read_dest g = {0};
-    g.validity = &cr->g_validity;
-    g.def = &cr->g_def;
-    g.values = &cr->g_values;
-    g.offsets = &cr->g_offsets;
-    g.data = &cr->g_data;
-    g.offset_width = 8;
-    g.dict_mode = d->dict_mode;
-    g.null_index = d->null_index;
-    PK_FORWARD(prepare_dest(cr, &g, W, err));
-    PK_FORWARD(read_slots(cr, &g, 0, W, false, err));
-    consume_levels(cr, W);
+    pk_read_dest g;
+    PK_FORWARD(read_window(cr, &g, W, d->dict_mode, d->null_index, err));
     /* The ranges wholly inside the window are done; one that goes on stays
      * current (and is being read). */
     cr->sel_i = i;
