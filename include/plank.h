@@ -583,6 +583,11 @@ typedef struct plank_arrow_options {
                                the caller's buffer, which must then outlive every array, not
                                only the reader (default false: arrays of a memory reader
                                are copies) */
+    bool narrow_decimals;   /* DECIMAL stored as INT32 (precision <= 9) / INT64 (<= 18) as
+                               Arrow decimal32 "d:P,S,32" / decimal64 "d:P,S,64": the stored
+                               values, zero copy where the page allows, instead of converted
+                               to decimal128 (default false: many consumers, DuckDB among
+                               them, import only decimal128) */
 } plank_arrow_options;
 
 /* Fills the defaults. Always call it before setting fields. */
@@ -597,7 +602,8 @@ PLANK_API void plank_arrow_options_init(plank_arrow_options *o);
  * unsigned "C"/"S"/"I"); INT64 "l" (unsigned "L"); FLOAT "f"; DOUBLE "g";
  * FLOAT16 "e"; DATE "tdD"; TIME "ttm"/"ttu"/"ttn"; TIMESTAMP "tsm:"/"tsu:"/
  * "tsn:" with "UTC" when adjusted to UTC; INT96 "tsn:" (or "w:12" raw);
- * DECIMAL "d:P,S" (decimal128, "d:P,S,256" above precision 38); STRING, ENUM,
+ * DECIMAL "d:P,S" (decimal128, "d:P,S,256" above precision 38; "d:P,S,32" /
+ * "d:P,S,64" for INT32 / INT64 decimals with narrow_decimals); STRING, ENUM,
  * JSON "u"; other BYTE_ARRAY "z"; FIXED_LEN_BYTE_ARRAY "w:N"; UUID "w:16" with
  * the arrow.uuid extension metadata; UNKNOWN "n"; lists "+l", maps "+m"
  * (entries "+s" of key and value), groups "+s". Lists follow every

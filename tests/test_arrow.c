@@ -180,24 +180,41 @@ static int64_t dec128_low(const struct ArrowArray *a, int64_t i, int *fits) {
     return lo;
 }
 
-static void test_decimals(const char *dir) {
+/* Unscaled value i of a decimal array of `bits` (32, 64 or 128) that fits int64. */
+static int64_t dec_value(const struct ArrowArray *a, int bits, int64_t i, int *fits) {
+    if (bits == 128) return dec128_low(a, i, fits);
+    *fits = 1;
+    if (bits == 64) return ((const int64_t *)a->buffers[1])[a->offset + i];
+    return ((const int32_t *)a->buffers[1])[a->offset + i];
+}
+
+/* The corpus's decimal files (DuckDB reads 1.00 .. 24.00), exported as
+ * decimal128, and with narrow_decimals as decimal32 / decimal64 where
+ * stored as INT32 / INT64. */
+static void test_decimals(const char *dir, bool narrow) {
     static const char *const files[] = {"int32_decimal.parquet", "int64_decimal.parquet",
                                         "fixed_length_decimal.parquet",
                                         "fixed_length_decimal_legacy.parquet",
                                         "byte_array_decimal.parquet"};
+    static const int narrow_bits[] = {32, 64, 128, 128, 128};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         plank_reader *r = open_file(dir, files[f], NULL, 0, NULL);
         if (!r) continue;
         struct ArrowArrayStream st;
         plank_error e;
-        CHECK(plank_reader_arrow_stream(r, NULL, 0, NULL, &st, &e) == PLANK_OK);
+        plank_arrow_options ao;
+        plank_arrow_options_init(&ao);
+        ao.narrow_decimals = narrow;
+        int bits = narrow ? narrow_bits[f] : 128;
+        CHECK(plank_reader_arrow_stream(r, NULL, 0, &ao, &st, &e) == PLANK_OK);
         struct ArrowSchema s;
         CHECK(st.get_schema(&st, &s) == 0);
         const char *fmt = s.children[0]->format;
         CHECK_MSG(!strncmp(fmt, "d:", 2), "%s: %s", files[f], fmt);
-        int prec = 0, scale = -1;
-        sscanf(fmt, "d:%d,%d", &prec, &scale);
+        int prec = 0, scale = -1, fbits = 128;
+        sscanf(fmt, "d:%d,%d,%d", &prec, &scale, &fbits);
         CHECK_EQ_I64(scale, 2);
+        CHECK_MSG(fbits == bits, "%s: %s, want %d bits", files[f], fmt, bits);
         if (!strcmp(files[f], "byte_array_decimal.parquet")) {
             const char *id = meta_value(s.children[0]->metadata, "PARQUET:field_id");
             CHECK(id && !strcmp(id, "6"));
@@ -211,7 +228,7 @@ static void test_decimals(const char *dir) {
             CHECK_EQ_I64(v->length, 24);
             for (int64_t i = 0; i < v->length; i++) {
                 int fits;
-                int64_t u = dec128_low(v, i, &fits);
+                int64_t u = dec_value(v, bits, i, &fits);
                 CHECK_MSG(fits && u == (i + 1) * 100, "%s row %lld: %lld", files[f],
                           (long long)i, (long long)u);
             }
@@ -1143,7 +1160,8 @@ int main(void) {
     const char *dir = th_testing_dir();
     if (!dir) TEST_SKIP("parquet-testing not found (set PLANK_TESTING_DIR)");
     test_alltypes(dir);
-    test_decimals(dir);
+    test_decimals(dir, false);
+    test_decimals(dir, true);
     test_int96_float16(dir);
     test_narrow_ints(dir);
     test_nested_schema(dir);

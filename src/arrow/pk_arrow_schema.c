@@ -92,6 +92,13 @@ static void map_leaf(tree_builder *b, pk_anode *an) {
         an->conv = PK_CONV_BOOL;
         return;
     case PLANK_INT32:
+        if (dec && b->o->narrow_decimals && lt->precision <= 9) {
+            /* decimal32: the stored bytes */
+            snprintf(an->format, sizeof an->format, "d:%d,%d,32", (int)lt->precision,
+                     (int)lt->scale);
+            an->out_width = 4;
+            return;
+        }
         if (dec) { an->conv = PK_CONV_DEC_I32; return; }
         an->out_width = 4;
         if (lt->kind == PLANK_LOGICAL_INTEGER && lt->bit_width == 8) {
@@ -113,6 +120,13 @@ static void map_leaf(tree_builder *b, pk_anode *an) {
         }
         return;
     case PLANK_INT64:
+        if (dec && b->o->narrow_decimals && lt->precision <= 18) {
+            /* decimal64: the stored bytes */
+            snprintf(an->format, sizeof an->format, "d:%d,%d,64", (int)lt->precision,
+                     (int)lt->scale);
+            an->out_width = 8;
+            return;
+        }
         if (dec) { an->conv = PK_CONV_DEC_I64; return; }
         an->out_width = 8;
         if (lt->kind == PLANK_LOGICAL_INTEGER && !lt->is_signed) {
