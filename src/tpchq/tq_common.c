@@ -212,11 +212,11 @@ plank_status tq_field_resolve(const struct ArrowSchema *schema, const char *name
     case TQ_DECIMAL: {
         int p = 0, s = 0, bits = 128;
         if (sscanf(fmt, "d:%d,%d,%d", &p, &s, &bits) >= 2 && fmt[0] == 'd') {
-            if (bits != 128 || p > 18 || s < 0 || s > 18)
+            if ((bits != 128 && bits != 64 && bits != 32) || p > 18 || s < 0 || s > 18)
                 return tq_fail(err, PLANK_ERR_UNSUPPORTED,
                                "column %s: decimal %s needs more than 64 bits", name, fmt);
             f->scale = s;
-            f->width = 16;
+            f->width = bits / 8;
             return PLANK_OK;
         }
         if (strcmp(fmt, "l") == 0 || strcmp(fmt, "i") == 0) {
@@ -246,6 +246,13 @@ plank_status tq_field_resolve(const struct ArrowSchema *schema, const char *name
     static const char *const want[] = {"a decimal", "a date", "an integer", "a string"};
     return tq_fail(err, PLANK_ERR_UNSUPPORTED, "column %s: expected %s, the file has Arrow type %s",
                    name, want[kind], fmt);
+}
+
+const int64_t *tq_decimals_view(const tq_field *f, const struct ArrowArray *a, int64_t n,
+                                int64_t *scratch) {
+    if (f->width == 8) return (const int64_t *)a->buffers[1] + a->offset;
+    tq_decimals(f, a, n, scratch);
+    return scratch;
 }
 
 void tq_decimals(const tq_field *f, const struct ArrowArray *a, int64_t n, int64_t *out) {
@@ -395,6 +402,7 @@ plank_status tq_scan_groups(plank_reader *r, const plank_expr *filter,
     plank_arrow_options ao;
     plank_arrow_options_init(&ao);
     ao.dictionary_arrays = true;
+    ao.narrow_decimals = true; /* INT64 decimals as they are stored */
     plank_scan_options so;
     plank_scan_options_init(&so);
     so.filter = filter;

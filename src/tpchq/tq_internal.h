@@ -56,7 +56,7 @@ plank_status tq_open(const char *dir, const char *name, const tq_options *o,
 /* ---- Batch columns ------------------------------------------------------------------- */
 
 typedef enum tq_kind {
-    TQ_DECIMAL, /* decimal128 "d:P,S" with P <= 18, or int32/int64 (scale 0) */
+    TQ_DECIMAL, /* decimal128/64/32 "d:P,S[,bits]" with P <= 18, or int32/int64 (scale 0) */
     TQ_DATE,    /* "tdD" */
     TQ_INT,     /* int64 "l" or int32 "i" */
     TQ_STRING   /* "u"/"z", or a dictionary of them */
@@ -84,6 +84,10 @@ static inline bool tq_valid(const struct ArrowArray *a, int64_t i) {
 
 /* The decimal values of rows [0, n) of child a as int64 at the field's scale. */
 void tq_decimals(const tq_field *f, const struct ArrowArray *a, int64_t n, int64_t *out);
+/* The same without a copy when the array holds int64 values (decimal64,
+ * int64): a pointer into it; else converted into scratch (n values). */
+const int64_t *tq_decimals_view(const tq_field *f, const struct ArrowArray *a, int64_t n,
+                                int64_t *scratch);
 
 /* Date values (days) of rows [0, n). */
 static inline const int32_t *tq_dates(const struct ArrowArray *a) {

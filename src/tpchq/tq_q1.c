@@ -136,16 +136,16 @@ static plank_status q1_batch(void *state, const struct ArrowSchema *schema,
     TQ_TRY(tq_string_ids(&f[0], b->children[ix[0]], n, &w->rf, w->rid, Q1_COLS[0], err));
     TQ_TRY(tq_string_ids(&f[1], b->children[ix[1]], n, &w->ls, w->lid, Q1_COLS[1], err));
     TQ_TRY(assign_groups(w, n, err));
-    tq_decimals(&f[2], b->children[ix[2]], n, w->q);
-    tq_decimals(&f[3], b->children[ix[3]], n, w->p);
-    tq_decimals(&f[4], b->children[ix[4]], n, w->d);
-    tq_decimals(&f[5], b->children[ix[5]], n, w->t);
+    const int64_t *vq = tq_decimals_view(&f[2], b->children[ix[2]], n, w->q);
+    const int64_t *vp = tq_decimals_view(&f[3], b->children[ix[3]], n, w->p);
+    const int64_t *vd = tq_decimals_view(&f[4], b->children[ix[4]], n, w->d);
+    const int64_t *vt = tq_decimals_view(&f[5], b->children[ix[5]], n, w->t);
     const int64_t one_d = pow10_i64(w->sd), one_t = pow10_i64(w->st);
     /* The largest |charge| of a row is below mp * (one_d + md) * (one_t + mt);
      * n of them must stay below 2^63 for the int64 sums (the other sums are
      * smaller: |disc_price| <= that / 1, |price| etc. likewise bounded). */
-    double mq = (double)max_abs(w->q, n), mp = (double)max_abs(w->p, n);
-    double md = (double)max_abs(w->d, n), mt = (double)max_abs(w->t, n);
+    double mq = (double)max_abs(vq, n), mp = (double)max_abs(vp, n);
+    double md = (double)max_abs(vd, n), mt = (double)max_abs(vt, n);
     double row = mp * ((double)one_d + md) * ((double)one_t + mt);
     double worst = fmax(fmax(row, mq), fmax(mp * ((double)one_d + md), md));
     const int16_t *gid = w->gid;
@@ -156,12 +156,12 @@ static plank_status q1_batch(void *state, const struct ArrowSchema *schema,
         if (w->ng <= 64) {
             for (int64_t i = 0; i < n; i++) {
                 q1_small *a = &acc[gid[i]];
-                int64_t dp = w->p[i] * (one_d - w->d[i]);
-                a->qty += w->q[i];
-                a->price += w->p[i];
-                a->disc += w->d[i];
+                int64_t dp = vp[i] * (one_d - vd[i]);
+                a->qty += vq[i];
+                a->price += vp[i];
+                a->disc += vd[i];
                 a->disc_price += dp;
-                a->charge += dp * (one_t + w->t[i]);
+                a->charge += dp * (one_t + vt[i]);
                 a->count++;
             }
             for (int32_t g = 0; g < ng; g++) {
@@ -178,12 +178,12 @@ static plank_status q1_batch(void *state, const struct ArrowSchema *schema,
     }
     for (int64_t i = 0; i < n; i++) {
         q1_group *G = &w->g[gid[i]];
-        tq_i128 dp = (tq_i128)w->p[i] * (one_d - w->d[i]);
-        G->qty += w->q[i];
-        G->price += w->p[i];
-        G->disc += w->d[i];
+        tq_i128 dp = (tq_i128)vp[i] * (one_d - vd[i]);
+        G->qty += vq[i];
+        G->price += vp[i];
+        G->disc += vd[i];
         G->disc_price += dp;
-        G->charge += dp * (one_t + w->t[i]);
+        G->charge += dp * (one_t + vt[i]);
         G->count++;
     }
     return PLANK_OK;

@@ -89,12 +89,12 @@ static plank_status lineitem_batch(void *state, const struct ArrowSchema *schema
         }
     }
     const struct ArrowArray *ak = b->children[ik];
-    tq_decimals(&fk, ak, n, t->keys);
+    const int64_t *keys = tq_decimals_view(&fk, ak, n, t->keys);
     TQ_TRY(tq_string_ids(&fm, b->children[im], n, &t->modes, t->ids, "l_shipmode", err));
     for (int64_t i = 0; i < n; i++) {
         /* The filter already rejected NULL modes (IN is not true for NULL). */
         if (!tq_valid(ak, i) || t->ids[i] < 0) continue;
-        TQ_TRY(push_match(t, t->keys[i], t->ids[i], err));
+        TQ_TRY(push_match(t, keys[i], t->ids[i], err));
     }
     return PLANK_OK;
 }
@@ -307,10 +307,9 @@ static plank_status orderkey_batch(void *state, const struct ArrowSchema *schema
         if (!ks->vals) return tq_fail(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     }
     const struct ArrowArray *a = b->children[ik];
-    tq_decimals(&fk, a, n, ks->vals);
+    const int64_t *v = tq_decimals_view(&fk, a, n, ks->vals);
     const int64_t *u = c->u;
     int64_t nu = c->nu, j = t->cursor;
-    const int64_t *v = ks->vals;
     /* Ascending values without NULLs (orders as dbgen writes it): the few
      * keys that fall in the batch are looked up by galloping through it,
      * instead of the batch being walked value by value. */

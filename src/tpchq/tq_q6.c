@@ -47,16 +47,16 @@ static plank_status q6_batch(void *state, const struct ArrowSchema *schema,
     }
     w->scale = fp.scale + fd.scale;
     const struct ArrowArray *ap = b->children[ip], *ad = b->children[id];
-    tq_decimals(&fp, ap, n, w->p);
-    tq_decimals(&fd, ad, n, w->d);
+    const int64_t *vp = tq_decimals_view(&fp, ap, n, w->p);
+    const int64_t *vd = tq_decimals_view(&fd, ad, n, w->d);
     tq_i128 sum = 0;
     if (ap->null_count == 0 && ad->null_count == 0) {
-        for (int64_t i = 0; i < n; i++) sum += (tq_i128)w->p[i] * w->d[i];
+        for (int64_t i = 0; i < n; i++) sum += (tq_i128)vp[i] * vd[i];
         if (n) w->any = true;
     } else {
         for (int64_t i = 0; i < n; i++)
             if (tq_valid(ap, i) && tq_valid(ad, i)) {
-                sum += (tq_i128)w->p[i] * w->d[i];
+                sum += (tq_i128)vp[i] * vd[i];
                 w->any = true;
             }
     }
