@@ -1096,21 +1096,24 @@ static plank_status read_window(plank_column_reader *cr, pk_read_dest *g, int64_
     return PLANK_OK;
 }
 
-/* A window of W entries of a fixed-width column most of which is
- * selected: the selected runs (rs, rl) copied whole into d at `at`, straight
- * from a PLAIN page without levels, else from the window decoded into the
- * reader's window buffers (values, validity bits and levels run by run). */
+/* A window of W entries of a fixed-width column (or of dictionary codes)
+ * most of which is selected: the selected runs (rs, rl) copied whole into d
+ * at `at`, straight from a PLAIN page without levels, else from the window
+ * decoded into the reader's window buffers (values, validity bits and
+ * levels run by run). */
 static plank_status copy_window_runs(plank_column_reader *cr, const uint16_t *rs,
                                      const uint16_t *rl, int64_t nr, int64_t W, pk_read_dest *d,
                                      int64_t at, plank_error *err) {
-    size_t w = (size_t)cr->width;
+    /* Dictionary mode: int32 codes, in the buffer prepare_dest sized. */
+    size_t w = d->dict_mode ? 4 : (size_t)cr->width;
     const pk_decoder *dec = &cr->dec;
-    if (!d->values_ready) {
+    if (!d->dict_mode && !d->values_ready) {
         PK_FORWARD(pk_buffer_resize(d->values, (size_t)d->capacity * w, err));
         d->values_ready = true;
     }
     uint8_t *dst = d->values->data + (size_t)at * w;
-    if (cr->max_def == 0 && dec->encoding == PLANK_ENC_PLAIN && (size_t)dec->width == w &&
+    if (!d->dict_mode && cr->max_def == 0 && dec->encoding == PLANK_ENC_PLAIN &&
+        (size_t)dec->width == w &&
         dec->pos + W <= dec->num_values &&
         (size_t)(dec->end - dec->start) / w >= (size_t)(dec->pos + W)) {
         const uint8_t *src = dec->start + (size_t)dec->pos * w;
@@ -1123,7 +1126,7 @@ static plank_status copy_window_runs(plank_column_reader *cr, const uint16_t *rs
         return PLANK_OK;
     }
     pk_read_dest g;
-    PK_FORWARD(read_window(cr, &g, W, false, 0, err));
+    PK_FORWARD(read_window(cr, &g, W, d->dict_mode, d->null_index, err));
     const uint8_t *src = g.values->data;
     const pk_kernels *kn = cr->r->kernels;
     const int16_t *def = cr->max_def > 0 ? (const int16_t *)(const void *)g.def->data : NULL;
@@ -1172,8 +1175,7 @@ static plank_status gather_window(plank_column_reader *cr, pk_read_dest *d, int6
                      cr->dec.encoding == PLANK_ENC_RLE_DICTIONARY;
     if (d->dict_mode && !dict_page) return PLANK_OK; /* fallback values stay on the plain path */
     plank_status st;
-    if (k * 2 >= W && cr->type != PLANK_BYTE_ARRAY && cr->type != PLANK_BOOLEAN &&
-        !d->dict_mode) {
+    if (k * 2 >= W && cr->type != PLANK_BOOLEAN && (cr->type != PLANK_BYTE_ARRAY || d->dict_mode)) {
         /* Most of the window is selected: its runs are copied whole. */
         PK_FORWARD(copy_window_runs(cr, rs, rl, ranges, W, d, at, err));
         cr->sel_i = i;
