@@ -2304,7 +2304,7 @@ static void corpus(ctx *c) {
                 snprintf(o.where, sizeof o.where, "%s", k.where);
                 for (int64_t i = 0; i < k.count; i++) vpush(&o.rids, i);
                 /* The statistics of a full stream (count reads no projection). */
-                scan_out s2;
+                scan_out s2 = {0};
                 plank_scan *s = open_scan(rd, text, &so, NULL, 0, &s2);
                 if (s) {
                     struct ArrowArrayStream stream;
