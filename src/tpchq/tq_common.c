@@ -422,6 +422,34 @@ plank_status tq_scan_groups(plank_reader *r, const plank_expr *filter,
     return tq_drain(&stream, fn, state, err);
 }
 
+typedef struct tq_block_scan {
+    plank_reader *r;
+    const plank_expr *filter;
+    const char *const *columns;
+    int32_t ncols, ntasks;
+    tq_batch_fn fn;
+    char *states;
+    size_t state_size;
+} tq_block_scan;
+
+static plank_status block_task(void *ctx, int32_t worker, int32_t task, plank_error *err) {
+    (void)worker;
+    const tq_block_scan *b = ctx;
+    int32_t first, count;
+    tq_block(plank_reader_num_row_groups(b->r), b->ntasks, task, &first, &count);
+    return tq_scan_groups(b->r, b->filter, b->columns, b->ncols, first, count, b->fn,
+                          b->states + (size_t)task * b->state_size, err);
+}
+
+plank_status tq_scan_blocks(plank_reader *r, const plank_expr *filter,
+                            const char *const *columns, int32_t ncols, int32_t threads,
+                            tq_batch_fn fn, void *states, size_t state_size, plank_error *err) {
+    tq_block_scan b = {r, filter, columns, ncols,
+                       tq_tasks(threads, plank_reader_num_row_groups(r)), fn, states,
+                       state_size};
+    return tq_parallel(threads, b.ntasks, block_task, &b, err);
+}
+
 typedef struct tq_pool {
     tq_task_fn fn;
     void *ctx;

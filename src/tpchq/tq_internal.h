@@ -136,6 +136,14 @@ plank_status tq_scan_groups(plank_reader *r, const plank_expr *filter,
                             const char *const *columns, int32_t ncols, int32_t first,
                             int32_t count, tq_batch_fn fn, void *state, plank_error *err);
 
+/* The whole file on `threads` threads: its row groups split into
+ * tq_tasks(threads, row groups) contiguous blocks, block t scanned by
+ * tq_scan_groups with state (char *)states + t * state_size (so `states`
+ * holds at least `threads` of them). */
+plank_status tq_scan_blocks(plank_reader *r, const plank_expr *filter,
+                            const char *const *columns, int32_t ncols, int32_t threads,
+                            tq_batch_fn fn, void *states, size_t state_size, plank_error *err);
+
 /* The tasks a file's row groups are split into for `threads` threads, and
  * task t's contiguous block of them (the blocks in file order). */
 int32_t tq_tasks(int32_t threads, int32_t row_groups);

@@ -189,20 +189,6 @@ static plank_status q1_batch(void *state, const struct ArrowSchema *schema,
     return PLANK_OK;
 }
 
-typedef struct q1_ctx {
-    plank_reader *r;
-    const plank_expr *filter;
-    q1_worker *w;
-    int32_t ntasks;
-} q1_ctx;
-
-static plank_status q1_task(void *ctx, int32_t worker, int32_t task, plank_error *err) {
-    q1_ctx *c = ctx;
-    int32_t first, count;
-    tq_block(plank_reader_num_row_groups(c->r), c->ntasks, task, &first, &count);
-    return tq_scan_groups(c->r, c->filter, Q1_COLS, 6, first, count, q1_batch, &c->w[worker], err);
-}
-
 /* A merged group: its key strings and sums. */
 typedef struct q1_out {
     const char *rf, *ls;
@@ -235,9 +221,7 @@ plank_status tq_q1(const char *dir, const tq_options *o, tq_answer *out, plank_e
     plank_status st = tq_open(dir, "lineitem", o, NULL, 0, &r, err);
     if (st == PLANK_OK) st = plank_expr_parse(Q1_FILTER, NULL, &filter, err);
     if (st == PLANK_OK) {
-        int32_t nt = tq_tasks(o->threads, plank_reader_num_row_groups(r));
-        q1_ctx c = {r, filter, w, nt};
-        st = tq_parallel(o->threads, nt, q1_task, &c, err);
+        st = tq_scan_blocks(r, filter, Q1_COLS, 6, o->threads, q1_batch, w, sizeof *w, err);
     }
     int32_t sq = 0, sp = 0, sd = 0, stx = 0;
     for (int32_t i = 0; st == PLANK_OK && i < o->threads; i++) {

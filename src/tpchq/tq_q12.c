@@ -125,7 +125,6 @@ typedef struct q12_ctx {
     plank_reader *lr;          /* lineitem */
     const plank_expr *filter;
     q12_ltask *lt;             /* per lineitem task (a block of row groups) */
-    int32_t nlt;
     plank_reader *ok, *op;     /* orders with o_orderkey / o_orderpriority selected */
     int32_t okey_col;
     const q12_match *m;        /* all matches, sorted by key */
@@ -137,15 +136,6 @@ typedef struct q12_ctx {
     q12_otask *ot;
     int64_t *group_first;      /* first file row of each orders row group */
 } q12_ctx;
-
-static plank_status lineitem_task(void *ctx, int32_t worker, int32_t task, plank_error *err) {
-    (void)worker;
-    q12_ctx *c = ctx;
-    int32_t first, count;
-    tq_block(plank_reader_num_row_groups(c->lr), c->nlt, task, &first, &count);
-    return tq_scan_groups(c->lr, c->filter, Q12_LCOLS, 2, first, count, lineitem_batch,
-                          &c->lt[task], err);
-}
 
 /* Index of the first distinct key >= v. */
 static int64_t lower_bound(const int64_t *u, int64_t n, int64_t v) {
@@ -502,12 +492,13 @@ plank_status tq_q12(const char *dir, const tq_options *o, tq_answer *out, plank_
     c.filter = filter;
     if (st == PLANK_OK) {
         nlg = tq_tasks(o->threads, plank_reader_num_row_groups(c.lr));
-        c.nlt = nlg;
         c.lt = calloc((size_t)nlg + 1, sizeof *c.lt);
         if (!c.lt) st = tq_fail(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
         for (int32_t g = 0; c.lt && g < nlg; g++) tq_strset_init(&c.lt[g].modes);
     }
-    if (st == PLANK_OK) st = tq_parallel(o->threads, nlg, lineitem_task, &c, err);
+    if (st == PLANK_OK)
+        st = tq_scan_blocks(c.lr, filter, Q12_LCOLS, 2, o->threads, lineitem_batch, c.lt,
+                            sizeof *c.lt, err);
     /* Step 2: the matches in row-group order, modes made global, sorted by key. */
     int64_t nm = 0;
     for (int32_t g = 0; st == PLANK_OK && g < nlg; g++) nm += c.lt[g].n;

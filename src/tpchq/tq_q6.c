@@ -64,20 +64,7 @@ static plank_status q6_batch(void *state, const struct ArrowSchema *schema,
     return PLANK_OK;
 }
 
-typedef struct q6_ctx {
-    plank_reader *r;
-    const plank_expr *filter;
-    q6_worker *w;
-    int32_t ntasks;
-} q6_ctx;
-
-static plank_status q6_task(void *ctx, int32_t worker, int32_t task, plank_error *err) {
-    q6_ctx *c = ctx;
-    static const char *const cols[] = {"l_extendedprice", "l_discount"};
-    int32_t first, count;
-    tq_block(plank_reader_num_row_groups(c->r), c->ntasks, task, &first, &count);
-    return tq_scan_groups(c->r, c->filter, cols, 2, first, count, q6_batch, &c->w[worker], err);
-}
+static const char *const Q6_COLS[] = {"l_extendedprice", "l_discount"};
 
 plank_status tq_q6(const char *dir, const tq_options *o, tq_answer *out, plank_error *err) {
     plank_reader *r = NULL;
@@ -87,9 +74,7 @@ plank_status tq_q6(const char *dir, const tq_options *o, tq_answer *out, plank_e
     plank_status st = tq_open(dir, "lineitem", o, NULL, 0, &r, err);
     if (st == PLANK_OK) st = plank_expr_parse(Q6_FILTER, NULL, &filter, err);
     if (st == PLANK_OK) {
-        int32_t nt = tq_tasks(o->threads, plank_reader_num_row_groups(r));
-        q6_ctx c = {r, filter, w, nt};
-        st = tq_parallel(o->threads, nt, q6_task, &c, err);
+        st = tq_scan_blocks(r, filter, Q6_COLS, 2, o->threads, q6_batch, w, sizeof *w, err);
     }
     if (st == PLANK_OK) {
         tq_i128 sum = 0;
