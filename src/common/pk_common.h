@@ -1,8 +1,13 @@
 /*
  * pk_common.h: internal foundation shared by every module (status
  * propagation, allocation through the caller's allocator, growable buffers,
- * little-endian loads, overflow-checked arithmetic). Depends on nothing but
- * plank.h and libc.
+ * little-endian loads, overflow-checked arithmetic, CRC32). Depends on
+ * nothing but plank.h and libc.
+ *
+ * plank supports little-endian hosts only: the loads below, and the decoders
+ * and kernels that memcpy file bytes straight into integers and floats, take
+ * host order for the file's little-endian order. The guard below makes a
+ * big-endian build fail instead of misreading every file.
  */
 #ifndef PK_COMMON_H
 #define PK_COMMON_H
@@ -14,6 +19,14 @@
 #include <string.h>
 
 #include "plank.h"
+
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "plank reads Parquet's little-endian data with host-order loads: little-endian hosts only"
+#endif
+#elif defined(__BIG_ENDIAN__) || defined(__ARMEB__) || defined(__MIPSEB__)
+#error "plank reads Parquet's little-endian data with host-order loads: little-endian hosts only"
+#endif
 
 #if defined(__GNUC__)
 #define PK_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -38,6 +51,14 @@ void pk_error_prefix(plank_error *err, const char *fmt, ...) PK_PRINTF(2, 3);
 /* Fills the location fields that are still -1. */
 void pk_error_locate(plank_error *err, int64_t byte_offset, int32_t row_group, int32_t column,
                      int64_t page);
+/* The message of errno value errnum, thread-safe (strerror is not): written
+ * into buf (size bytes, truncated) or a static string of the libc; never
+ * NULL, never empty when size > 1 ("error N" for an unknown code). */
+const char *pk_strerror(int errnum, char *buf, size_t size);
+/* pk_strerror into a buffer that lives until the end of the enclosing block:
+ * for an argument of the call that uses the message, e.g.
+ * pk_error_set(err, PLANK_ERR_IO, "open %s: %s", path, PK_STRERROR(errno)). */
+#define PK_STRERROR(errnum) pk_strerror((errnum), (char[128]){0}, 128)
 
 /* Return `code` with a message when cond holds. */
 #define PK_RETURN_IF(cond, err, code, ...)                        \
@@ -106,8 +127,12 @@ bool pk_shared_unique(pk_shared *s);
 
 /* ---- Growable byte buffer ------------------------------------------------ */
 
-/* Every buffer keeps PK_BUFFER_PADDING readable (zeroed) bytes past `size`
- * so decoders may over-read by up to that much without leaving the block. */
+/* Every buffer keeps PK_BUFFER_PADDING readable bytes past `size` so decoders
+ * may over-read by up to that much without leaving the block. They are zero
+ * right after pk_buffer_resize (which zeroes the PK_BUFFER_PADDING bytes after
+ * the new size) and past the capacity (zeroed at each growth); after
+ * pk_buffer_append, or writes into data, the bytes between size and capacity
+ * hold whatever was there, so an over-read must not let them change a result. */
 #define PK_BUFFER_PADDING 64
 
 typedef struct pk_buffer {
@@ -152,7 +177,8 @@ PK_INLINE bool pk_add_overflow_i64(int64_t a, int64_t b, int64_t *r) {
     return __builtin_add_overflow(a, b, r);
 }
 
-/* ---- Little-endian loads (unaligned) -------------------------------------- */
+/* ---- Little-endian loads (unaligned; host order, which the guard at the top
+ * of this file makes little-endian) ---------------------------------------- */
 
 PK_INLINE uint16_t pk_load_u16(const void *p) { uint16_t v; memcpy(&v, p, 2); return v; }
 PK_INLINE uint32_t pk_load_u32(const void *p) { uint32_t v; memcpy(&v, p, 4); return v; }
@@ -181,6 +207,10 @@ PK_INLINE void pk_bit_put(uint8_t *bits, int64_t i, bool v) {
 
 /* ---- CRC32 (the zlib/IEEE polynomial used by Parquet page checksums) ------ */
 
+/* The CRC of data[0..n) continuing crc (0 to start); pk_crc32(pk_crc32(0, a),
+ * b) is the CRC of a followed by b. Uses PCLMULQDQ where the CPU has it. */
 uint32_t pk_crc32(uint32_t crc, const void *data, size_t n);
+/* The same with the portable tables only (the reference for tests). */
+uint32_t pk_crc32_portable(uint32_t crc, const void *data, size_t n);
 
 #endif /* PK_COMMON_H */

@@ -1,7 +1,11 @@
 /*
- * pk_encoding.h: scalar decoders for every Parquet encoding of flat values
- * and levels. These are the reference implementations that the SIMD kernels
- * of later work are tested against: straightforward and correct first.
+ * pk_encoding.h: decoders for every Parquet encoding of flat values and
+ * levels. The code here is scalar and is the reference the SIMD kernels are
+ * tested against; the hot loops (bit unpacking, DELTA miniblocks,
+ * dictionary gathers, BYTE_STREAM_SPLIT, boolean bitmaps, level range
+ * checks) call the kernels of simd through the table a decoder is given
+ * (struct pk_kernels; NULL: the scalar kernels), never an instruction set
+ * directly.
  *
  * Hostile-input contract (all functions): never read outside the input range
  * given at init, never write more than the caller asked for; any inconsistency
@@ -9,7 +13,8 @@
  * lengths past the end of the page, more values requested than the page has)
  * returns PLANK_ERR_CORRUPT with a message saying which.
  *
- * Depends on: common.
+ * Depends on: common, and simd through its kernel table (pk_kernels.h);
+ * pk_bloom.c on libxxhash when built with it.
  */
 #ifndef PK_ENCODING_H
 #define PK_ENCODING_H

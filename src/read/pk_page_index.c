@@ -1,7 +1,8 @@
 /*
  * pk_page_index.c: reading the structures stored next to the column chunks
- * and referenced from their metadata: bloom filters (here), and the column
- * and offset indexes (to come).
+ * and referenced from their metadata: bloom filters, and the checks every
+ * such request shares (pk_index_chunk; the column and offset indexes are
+ * read in pk_index_read.c).
  *
  * A bloom filter is a BloomFilterHeader (Thrift) followed by num_bytes of
  * split-block bitset, at the chunk's bloom_filter_offset. Writers before
@@ -23,7 +24,7 @@ struct plank_bloom_filter {
 
 
 /* Reads and checks the filter at `offset` (len: the recorded length, or -1). */
-static plank_status pk_bloom_load(plank_reader *r, uint64_t offset, int64_t len,
+static plank_status pk_bloom_load(const plank_reader *r, uint64_t offset, int64_t len,
                                   plank_bloom_filter **out, plank_error *err) {
     PK_RETURN_IF(offset >= r->file_size, err, PLANK_ERR_CORRUPT,
                  "bloom filter offset %llu is past the end of the file (%llu bytes)",
@@ -80,28 +81,30 @@ static plank_status pk_bloom_load(plank_reader *r, uint64_t offset, int64_t len,
 }
 
 /* The chunk whose index or filter is asked for, after the checks every
- * such request shares (the column/offset index readers will use it too). */
-static plank_status pk_index_chunk(plank_reader *r, int32_t g, int32_t c,
-                                   const plank_column_chunk_info **cc, plank_error *err) {
+ * such request shares (bloom filters here, column and offset indexes in
+ * pk_index_read.c). */
+plank_status pk_index_chunk(const plank_reader *r, int32_t g, int32_t c,
+                            const plank_column_chunk_info **cc, plank_error *err) {
     if (!r) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader");
     if (g < 0 || g >= r->md.num_row_groups || c < 0 || c >= r->num_columns)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
                             "column chunk (row group %d, column %d) does not exist", (int)g,
                             (int)c);
     *cc = &r->md.row_groups[g].columns[c];
-    pk_error_locate(err, -1, g, c, -1);
+    plank_status st = PLANK_OK;
     if ((*cc)->encrypted || r->md.has_encryption_algorithm)
-        return pk_error_set(err, PLANK_ERR_ENCRYPTED,
-                            "row group %d, column %d is encrypted; encryption is not supported "
-                            "yet", (int)g, (int)c);
-    if ((*cc)->file_path)
-        return pk_error_set(err, PLANK_ERR_UNSUPPORTED,
-                            "row group %d, column %d is stored in another file (%s)", (int)g,
-                            (int)c, (*cc)->file_path);
-    return PLANK_OK;
+        st = pk_error_set(err, PLANK_ERR_ENCRYPTED,
+                          "row group %d, column %d is encrypted; encryption is not supported "
+                          "yet", (int)g, (int)c);
+    else if ((*cc)->file_path)
+        st = pk_error_set(err, PLANK_ERR_UNSUPPORTED,
+                          "row group %d, column %d is stored in another file (%s)", (int)g,
+                          (int)c, (*cc)->file_path);
+    if (st != PLANK_OK) pk_error_locate(err, -1, g, c, -1);
+    return st;
 }
 
-plank_status plank_reader_bloom_filter(plank_reader *r, int32_t g, int32_t c,
+plank_status plank_reader_bloom_filter(const plank_reader *r, int32_t g, int32_t c,
                                        plank_bloom_filter **out, plank_error *err) {
     plank_error_init(err);
     if (!out) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL argument");

@@ -67,6 +67,11 @@ void pk_reader_release(plank_reader *r);
 /* Reads len bytes at offset from the source, checking the range. */
 plank_status pk_reader_read_at(const plank_reader *r, uint64_t offset, void *buf, size_t len,
                                plank_error *err);
+/* The chunk whose page index or bloom filter is asked for (pk_page_index.c):
+ * a non-NULL reader, existing row group and column, neither encrypted nor in
+ * another file; else the status with a message. */
+plank_status pk_index_chunk(const plank_reader *r, int32_t g, int32_t c,
+                            const plank_column_chunk_info **cc, plank_error *err);
 
 /* Where pk_column_reader_read_dest puts the slots of one read: the caller's
  * buffers, resized by the reader, so that a reader of Arrow arrays decodes
