@@ -140,7 +140,7 @@ static int read_once(physical *ph, const char *file, int64_t *rows, double *secs
     int32_t groups = plank_reader_num_row_groups(r), cols = plank_reader_num_columns(r);
     for (int32_t g = 0; g < groups && rc == 0; g++) {
         for (int32_t c = 0; c < cols && rc == 0; c++) {
-            plank_column_chunk_info cc;
+            plank_column_chunk_info cc = {.struct_size = sizeof(plank_column_chunk_info)};
             if (plank_reader_column_chunk(r, g, c, &cc, &err) != PLANK_OK)
                 rc = fail(file, "column chunk metadata", &err);
             else rc = chunk_once(ph, file, &cc, &err);

@@ -37,7 +37,7 @@ static void read_row_group(plank_reader *r, int32_t g, uint8_t batch_sel, uint8_
     plank_error err;
     int32_t open = 0;
     for (int32_t c = 0; c < ncols; c++) {
-        plank_status st = plank_column_reader_open(r, g, c, &crs[c], &err);
+        plank_status st = plank_column_reader_open(&crs[c], r, g, c, &err);
         fz_check_error(st, &err);
         live[c] = st == PLANK_OK;
         open += live[c];
@@ -75,7 +75,7 @@ static void read_row_group(plank_reader *r, int32_t g, uint8_t batch_sel, uint8_
                 st = plank_column_reader_skip(crs[c], asked, &got, &err);
                 if (st == PLANK_OK && (got < 0 || got > asked)) abort();
             } else {
-                plank_batch b;
+                plank_batch b = {.struct_size = sizeof(plank_batch)};
                 st = plank_column_reader_read(crs[c], asked, &b, &err);
                 if (st == PLANK_OK) check_batch(&b, asked);
                 got = st == PLANK_OK ? b.length : 0;

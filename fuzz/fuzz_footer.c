@@ -24,18 +24,18 @@ static void walk_reader(plank_reader *r) {
     }
     plank_error err;
     for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
-        plank_row_group_info info;
+        plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
         if (plank_reader_row_group(r, g, &info, &err) != PLANK_OK) abort();
         for (int32_t c = 0; c < plank_reader_num_columns(r); c++) {
-            plank_column_chunk_info cc;
+            plank_column_chunk_info cc = {.struct_size = sizeof(plank_column_chunk_info)};
             if (plank_reader_column_chunk(r, g, c, &cc, &err) != PLANK_OK) abort();
             /* The column reader must refuse cleanly: chunk ranges point
              * outside this tiny file (or the chunk is empty). */
             plank_column_reader *cr = NULL;
-            plank_status st = plank_column_reader_open(r, g, c, &cr, &err);
+            plank_status st = plank_column_reader_open(&cr, r, g, c, &err);
             fz_check_error(st, &err);
             if (st == PLANK_OK) {
-                plank_batch b;
+                plank_batch b = {.struct_size = sizeof(plank_batch)};
                 st = plank_column_reader_read(cr, 64, &b, &err);
                 fz_check_error(st, &err);
                 plank_column_reader_close(cr);

@@ -127,12 +127,12 @@ static void verify(const sinkbuf *sb, col *cols, int ncols, int64_t nrows) {
         int64_t at = 0;
         for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
             plank_column_reader *cr;
-            if (plank_column_reader_open(r, g, k, &cr, &err) != PLANK_OK) {
+            if (plank_column_reader_open(&cr, r, g, k, &err) != PLANK_OK) {
                 fprintf(stderr, "column %d: %s\n", k, err.message);
                 abort();
             }
             for (;;) {
-                plank_batch b;
+                plank_batch b = {.struct_size = sizeof(plank_batch)};
                 st = plank_column_reader_read(cr, 97, &b, &err);
                 if (st != PLANK_OK) {
                     fprintf(stderr, "column %d: %s\n", k, err.message);
@@ -294,7 +294,7 @@ generated:
     }
 
     sinkbuf sb = {NULL, 0, 0};
-    plank_sink sink = {sb_write, NULL, NULL, &sb};
+    plank_sink sink = {sizeof(plank_sink), sb_write, NULL, NULL, &sb};
     plank_writer *w;
     plank_error err;
     plank_status st = plank_writer_open_sink(&w, &sink, f, nf, &o, &err);
@@ -305,6 +305,7 @@ generated:
     }
     plank_batch b[MAX_COLS];
     memset(b, 0, sizeof b);
+    for (size_t k_ = 0; k_ < sizeof b / sizeof b[0]; k_++) b[k_].struct_size = sizeof b[0];
     for (int k = 0; k < ncols; k++) {
         col *c = &cols[k];
         b[k].length = c->n;

@@ -58,7 +58,7 @@ int main(int argc, char **argv) {
         }
         for (int32_t g = 0; g < plank_reader_num_row_groups(r) && g < 4; g++) {
             for (int32_t c = 0; c < plank_reader_num_columns(r) && c < 16; c++) {
-                plank_column_chunk_info cc;
+                plank_column_chunk_info cc = {.struct_size = sizeof(plank_column_chunk_info)};
                 if (plank_reader_column_chunk(r, g, c, &cc, NULL) != PLANK_OK) continue;
                 int64_t start = cc.data_page_offset;
                 if (cc.dictionary_page_offset > 0 && cc.dictionary_page_offset < start)

@@ -3,17 +3,52 @@
  *
  * Conventions
  *  - Every function that can fail returns a plank_status (PLANK_OK == 0) and
- *    takes an optional `plank_error *err` last; when err is not NULL it
- *    receives a message naming what was wrong and where (byte offset, row
- *    group, column, page). Passing NULL is always allowed.
- *  - Handles (plank_reader, plank_column_reader) are opaque. Close functions
- *    accept NULL.
+ *    takes an optional `plank_error *err` last, which it resets on entry;
+ *    when err is not NULL it receives a message naming what was wrong and
+ *    where (byte offset, row group, column, page). Passing NULL is always
+ *    allowed.
+ *  - Argument order: a function that creates an object takes its `**out`
+ *    first (plank_reader_open_path(&r, ...), plank_column_reader_open(&cr,
+ *    r, ...)) and sets *out to NULL on failure; every other function takes
+ *    the object it works on first and its results last, before err.
+ *    Functions that only read an object take it const.
+ *  - Handles (plank_reader, plank_column_reader, plank_writer, plank_scan,
+ *    ...) are opaque. Close and free functions accept NULL.
  *  - Memory is allocated through the plank_allocator given in the options, or
- *    malloc/realloc/free when none is given. There is no global mutable state.
+ *    malloc/realloc/free when none is given. There is no global mutable
+ *    state. The one process-wide value is the SIMD level of the kernels:
+ *    the CPU's, capped by the environment variable PLANK_SIMD=scalar|avx2
+ *    (to test or compare the levels), both read once, at the first open of
+ *    a reader or writer in the process.
  *  - Hostile-input contract: every size, count, offset and bit width read from
  *    a file is checked before use. A malformed file yields PLANK_ERR_CORRUPT
  *    (or PLANK_ERR_LIMIT when a configured bound is exceeded), never a read or
  *    write outside a buffer.
+ *  - Struct-size convention (ABI): every struct that may gain fields in a
+ *    later minor version begins with `size_t struct_size`, the size the
+ *    caller was compiled with. Options and other structs the caller passes in
+ *    get it from their _init function (or `= {.struct_size = sizeof(type)}`,
+ *    which leaves every other field 0); structs the library fills
+ *    (plank_row_group_info, plank_column_chunk_info, plank_batch,
+ *    plank_scan_stats) must have it set by the caller before the call. The library reads and writes only the
+ *    fields the caller's size holds: fields newer than the caller keep their
+ *    defaults, fields newer than the library are ignored, and a struct_size
+ *    smaller than the first published layout is PLANK_ERR_INVALID_ARGUMENT.
+ *    Arrays of such structs (schema fields, column options, batches) are
+ *    stepped through by their first element's struct_size. Fields are only
+ *    ever appended, and the first field of each new layout is declared
+ *    PLANK_LAYOUT_START so that it lies past the older layout's sizeof (an
+ *    older struct's tail padding is never taken for a newer field). Structs without struct_size (plank_error, plank_allocator,
+ *    plank_logical_type, plank_statistics, plank_encoding_stat,
+ *    plank_key_value, plank_sorting_column, plank_page_location,
+ *    plank_row_range and the Arrow structs) are frozen until the next major
+ *    version; what they would gain goes into the structs around them.
+ *    Structs the library allocates and returns by pointer (plank_schema_node,
+ *    plank_column_index, plank_offset_index) may grow at their end.
+ *  - Thread safety: handles are not synchronised unless their section says
+ *    so: one thread at a time per handle. Functions on different handles may
+ *    run at once on different threads, and so may the calls a section names
+ *    as safe on one handle (e.g. column readers over one reader).
  */
 #ifndef PLANK_H
 #define PLANK_H
@@ -34,10 +69,29 @@ extern "C" {
 #define PLANK_API
 #endif
 
+/* Starts a new layout of an extensible struct (see the struct-size convention). */
+#if defined(__cplusplus)
+#define PLANK_LAYOUT_START alignas(std::max_align_t)
+#else
+#define PLANK_LAYOUT_START _Alignas(max_align_t)
+#endif
+
 #define PLANK_VERSION_MAJOR 0
 #define PLANK_VERSION_MINOR 1
 #define PLANK_VERSION_PATCH 0
 #define PLANK_VERSION_STRING "0.1.0"
+/* MAJOR * 10000 + MINOR * 100 + PATCH (MINOR and PATCH stay below 100), for
+ * #if tests at compile time; plank_version_number() is the library's at run
+ * time. README.md, "ABI policy", says what each part promises. */
+#define PLANK_VERSION_NUMBER \
+    (PLANK_VERSION_MAJOR * 10000 + PLANK_VERSION_MINOR * 100 + PLANK_VERSION_PATCH)
+
+/* Embedding (README.md): with PLANK_NAMESPACE defined (e.g. -DPLANK_NAMESPACE=MyApp),
+ * every function plank_x is declared and called as MyApp_plank_x, the name a
+ * library built with the CMake option PLANK_NAMESPACE=MyApp defines. */
+#ifdef PLANK_NAMESPACE
+#include "plank_namespace.h"
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Status and errors                                                        */
@@ -73,7 +127,11 @@ typedef struct plank_error {
 PLANK_API void plank_error_init(plank_error *err);
 /* A short constant name for a status ("corrupt file", ...). */
 PLANK_API const char *plank_status_string(plank_status status);
+/* The version of the library linked (which may be newer than this header). */
 PLANK_API const char *plank_version_string(void);
+/* PLANK_VERSION_NUMBER of the library linked: a program that needs what a
+ * later minor version added checks it at run time. */
+PLANK_API int32_t plank_version_number(void);
 
 /* ------------------------------------------------------------------------ */
 /* Allocation                                                               */
@@ -249,6 +307,7 @@ typedef struct plank_column_reader plank_column_reader;
  * the caller's implementation allows it. close (may be NULL) is called once
  * by plank_reader_close. */
 typedef struct plank_source {
+    size_t struct_size; /* sizeof(plank_source) */
     plank_status (*read_at)(void *opaque, uint64_t offset, void *buf, size_t len,
                             size_t *bytes_read);
     void (*close)(void *opaque);
@@ -257,6 +316,7 @@ typedef struct plank_source {
 } plank_source;
 
 typedef struct plank_reader_options {
+    size_t struct_size;               /* sizeof(plank_reader_options); set by _init */
     const plank_allocator *allocator; /* NULL: malloc/realloc/free */
     bool verify_checksums;            /* verify page CRC32 when present (default true) */
     /* Columns to read, as leaf column indexes; NULL/0 = all. Column readers
@@ -300,12 +360,25 @@ PLANK_API void plank_reader_options_init(plank_reader_options *opts);
 PLANK_API plank_status plank_reader_open_path(plank_reader **out, const char *path,
                                               const plank_reader_options *opts, plank_error *err);
 /* As above over caller-supplied read callbacks. The source is copied; its
- * close callback is called by plank_reader_close (also when opening fails). */
+ * close callback is called by plank_reader_close (also when opening fails,
+ * unless the source's own struct_size is invalid: then nothing in it is
+ * trusted). */
 PLANK_API plank_status plank_reader_open_source(plank_reader **out, const plank_source *source,
                                                 const plank_reader_options *opts, plank_error *err);
 /* As above over a memory buffer that must outlive the reader. */
 PLANK_API plank_status plank_reader_open_memory(plank_reader **out, const void *data, size_t size,
                                                 const plank_reader_options *opts, plank_error *err);
+/* Closes the caller's handle. Streams and scans over the reader hold their
+ * own reference and keep it alive; column readers must be closed first.
+ *
+ * Thread safety: after open, a reader may be used from several threads at
+ * once for everything but plank_reader_close: metadata and schema calls,
+ * plank_column_reader_open, plank_reader_arrow_stream(_rows),
+ * plank_scan_open, the page index and bloom filter calls. Each object they
+ * create (column reader, stream, scan) is used by one thread at a time;
+ * objects over one reader may run on different threads. With
+ * plank_reader_open_source, those threads call read_at concurrently, so the
+ * source must allow it if the reader is shared. */
 PLANK_API void plank_reader_close(plank_reader *reader);
 
 /* File-level metadata. Strings live as long as the reader. */
@@ -358,6 +431,7 @@ PLANK_API int32_t plank_reader_find_column(const plank_reader *reader, const cha
 /* ---- Row groups and column chunks --------------------------------------- */
 
 typedef struct plank_row_group_info {
+    size_t struct_size;            /* set by the caller: sizeof(plank_row_group_info) */
     int64_t num_rows;
     int64_t total_byte_size;
     int64_t total_compressed_size; /* -1 when absent */
@@ -399,6 +473,7 @@ typedef struct plank_key_value {
 } plank_key_value;
 
 typedef struct plank_column_chunk_info {
+    size_t struct_size;            /* set by the caller: sizeof(plank_column_chunk_info) */
     int32_t column;                /* leaf index */
     const char *path;              /* dotted path */
     const char *file_path;         /* NULL: this file */
@@ -453,6 +528,7 @@ PLANK_API plank_status plank_reader_column_chunk(const plank_reader *reader, int
  *  - def_levels / rep_levels: one per slot when the column's max level is
  *    above 0, else NULL (for the nested reader). */
 typedef struct plank_batch {
+    size_t struct_size; /* sizeof(plank_batch): set by the caller, for reads too */
     int64_t length;
     int64_t null_count;
     const uint8_t *validity;
@@ -470,13 +546,15 @@ typedef struct plank_batch {
  * column readers over one file may be used from different threads. The
  * chunk's bytes are read from the source at the first read or skip (all of
  * them, or with a sparse selection only what it needs), not at open. */
-PLANK_API plank_status plank_column_reader_open(plank_reader *reader, int32_t row_group,
-                                                int32_t column, plank_column_reader **out,
+PLANK_API plank_status plank_column_reader_open(plank_column_reader **out, plank_reader *reader,
+                                                int32_t row_group, int32_t column,
                                                 plank_error *err);
 PLANK_API void plank_column_reader_close(plank_column_reader *cr);
-/* Reads up to max_values slots into *out (buffers sized by what remains of
- * the chunk or selection, not by max_values). At the end of the chunk (or
- * of the selection) returns PLANK_OK with out->length == 0. */
+/* Reads up to max_values slots into *out (out->struct_size set by the caller;
+ * buffers sized by what remains of the chunk or selection, not by
+ * max_values). At the end of the chunk (or of the selection) returns
+ * PLANK_OK with out->length == 0, and only then: max_values must be at
+ * least 1 (0 is PLANK_ERR_INVALID_ARGUMENT). */
 PLANK_API plank_status plank_column_reader_read(plank_column_reader *cr, int64_t max_values,
                                                 plank_batch *out, plank_error *err);
 /* Skips up to n slots; *skipped (may be NULL) receives how many. */
@@ -568,6 +646,7 @@ struct ArrowArrayStream {
 #endif
 
 typedef struct plank_arrow_options {
+    size_t struct_size;     /* sizeof(plank_arrow_options); set by _init */
     int64_t batch_rows;     /* top-level records per ArrowArray; default 65536 */
     bool dictionary_arrays; /* export BYTE_ARRAY (string/binary) leaves as Arrow dictionary
                                arrays: int32 indices ("i") with a per-batch dictionary made of
@@ -588,6 +667,9 @@ typedef struct plank_arrow_options {
                                values, zero copy where the page allows, instead of converted
                                to decimal128 (default false: many consumers, DuckDB among
                                them, import only decimal128) */
+    bool large_offsets;     /* 64-bit offsets for every string, binary and list ("U", "Z",
+                               "+L"), as Polars uses, instead of only for the columns whose
+                               chunks could overflow 32-bit offsets (default false) */
 } plank_arrow_options;
 
 /* Fills the defaults. Always call it before setting fields. */
@@ -604,14 +686,16 @@ PLANK_API void plank_arrow_options_init(plank_arrow_options *o);
  * "tsn:" with "UTC" when adjusted to UTC; INT96 "tsn:" (or "w:12" raw);
  * DECIMAL "d:P,S" (decimal128, "d:P,S,256" above precision 38; "d:P,S,32" /
  * "d:P,S,64" for INT32 / INT64 decimals with narrow_decimals); STRING, ENUM,
- * JSON "u"; other BYTE_ARRAY "z"; FIXED_LEN_BYTE_ARRAY "w:N"; UUID "w:16" with
+ * JSON "u"; other BYTE_ARRAY "z" ("U" / "Z" and lists "+L" with large_offsets,
+ * or for a column whose chunks' bytes or values could exceed 32-bit
+ * offsets); FIXED_LEN_BYTE_ARRAY "w:N"; UUID "w:16" with
  * the arrow.uuid extension metadata; UNKNOWN "n"; lists "+l", maps "+m"
  * (entries "+s" of key and value), groups "+s". Lists follow every
  * backward-compatibility rule of the format's LogicalTypes.md; a map without
  * a value field (or with its value not selected) becomes a list of its keys,
  * a map whose key is not selected a list of its values. Field metadata
  * carries "PARQUET:field_id". ARROW_FLAG_NULLABLE is set for OPTIONAL fields. */
-PLANK_API plank_status plank_reader_arrow_schema(plank_reader *r, const plank_arrow_options *o,
+PLANK_API plank_status plank_reader_arrow_schema(const plank_reader *r, const plank_arrow_options *o,
                                                  struct ArrowSchema *out, plank_error *err);
 
 /* A stream of struct arrays over the given row groups (NULL/0 = all, in file
@@ -647,7 +731,11 @@ PLANK_API plank_status plank_reader_arrow_schema(plank_reader *r, const plank_ar
  *
  * Errors surface through get_next's
  * errno-style return (EIO corrupt or unreadable file, ENOMEM, EINVAL, ENOSYS
- * unsupported) and get_last_error (message with location). */
+ * unsupported) and get_last_error (message with location).
+ *
+ * Thread safety: a stream is used by one thread at a time (the Arrow
+ * stream contract); the arrays it returns are independent of it and of each
+ * other, and may be read and released on any thread. */
 PLANK_API plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_groups,
                                                  int32_t num_row_groups,
                                                  const plank_arrow_options *o,
@@ -681,7 +769,9 @@ PLANK_API plank_status plank_reader_arrow_stream_rows(plank_reader *r,
  * them, and is allocated with the allocator of its first operand. When an
  * operand is NULL (an earlier allocation failed) the builder frees the other
  * operands and returns NULL, so a tree can be built in one expression and
- * checked once. plank_expr_free frees a node and everything below it.
+ * checked once. plank_expr_free frees a node and everything below it. A
+ * finished tree is never modified by plank (plank_scan_open copies what it
+ * binds), so one tree may be given to scans on several threads at once.
  *
  * Literals are converted to the column's type when the predicate is bound to
  * a file (plank_scan_open): integers and decimals compare exactly with
@@ -933,11 +1023,11 @@ typedef struct plank_column_index {
  * none, returns PLANK_OK with *out = NULL. The result is independent of the
  * reader's lifetime and is freed with the matching _free (NULL allowed).
  * Safe to call from several threads. */
-PLANK_API plank_status plank_reader_column_index(plank_reader *r, int32_t row_group,
+PLANK_API plank_status plank_reader_column_index(const plank_reader *r, int32_t row_group,
                                                  int32_t column, plank_column_index **out,
                                                  plank_error *err);
 PLANK_API void plank_column_index_free(plank_column_index *ci);
-PLANK_API plank_status plank_reader_offset_index(plank_reader *r, int32_t row_group,
+PLANK_API plank_status plank_reader_offset_index(const plank_reader *r, int32_t row_group,
                                                  int32_t column, plank_offset_index **out,
                                                  plank_error *err);
 PLANK_API void plank_offset_index_free(plank_offset_index *oi);
@@ -945,10 +1035,11 @@ PLANK_API void plank_offset_index_free(plank_offset_index *oi);
 /* A split-block bloom filter (the format's BloomFilter.md: XXH64, seed 0). */
 typedef struct plank_bloom_filter plank_bloom_filter;
 /* Loads the chunk's bloom filter; PLANK_OK with *out = NULL when it has none. */
-PLANK_API plank_status plank_reader_bloom_filter(plank_reader *r, int32_t row_group,
+PLANK_API plank_status plank_reader_bloom_filter(const plank_reader *r, int32_t row_group,
                                                  int32_t column, plank_bloom_filter **out,
                                                  plank_error *err);
-/* False when the value is certainly not in the chunk. value is the PLAIN
+/* False when the value is certainly not in the chunk (read-only: any
+ * number of threads may check one filter at once). value is the PLAIN
  * encoding of one value (INT32: 4 little-endian bytes; BYTE_ARRAY: the bytes
  * without length prefix; FIXED_LEN_BYTE_ARRAY: type_length bytes). */
 PLANK_API bool plank_bloom_filter_check(const plank_bloom_filter *bf, const void *value,
@@ -969,6 +1060,7 @@ typedef struct plank_writer plank_writer;
  * order. LIST and MAP groups must have the layout the format's
  * LogicalTypes.md requires of new files (three-level lists, key_value maps). */
 typedef struct plank_schema_field {
+    size_t struct_size;                /* sizeof(plank_schema_field); set by _init */
     const char *name;
     plank_physical_type physical_type; /* PLANK_PHYSICAL_NONE for groups */
     int32_t type_length;               /* FIXED_LEN_BYTE_ARRAY width */
@@ -983,11 +1075,13 @@ typedef struct plank_schema_field {
     int32_t field_id;
 } plank_schema_field;
 
-/* Zeroes f, with physical_type PLANK_PHYSICAL_NONE and repetition REQUIRED. */
+/* Zeroes f, with struct_size set, physical_type PLANK_PHYSICAL_NONE and
+ * repetition REQUIRED. */
 PLANK_API void plank_schema_field_init(plank_schema_field *f);
 
 /* Per-column overrides of the writer options. */
 typedef struct plank_column_options {
+    size_t struct_size;        /* sizeof(plank_column_options); set by _init */
     const char *path;          /* dotted path ("a.b.c") or, if unambiguous, leaf name */
     int32_t encoding;          /* plank_encoding of data pages when the dictionary is off or
                                   has fallen back; -1: the writer's default */
@@ -1003,6 +1097,7 @@ typedef struct plank_column_options {
 PLANK_API void plank_column_options_init(plank_column_options *o);
 
 typedef struct plank_writer_options {
+    size_t struct_size;         /* sizeof(plank_writer_options); set by _init */
     const plank_allocator *allocator; /* NULL: malloc/realloc/free */
     plank_codec codec;          /* default SNAPPY when built, else UNCOMPRESSED; LZ4 means
                                    the deprecated Hadoop-framed codec, only if asked */
@@ -1052,6 +1147,7 @@ PLANK_API void plank_writer_options_init(plank_writer_options *o);
  * (may be NULL) is called exactly once, by plank_writer_close or
  * plank_writer_abort, after finish or instead of it. */
 typedef struct plank_sink {
+    size_t struct_size; /* sizeof(plank_sink) */
     plank_status (*write)(void *opaque, const void *buf, size_t len);
     plank_status (*finish)(void *opaque);
     void (*close)(void *opaque);
@@ -1061,14 +1157,16 @@ typedef struct plank_sink {
 /* Opens a writer of a file at `path`. The bytes go to a temporary file in the
  * same directory, renamed to `path` by a successful plank_writer_close; an
  * error or plank_writer_abort removes it, so `path` only ever holds complete
- * files. The schema and options are copied. */
+ * files. The schema and options are copied. A writer is used by one
+ * thread at a time, except plank_writer_write_column (below); writers of
+ * different files are independent. */
 PLANK_API plank_status plank_writer_open_path(plank_writer **out, const char *path,
                                               const plank_schema_field *schema,
                                               int32_t num_fields,
                                               const plank_writer_options *opts,
                                               plank_error *err);
 /* As above over a caller's sink (copied; its close is called also when
- * opening fails). */
+ * opening fails, unless the sink's own struct_size is invalid). */
 PLANK_API plank_status plank_writer_open_sink(plank_writer **out, const plank_sink *sink,
                                               const plank_schema_field *schema,
                                               int32_t num_fields,
@@ -1105,7 +1203,8 @@ PLANK_API plank_status plank_writer_write_column(plank_writer *w, int32_t column
  * written. */
 PLANK_API plank_status plank_writer_end_row_group(plank_writer *w, plank_error *err);
 /* Writes num_rows whole records: cols[i] holds them for leaf column i (all
- * columns). Row groups are cut at row_group_rows and row_group_bytes, and a
+ * columns; the array is stepped by cols[0].struct_size, the same in every
+ * element). Row groups are cut at row_group_rows and row_group_bytes, and a
  * batch is split across row groups where needed. */
 PLANK_API plank_status plank_writer_write_rows(plank_writer *w, const plank_batch *cols,
                                                int64_t num_rows, plank_error *err);
@@ -1195,8 +1294,8 @@ PLANK_API const plank_schema_field *plank_tpch_schema(const plank_tpch *g, plank
                                                      int32_t *num_fields);
 
 /* A reusable buffer for the rows of up to max_units units of one table. */
-PLANK_API plank_status plank_tpch_batch_new(const plank_tpch *g, plank_tpch_table t,
-                                            int64_t max_units, plank_tpch_batch **out,
+PLANK_API plank_status plank_tpch_batch_new(plank_tpch_batch **out, const plank_tpch *g,
+                                            plank_tpch_table t, int64_t max_units,
                                             plank_error *err);
 PLANK_API void plank_tpch_batch_free(plank_tpch_batch *b);
 /* Generates units [first, first + count) (0-based; count <= max_units) into
@@ -1204,9 +1303,11 @@ PLANK_API void plank_tpch_batch_free(plank_tpch_batch *b);
 PLANK_API plank_status plank_tpch_generate(plank_tpch_batch *b, int64_t first, int64_t count,
                                            plank_error *err);
 PLANK_API int64_t plank_tpch_batch_rows(const plank_tpch_batch *b);
-/* One plank_batch per column, in plank_writer_write_rows layout; valid until
- * the next generate or free. */
-PLANK_API const plank_batch *plank_tpch_batch_columns(const plank_tpch_batch *b);
+/* The batch of column `column` (0 <= column < the table's leaf columns; else
+ * NULL), in plank_writer_write_rows layout; valid until the next generate
+ * or free. */
+PLANK_API const plank_batch *plank_tpch_batch_column(const plank_tpch_batch *b,
+                                                     int32_t column);
 /* The rows as dbgen's text ('|' between fields, '\n' after each row); the
  * text is owned by b and valid until the next generate or free. */
 PLANK_API plank_status plank_tpch_batch_tbl(plank_tpch_batch *b, const char **text, size_t *len,
@@ -1229,11 +1330,13 @@ typedef enum plank_tpch_encoding {
 } plank_tpch_encoding;
 
 typedef struct plank_tpch_options {
+    size_t struct_size;           /* sizeof(plank_tpch_options); set by _init */
     uint32_t tables;              /* bit (1 << plank_tpch_table) per table; 0: all eight */
     plank_tpch_format format;     /* default PARQUET */
     plank_tpch_encoding encoding; /* default PLANK_TPCH_ENC_DEFAULT */
-    plank_writer_options writer;  /* Parquet: codec, level, page version, row group rows, ...
-                                     (the allocator is the generator's) */
+    /* Parquet: codec, level, page version, row group rows, ... (the allocator
+     * is the generator's); NULL: the writer's defaults. */
+    const plank_writer_options *writer;
     int32_t threads;              /* worker threads, default 1; the output does not depend
                                      on it */
     int32_t parts, part;          /* parts > 1: write slice `part` (1..parts) of every table,
@@ -1246,7 +1349,7 @@ typedef struct plank_tpch_options {
     void *progress_opaque;
 } plank_tpch_options;
 
-/* Fills the defaults (the writer's defaults included). */
+/* Fills the defaults. */
 PLANK_API void plank_tpch_options_init(plank_tpch_options *o);
 /* Writes the selected tables into directory dir (which must exist) as
  * DIR/<table>.parquet or DIR/<table>.tbl. Each file is written to a

@@ -579,10 +579,10 @@ static void build_schema(plank_schema_field *f) {
         f[at].logical = FLAT[k].logical;
     }
 #define GROUP(nm, rp, nc, lk)                                                               \
-    (plank_schema_field){.name = nm, .physical_type = PLANK_PHYSICAL_NONE, .repetition = rp, \
+    (plank_schema_field){.struct_size = sizeof(plank_schema_field), .name = nm, .physical_type = PLANK_PHYSICAL_NONE, .repetition = rp, \
                          .num_children = nc, .logical = {.kind = lk}}
 #define PRIM(nm, t, rp, lk)                                                                  \
-    (plank_schema_field){.name = nm, .physical_type = t, .repetition = rp, .logical = {.kind = lk}}
+    (plank_schema_field){.struct_size = sizeof(plank_schema_field), .name = nm, .physical_type = t, .repetition = rp, .logical = {.kind = lk}}
     f[at++] = GROUP("l", PLANK_OPTIONAL, 1, PLANK_LOGICAL_LIST);
     f[at++] = GROUP("list", PLANK_REPEATED, 1, PLANK_LOGICAL_NONE);
     f[at++] = PRIM("element", PLANK_INT64, PLANK_OPTIONAL, PLANK_LOGICAL_NONE);
@@ -851,6 +851,7 @@ static void write_config(const char *dir, const config *cf) {
     }
     plank_batch b[NLEAF];
     memset(b, 0, sizeof b);
+    for (size_t k_ = 0; k_ < sizeof b / sizeof b[0]; k_++) b[k_].struct_size = sizeof b[0];
     for (int c = 0; c < NLEAF; c++) {
         const leaf *l = &LEAVES[c];
         b[c].length = l->n;

@@ -450,7 +450,7 @@ static void test_row_groups(const char *dir) {
     plank_reader *r = open_file(dir, "sort_columns.parquet", NULL, 0, NULL);
     if (!r) return;
     CHECK_EQ_I64(plank_reader_num_row_groups(r), 2);
-    plank_row_group_info g0, g1;
+    plank_row_group_info g0 = {.struct_size = sizeof g0}, g1 = {.struct_size = sizeof g1};
     plank_error e;
     CHECK(plank_reader_row_group(r, 0, &g0, &e) == PLANK_OK);
     CHECK(plank_reader_row_group(r, 1, &g1, &e) == PLANK_OK);
@@ -1005,11 +1005,9 @@ static void test_large_offsets(const char *dir) {
         plank_arrow_options_init(&o);
         o.batch_rows = 3;
         export_all small, large;
-        unsetenv("PLANK_ARROW_LARGE_THRESHOLD");
         if (!export_file(dir, files[f], &o, &small)) continue;
-        setenv("PLANK_ARROW_LARGE_THRESHOLD", "0", 1);
+        o.large_offsets = true;
         int ok = export_file(dir, files[f], &o, &large);
-        unsetenv("PLANK_ARROW_LARGE_THRESHOLD");
         if (ok) {
             CHECK(!has_format(&small.schema, "U") && !has_format(&small.schema, "Z") &&
                   !has_format(&small.schema, "+L"));
@@ -1024,7 +1022,7 @@ static void test_large_offsets(const char *dir) {
     plank_arrow_options o;
     plank_arrow_options_init(&o);
     export_all x;
-    setenv("PLANK_ARROW_LARGE_THRESHOLD", "0", 1);
+    o.large_offsets = true;
     if (export_file(dir, "binary.parquet", &o, &x)) {
         CHECK(!strcmp(x.schema.children[0]->format, "Z"));
         export_free(&x);
@@ -1034,7 +1032,6 @@ static void test_large_offsets(const char *dir) {
         CHECK(has_format(&x.schema, "U"));
         export_free(&x);
     }
-    unsetenv("PLANK_ARROW_LARGE_THRESHOLD");
 }
 
 /* large_string_map.brotli.parquet: two 1 GiB strings in one map column
@@ -1141,11 +1138,11 @@ static void test_dictionary_arrays(const char *dir) {
     }
     /* Large offsets and dictionaries together: the dictionary's values get
      * 64-bit offsets ("U"/"Z") with the same values. */
-    setenv("PLANK_ARROW_LARGE_THRESHOLD", "0", 1);
+    o.large_offsets = true;
     export_all large;
     if (export_file(dir, "nested_lists.snappy.parquet", &o, &large)) {
         o.dictionary_arrays = false;
-        unsetenv("PLANK_ARROW_LARGE_THRESHOLD");
+        o.large_offsets = false;
         if (export_file(dir, "nested_lists.snappy.parquet", &o, &x)) {
             CHECK(has_format(large.schema.children[0], "+L"));
             CHECK(same_rows("nested_lists.snappy.parquet (large)", &large, &x) > 0);
@@ -1153,7 +1150,6 @@ static void test_dictionary_arrays(const char *dir) {
         }
         export_free(&large);
     }
-    unsetenv("PLANK_ARROW_LARGE_THRESHOLD");
 }
 
 int main(void) {

@@ -678,7 +678,7 @@ static bool cur_next(leafcur *c, int64_t *i) {
             c->rg++;
         }
         if (c->rg >= plank_reader_num_row_groups(c->r)) return false;
-        if (plank_column_reader_open(c->r, c->rg, c->column, &c->cr, NULL) != PLANK_OK) return false;
+        if (plank_column_reader_open(&c->cr, c->r, c->rg, c->column, NULL) != PLANK_OK) return false;
         c->b.length = 0;
     }
     *i = c->pos++;
@@ -732,11 +732,17 @@ static void corpus_file(const char *dir, const char *name) {
     char path[1024];
     snprintf(path, sizeof path, "%s/data/%s", dir, name);
     plank_reader *r = NULL;
-    if (plank_reader_open_path(&r, path, NULL, NULL) != PLANK_OK) return;
+    plank_error oe;
+    plank_error_init(&oe);
+    if (plank_reader_open_path(&r, path, NULL, &oe) != PLANK_OK) {
+        fprintf(stderr, "%s: not opened: %s\n", name, oe.message);
+        g_levels_skipped++;
+        return;
+    }
     /* large_string_map.brotli.parquet (2 GiB of strings) only with PLANK_TEST_LARGE=1 */
     int64_t bytes = 0;
     for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
-        plank_row_group_info rg;
+        plank_row_group_info rg = {.struct_size = sizeof(plank_row_group_info)};
         if (plank_reader_row_group(r, g, &rg, NULL) == PLANK_OK) bytes += rg.total_byte_size;
     }
     const char *large = getenv("PLANK_TEST_LARGE");
@@ -775,6 +781,7 @@ static void corpus_file(const char *dir, const char *name) {
     for (int32_t l = 0; l < nc; l++) {
         cur[l].r = r;
         cur[l].column = l;
+        cur[l].b.struct_size = sizeof cur[l].b;
     }
     bool ok = true, exported = true;
     while (st == PLANK_OK && ok) {
@@ -813,7 +820,7 @@ static void corpus_file(const char *dir, const char *name) {
 static void test_corpus(void) {
     const char *dir = th_testing_dir();
     if (!dir) {
-        fprintf(stderr, "parquet-testing not found: corpus part skipped\n");
+        TEST_SKIP_PART("corpus part: parquet-testing not found (set PLANK_TESTING_DIR)");
         return;
     }
     char path[1024];

@@ -131,7 +131,7 @@ static int check_file(const char *path, int64_t *selections) {
     if (getenv("TEST_VERBOSE")) fprintf(stderr, "%s\n", path);
     int64_t n = plank_reader_num_rows(r), bytes = 0;
     for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
-        plank_row_group_info info;
+        plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
         plank_error ge;
         if (plank_reader_row_group(r, g, &info, &ge) == PLANK_OK) bytes += info.total_byte_size;
     }
@@ -262,13 +262,14 @@ static void write_file(const char *path, int enc, int page_version, int64_t rows
     }
     plank_batch b[4];
     memset(b, 0, sizeof b);
-    b[0] = (plank_batch){.length = rows, .values = ids, .physical_type = PLANK_INT64, .value_width = 8};
-    b[1] = (plank_batch){.length = rows, .null_count = vnull, .validity = vval, .values = vs,
+    for (size_t k_ = 0; k_ < sizeof b / sizeof b[0]; k_++) b[k_].struct_size = sizeof b[0];
+    b[0] = (plank_batch){.struct_size = sizeof(plank_batch), .length = rows, .values = ids, .physical_type = PLANK_INT64, .value_width = 8};
+    b[1] = (plank_batch){.struct_size = sizeof(plank_batch), .length = rows, .null_count = vnull, .validity = vval, .values = vs,
                          .def_levels = vdef, .physical_type = PLANK_INT32, .value_width = 4};
-    b[2] = (plank_batch){.length = rows, .null_count = snull, .validity = sval, .offsets = soff,
+    b[2] = (plank_batch){.struct_size = sizeof(plank_batch), .length = rows, .null_count = snull, .validity = sval, .offsets = soff,
                          .data = (const uint8_t *)sdata, .def_levels = sdef,
                          .physical_type = PLANK_BYTE_ARRAY};
-    b[3] = (plank_batch){.length = rows, .offsets = toff, .data = (const uint8_t *)tdata,
+    b[3] = (plank_batch){.struct_size = sizeof(plank_batch), .length = rows, .offsets = toff, .data = (const uint8_t *)tdata,
                          .physical_type = PLANK_BYTE_ARRAY};
     st = plank_writer_write_rows(w, b, rows, &e);
     CHECK_MSG(st == PLANK_OK, "write_rows: %s", e.message);

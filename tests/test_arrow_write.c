@@ -363,7 +363,7 @@ static void roundtrip_file(const char *dir, const char *name) {
      * JSON, shredded copy, read-back; PLANK_TEST_LARGE=1 includes them. */
     int64_t bytes = 0;
     for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
-        plank_row_group_info rg;
+        plank_row_group_info rg = {.struct_size = sizeof(plank_row_group_info)};
         if (plank_reader_row_group(r, g, &rg, NULL) == PLANK_OK) bytes += rg.total_byte_size;
     }
     plank_reader_close(r);

@@ -93,6 +93,7 @@ static bool write_file(const char *path, const wconf *cf) {
     }
     plank_batch b[NCOL];
     memset(b, 0, sizeof b);
+    for (size_t k_ = 0; k_ < sizeof b / sizeof b[0]; k_++) b[k_].struct_size = sizeof b[0];
     const void *vals[NCOL] = {i32, i64, dbl, f16, f3, o64, NULL};
     for (int c = 0; c < NCOL; c++) {
         b[c].length = ROWS;
@@ -351,7 +352,7 @@ int main(void) {
         if (plank_reader_open_path(&r, p, NULL, &e) == PLANK_OK) {
             for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++)
                 for (int32_t c = 0; c < NCOL; c++) {
-                    plank_column_chunk_info cc;
+                    plank_column_chunk_info cc = {.struct_size = sizeof(plank_column_chunk_info)};
                     CHECK(plank_reader_column_chunk(r, g, c, &cc, &e) == PLANK_OK);
                     CHECK_MSG(cc.dictionary_page_offset >= 0, "column %d has no dictionary",
                               (int)c);

@@ -1059,7 +1059,7 @@ TH_MAYBE_UNUSED static void check_uuid_strings(const uint8_t *p, size_t n, const
 
 static void test_real_pages(void) {
     if (!th_testing_dir()) {
-        fprintf(stderr, "note: parquet-testing not found, real pages skipped\n");
+        TEST_SKIP_PART("real pages: parquet-testing not found (set PLANK_TESTING_DIR)");
         return;
     }
     /* Shared by the codecs' sections, any of which a build may leave out. */

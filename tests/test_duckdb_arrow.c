@@ -636,7 +636,8 @@ static int compare_names(const void *a, const void *b) {
 static void compare_dir(duck_conn *dc, const char *dir, tally *t) {
     DIR *dp = opendir(dir);
     if (!dp) {
-        printf("SKIP %s: cannot list the directory\n", dir);
+        fflush(stdout);
+        TEST_SKIP_PART("%s: cannot list the directory", dir);
         return;
     }
     char **names = NULL;
@@ -675,7 +676,8 @@ int main(void) {
 
     const char *testing = th_testing_dir();
     if (!testing) {
-        printf("SKIP corpus: parquet-testing not found (set PLANK_TESTING_DIR)\n");
+        fflush(stdout);
+        TEST_SKIP_PART("corpus: parquet-testing not found (set PLANK_TESTING_DIR)");
     } else {
         tally t = {0, 0, 0};
         char dir[4096];

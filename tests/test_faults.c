@@ -32,10 +32,10 @@ static plank_status read_all(plank_reader *r, uint64_t *sum, plank_error *err) {
     for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
         for (int32_t c = 0; c < plank_reader_num_columns(r); c++) {
             plank_column_reader *cr;
-            plank_status st = plank_column_reader_open(r, g, c, &cr, err);
+            plank_status st = plank_column_reader_open(&cr, r, g, c, err);
             if (st) return st;
             for (;;) {
-                plank_batch b;
+                plank_batch b = {.struct_size = sizeof(plank_batch)};
                 st = plank_column_reader_read(cr, 1000, &b, err);
                 if (st || b.length == 0) break;
                 for (int64_t i = 0; i < b.length; i++) {
@@ -106,7 +106,7 @@ static void test_file(const char *name) {
     plank_reader_options_init(&o);
     o.allocator = &a;
     src_ctx s = {data, len, 0, 0, false, 0};
-    plank_source src = {src_read, NULL, len, &s};
+    plank_source src = {sizeof(plank_source), src_read, NULL, len, &s};
     CHECK(plank_reader_open_source(&r, &src, &o, &err) == PLANK_OK);
     CHECK(read_all(r, &got, &err) == PLANK_OK && got == want);
     plank_reader_close(r);

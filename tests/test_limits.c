@@ -182,9 +182,9 @@ static plank_status read_spec(const page_spec *s, plank_reader_options *opts, in
     plank_status st = plank_reader_open_memory(&r, file, n, opts, err);
     if (st == PLANK_OK) {
         plank_column_reader *cr = NULL;
-        st = plank_column_reader_open(r, 0, 0, &cr, err);
+        st = plank_column_reader_open(&cr, r, 0, 0, err);
         if (st == PLANK_OK) {
-            plank_batch b;
+            plank_batch b = {.struct_size = sizeof(plank_batch)};
             st = plank_column_reader_read(cr, 10, &b, err);
             plank_column_reader_close(cr);
         }
@@ -367,22 +367,22 @@ static void test_counts_and_chunk_buffer(void) {
     /* The chunk buffer bound applies to sources read into memory. */
     static uint8_t file[8192];
     size_t n = build_file(&s, file, sizeof file);
-    plank_source src = {src_read, NULL, n, file};
+    plank_source src = {sizeof(plank_source), src_read, NULL, n, file};
     plank_reader_options_init(&o);
     o.max_chunk_buffer = 8;
     plank_reader *r = NULL;
     plank_error err;
     CHECK_EQ_I64(plank_reader_open_source(&r, &src, &o, &err), PLANK_OK);
     plank_column_reader *cr = NULL;
-    plank_status st = plank_column_reader_open(r, 0, 0, &cr, &err);
+    plank_status st = plank_column_reader_open(&cr, r, 0, 0, &err);
     CHECK_EQ_I64(st, PLANK_ERR_LIMIT);
     CHECK_MSG(strstr(err.message, "limit of 8 bytes buffered") != NULL, "message: %s",
               err.message);
     plank_reader_close(r);
     o.max_chunk_buffer = 4096;
     CHECK_EQ_I64(plank_reader_open_source(&r, &src, &o, &err), PLANK_OK);
-    CHECK_EQ_I64(plank_column_reader_open(r, 0, 0, &cr, &err), PLANK_OK);
-    plank_batch b;
+    CHECK_EQ_I64(plank_column_reader_open(&cr, r, 0, 0, &err), PLANK_OK);
+    plank_batch b = {.struct_size = sizeof(plank_batch)};
     CHECK_EQ_I64(plank_column_reader_read(cr, 10, &b, &err), PLANK_OK);
     CHECK_EQ_I64(b.length, 1);
     CHECK_EQ_I64(((const int32_t *)b.values)[0], 7);
@@ -418,8 +418,9 @@ static void test_delta_lengths_bounded(void) {
     plank_error err;
     CHECK(plank_writer_open_path(&w, path, f, 2, &o, &err) == PLANK_OK);
     static int64_t offs[20001];
-    plank_batch b;
+    plank_batch b = {.struct_size = sizeof(plank_batch)};
     memset(&b, 0, sizeof b);
+    b.struct_size = sizeof b;
     b.length = 20000;
     b.offsets = offs;
     b.data = (const uint8_t *)"";
@@ -432,8 +433,8 @@ static void test_delta_lengths_bounded(void) {
         plank_reader *r;
         CHECK(plank_reader_open_path(&r, path, &ro, &err) == PLANK_OK);
         plank_column_reader *cr;
-        CHECK(plank_column_reader_open(r, 0, 0, &cr, &err) == PLANK_OK);
-        plank_batch rb;
+        CHECK(plank_column_reader_open(&cr, r, 0, 0, &err) == PLANK_OK);
+        plank_batch rb = {.struct_size = sizeof(plank_batch)};
         plank_status st = plank_column_reader_read(cr, 100, &rb, &err);
         if (round == 0) {
             CHECK(st == PLANK_OK && rb.length == 100);

@@ -26,10 +26,10 @@ static plank_status sum_column(plank_reader *r, int32_t col, int64_t batch, col_
     memset(s, 0, sizeof *s);
     for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
         plank_column_reader *cr;
-        plank_status st = plank_column_reader_open(r, g, col, &cr, err);
+        plank_status st = plank_column_reader_open(&cr, r, g, col, err);
         if (st) return st;
         for (;;) {
-            plank_batch b;
+            plank_batch b = {.struct_size = sizeof(plank_batch)};
             st = plank_column_reader_read(cr, batch, &b, err);
             if (st || b.length == 0) break;
             for (int64_t i = 0; i < b.length; i++) {
@@ -72,8 +72,8 @@ static void test_alltypes_plain(void) {
     CHECK(c_id == 0 && c_bool == 1 && c_dbl >= 0 && c_str >= 0);
     CHECK(plank_reader_find_column(r, "no_such_column") == -1);
     plank_column_reader *cr;
-    plank_batch b;
-    CHECK(plank_column_reader_open(r, 0, c_id, &cr, &err) == PLANK_OK);
+    plank_batch b = {.struct_size = sizeof(plank_batch)};
+    CHECK(plank_column_reader_open(&cr, r, 0, c_id, &err) == PLANK_OK);
     CHECK(plank_column_reader_read(cr, 100, &b, &err) == PLANK_OK);
     CHECK_EQ_I64(b.length, 8);
     CHECK(b.physical_type == PLANK_INT32 && b.value_width == 4);
@@ -82,20 +82,20 @@ static void test_alltypes_plain(void) {
     CHECK_EQ_I64(b.length, 0);
     plank_column_reader_close(cr);
 
-    CHECK(plank_column_reader_open(r, 0, c_bool, &cr, &err) == PLANK_OK);
+    CHECK(plank_column_reader_open(&cr, r, 0, c_bool, &err) == PLANK_OK);
     CHECK(plank_column_reader_read(cr, 3, &b, &err) == PLANK_OK); /* odd batch sizes */
     CHECK_EQ_I64(b.length, 3);
     for (int i = 0; i < 3; i++)
         CHECK_EQ_I64((((const uint8_t *)b.values)[0] >> i) & 1, i % 2 == 0);
     plank_column_reader_close(cr);
 
-    CHECK(plank_column_reader_open(r, 0, c_dbl, &cr, &err) == PLANK_OK);
+    CHECK(plank_column_reader_open(&cr, r, 0, c_dbl, &err) == PLANK_OK);
     CHECK(plank_column_reader_read(cr, 8, &b, &err) == PLANK_OK);
     for (int i = 0; i < 8; i++)
         CHECK(((const double *)b.values)[i] == (i % 2 ? 10.1 : 0.0));
     plank_column_reader_close(cr);
 
-    CHECK(plank_column_reader_open(r, 0, c_str, &cr, &err) == PLANK_OK);
+    CHECK(plank_column_reader_open(&cr, r, 0, c_str, &err) == PLANK_OK);
     CHECK(plank_column_reader_read(cr, 8, &b, &err) == PLANK_OK);
     CHECK(b.offsets && b.offsets[0] == 0 && b.offsets[8] == 8);
     for (int i = 0; i < 8; i++) CHECK(b.data[b.offsets[i]] == (i % 2 ? '1' : '0'));
@@ -132,7 +132,7 @@ static void test_sources_and_tiny_pages(void) {
     plank_error err;
     plank_reader *rm, *rc, *rp;
     cb_ctx ctx = {buf, 0};
-    plank_source src = {cb_read, cb_close, len, &ctx};
+    plank_source src = {sizeof(plank_source), cb_read, cb_close, len, &ctx};
     CHECK(plank_reader_open_memory(&rm, buf, len, NULL, &err) == PLANK_OK);
     CHECK(plank_reader_open_source(&rc, &src, NULL, &err) == PLANK_OK);
     CHECK(plank_reader_open_path(&rp, data_file("alltypes_tiny_pages.parquet"), NULL, &err) ==
@@ -159,9 +159,9 @@ static void test_sources_and_tiny_pages(void) {
     int32_t ncols = plank_reader_num_columns(rm);
     for (int32_t c = 0; c < ncols; c++) {
         plank_column_reader *full, *part;
-        CHECK(plank_column_reader_open(rm, 0, c, &full, &err) == PLANK_OK);
-        CHECK(plank_column_reader_open(rm, 0, c, &part, &err) == PLANK_OK);
-        plank_batch fb, pb;
+        CHECK(plank_column_reader_open(&full, rm, 0, c, &err) == PLANK_OK);
+        CHECK(plank_column_reader_open(&part, rm, 0, c, &err) == PLANK_OK);
+        plank_batch fb = {.struct_size = sizeof fb}, pb = {.struct_size = sizeof pb};
         CHECK(plank_column_reader_read(full, 1 << 20, &fb, &err) == PLANK_OK);
         int64_t pos = 0, step = 1;
         while (pos < fb.length) {
@@ -297,8 +297,8 @@ static void test_special_files(void) {
     o.num_columns = 1;
     CHECK(plank_reader_open_path(&r, data_file("alltypes_plain.parquet"), &o, &err) == PLANK_OK);
     plank_column_reader *cr = NULL;
-    CHECK_EQ_I64(plank_column_reader_open(r, 0, 0, &cr, &err), PLANK_ERR_INVALID_ARGUMENT);
-    CHECK(plank_column_reader_open(r, 0, 1, &cr, &err) == PLANK_OK);
+    CHECK_EQ_I64(plank_column_reader_open(&cr, r, 0, 0, &err), PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(plank_column_reader_open(&cr, r, 0, 1, &err) == PLANK_OK);
     plank_column_reader_close(cr);
     plank_reader_close(r);
     /* Missing file and a file that is not Parquet. */

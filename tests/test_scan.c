@@ -129,6 +129,7 @@ static plank_status write_file(const char *path, const data *x, bool fallback, p
     offs[N] = pos;
     plank_batch b[9];
     memset(b, 0, sizeof b);
+    for (size_t k_ = 0; k_ < sizeof b / sizeof b[0]; k_++) b[k_].struct_size = sizeof b[0];
     for (int i = 0; i < 9; i++) b[i].length = N;
     b[0].values = x->id;
     b[1].values = x->v;
@@ -539,12 +540,16 @@ static void expect_bind_error(plank_reader *r, const char *text, plank_status co
 
 /* plank_scan_options as a caller compiled before the pruning switches
  * existed would have it. */
-typedef struct old_scan_options {
-    size_t struct_size;
-    const plank_expr *filter;
-    const char *const *columns;
-    int32_t num_columns;
-} old_scan_options;
+/* The options and statistics as a newer plank would have them: the
+ * current fields and one appended (the library must ignore it). */
+typedef struct newer_scan_options {
+    plank_scan_options o;
+    int64_t appended;
+} newer_scan_options;
+typedef struct newer_scan_stats {
+    plank_scan_stats s;
+    int64_t appended;
+} newer_scan_stats;
 
 static void check_api(plank_reader *r) {
     expect_bind_error(r, "v = 'abc'", PLANK_ERR_INVALID_ARGUMENT, "\"v\"");
@@ -556,28 +561,44 @@ static void check_api(plank_reader *r) {
     expect_bind_error(r, "s = v", PLANK_ERR_INVALID_ARGUMENT, "types differ");
     expect_bind_error(r, "b = 1", PLANK_ERR_INVALID_ARGUMENT, "\"b\"");
 
-    /* An older, smaller options struct: the missing fields keep defaults. */
+    /* A newer caller's larger structs: what this build does not know is
+     * ignored on the way in and left alone on the way out. (Older, smaller
+     * layouts are tested on synthetic layouts in test_struct_size: 0.1 is
+     * the first layout of every struct.) */
     plank_expr *e;
     plank_error err;
     CHECK(plank_expr_parse("id < 10", NULL, &e, &err) == PLANK_OK);
-    old_scan_options old = {sizeof old, e, NULL, 0};
+    newer_scan_options newer;
+    plank_scan_options_init(&newer.o);
+    newer.o.struct_size = sizeof newer;
+    newer.o.filter = e;
+    newer.appended = -7;
     plank_scan *s;
     int64_t n = -1;
-    CHECK(plank_scan_open(&s, r, (const plank_scan_options *)(const void *)&old, &err) ==
-          PLANK_OK);
+    CHECK(plank_scan_open(&s, r, &newer.o, &err) == PLANK_OK);
     CHECK(plank_scan_count(s, &n, &err) == PLANK_OK);
     CHECK_EQ_I64(n, 10);
-    plank_scan_stats ss;
-    plank_scan_stats_init(&ss);
-    plank_scan_get_stats(s, &ss);
-    CHECK(ss.row_groups_pruned_statistics > 0); /* the default: statistics on */
-    /* An older stats struct: only its fields are written. */
+    newer_scan_stats ns;
+    plank_scan_stats_init(&ns.s);
+    ns.s.struct_size = sizeof ns;
+    ns.appended = 12345;
+    plank_scan_get_stats(s, &ns.s);
+    CHECK(ns.s.row_groups_pruned_statistics > 0); /* the default: statistics on */
+    CHECK_EQ_I64(ns.s.row_groups, (N + RG_ROWS - 1) / RG_ROWS);
+    CHECK_EQ_I64(ns.appended, 12345);
+    /* A stats struct smaller than any layout: nothing is written. */
     struct { size_t struct_size; int64_t row_groups; int64_t guard; } small = {
         sizeof(size_t) + sizeof(int64_t), -1, 12345};
     plank_scan_get_stats(s, (plank_scan_stats *)(void *)&small);
-    CHECK_EQ_I64(small.row_groups, (N + RG_ROWS - 1) / RG_ROWS);
+    CHECK_EQ_I64(small.row_groups, -1);
     CHECK_EQ_I64(small.guard, 12345);
     plank_scan_close(s);
+    /* Options smaller than the first layout: refused, naming the struct. */
+    plank_scan_options shorter;
+    plank_scan_options_init(&shorter);
+    shorter.struct_size = offsetof(plank_scan_options, num_row_groups);
+    CHECK(plank_scan_open(&s, r, &shorter, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "plank_scan_options.struct_size") != NULL);
     /* struct_size not set: refused. */
     plank_scan_options bad;
     memset(&bad, 0, sizeof bad);

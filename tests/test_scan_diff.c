@@ -492,6 +492,7 @@ static void put_be128(uint8_t *out, __int128 v) {
 static void leaf_batch(const file_model *m, const leaf *l, wbatch *w) {
     int64_t n = m->rows;
     memset(w, 0, sizeof *w);
+    w->b.struct_size = sizeof w->b;
     int width = width_of(l);
     bool in_struct = m->struct_first >= 0 && l >= &m->leaves[m->struct_first];
     w->validity = xalloc((size_t)n / 8 + 1);
@@ -554,6 +555,7 @@ static void leaf_batch(const file_model *m, const leaf *l, wbatch *w) {
 
 static void list_batch(const file_model *m, wbatch *w) {
     memset(w, 0, sizeof *w);
+    w->b.struct_size = sizeof w->b;
     int64_t slots = 0;
     for (int64_t i = 0; i < m->rows; i++) slots += m->list_len[i] > 0 ? m->list_len[i] : 1;
     w->def = xalloc(sizeof *w->def * (size_t)slots);
@@ -2258,7 +2260,8 @@ static const corpus_file CORPUS[] = {
 static void corpus(ctx *c) {
     const char *testing = th_testing_dir();
     if (!testing) {
-        printf("SKIP corpus: parquet-testing not found (set PLANK_TESTING_DIR)\n");
+        fflush(stdout);
+        TEST_SKIP_PART("corpus: parquet-testing not found (set PLANK_TESTING_DIR)");
         return;
     }
     for (size_t f = 0; f < sizeof CORPUS / sizeof CORPUS[0]; f++) {

@@ -305,10 +305,10 @@ static plank_status read_ref(plank_reader *r, int32_t g, int32_t c, colref *f, p
     ref_init(f, nd->physical_type, nd->type_length, nd->max_definition_level,
              nd->max_repetition_level);
     plank_column_reader *cr;
-    plank_status st = plank_column_reader_open(r, g, c, &cr, err);
+    plank_status st = plank_column_reader_open(&cr, r, g, c, err);
     if (st != PLANK_OK) return st;
     for (;;) {
-        plank_batch b;
+        plank_batch b = {.struct_size = sizeof(plank_batch)};
         st = plank_column_reader_read(cr, 4096, &b, err);
         if (st != PLANK_OK || b.length == 0) break;
         if (!batch_ok(f, &b, "full read")) {
@@ -370,7 +370,7 @@ static int64_t expected_slots(const colref *f, const selection *s, int64_t from,
 static void read_rest(plank_column_reader *cr, const colref *f, const int64_t *idx, int64_t total,
                       int64_t at, int64_t k, const char *ctx) {
     for (;;) {
-        plank_batch b;
+        plank_batch b = {.struct_size = sizeof(plank_batch)};
         plank_error err;
         plank_status st = plank_column_reader_read(cr, k, &b, &err);
         CHECK_MSG(st == PLANK_OK, "%s: read: %s", ctx, err.message);
@@ -435,7 +435,7 @@ static void check_selection(plank_column_reader *cr, const colref *f, const sele
                       (long long)at, st ? err.message : "ok", (long long)got, (long long)want);
             at += want;
             if (!ok || at >= total) break;
-            plank_batch b;
+            plank_batch b = {.struct_size = sizeof(plank_batch)};
             st = plank_column_reader_read(cr, rd, &b, &err);
             want = rd < total - at ? rd : total - at;
             ok = st == PLANK_OK && b.length == want;
@@ -448,7 +448,7 @@ static void check_selection(plank_column_reader *cr, const colref *f, const sele
         if (ok) {
             int64_t got = -1;
             CHECK(plank_column_reader_skip(cr, 5, &got, NULL) == PLANK_OK && got == 0);
-            plank_batch b;
+            plank_batch b = {.struct_size = sizeof(plank_batch)};
             CHECK(plank_column_reader_read(cr, 5, &b, NULL) == PLANK_OK && b.length == 0);
         }
         if (do_select(cr, s, ctx)) {
@@ -456,7 +456,7 @@ static void check_selection(plank_column_reader *cr, const colref *f, const sele
             CHECK(plank_column_reader_skip(cr, INT64_MAX, &got, NULL) == PLANK_OK);
             CHECK_MSG(got == total, "%s: skip of everything: %lld of %lld", ctx, (long long)got,
                       (long long)total);
-            plank_batch b;
+            plank_batch b = {.struct_size = sizeof(plank_batch)};
             CHECK(plank_column_reader_read(cr, INT64_MAX, &b, NULL) == PLANK_OK && b.length == 0);
         }
         g_stats.passes += 2;
@@ -479,7 +479,7 @@ static void check_selection(plank_column_reader *cr, const colref *f, const sele
             int64_t row = targets[t] > rows ? rows : targets[t];
             /* Read a little first so the seek starts from the middle of things. */
             if (t % 2 == 1) {
-                plank_batch b;
+                plank_batch b = {.struct_size = sizeof(plank_batch)};
                 CHECK(plank_column_reader_read(cr, 3, &b, NULL) == PLANK_OK);
             }
             plank_error err;
@@ -504,7 +504,7 @@ static void check_seeks(plank_reader *r, int32_t g, int32_t c, const colref *f,
                         const char *where) {
     plank_column_reader *cr;
     plank_error err;
-    plank_status st = plank_column_reader_open(r, g, c, &cr, &err);
+    plank_status st = plank_column_reader_open(&cr, r, g, c, &err);
     CHECK_MSG(st == PLANK_OK, "%s: open: %s", where, err.message);
     if (st != PLANK_OK) return;
     int64_t rows = f->nrec;
@@ -524,7 +524,7 @@ static void check_seeks(plank_reader *r, int32_t g, int32_t c, const colref *f,
         /* A few slots (the seek after it goes backward from inside a record),
          * or everything. */
         int64_t k = t % 3 == 2 ? INT64_MAX : 1 + (int64_t)(t % 5);
-        plank_batch b;
+        plank_batch b = {.struct_size = sizeof(plank_batch)};
         st = plank_column_reader_read(cr, k, &b, &err);
         int64_t want = k < all_slots - at ? k : all_slots - at;
         CHECK_MSG(st == PLANK_OK && b.length == want, "%s: read %lld: got %lld of %lld (%s)", ctx,
@@ -534,7 +534,7 @@ static void check_seeks(plank_reader *r, int32_t g, int32_t c, const colref *f,
     }
     /* Seek within the current record after a partial read. */
     if (rows > 0 && plank_column_reader_seek(cr, rows - 1, NULL) == PLANK_OK) {
-        plank_batch b;
+        plank_batch b = {.struct_size = sizeof(plank_batch)};
         CHECK(plank_column_reader_read(cr, 1, &b, NULL) == PLANK_OK && b.length == 1);
         CHECK(plank_column_reader_seek(cr, rows - 1, NULL) == PLANK_OK);
         snprintf(ctx, sizeof ctx, "%s, no selection, seek back into the record just read", where);
@@ -731,7 +731,7 @@ static void check_chunk(plank_reader *r, int32_t g, int32_t c, const colref *f,
     char where[400];
     snprintf(where, sizeof where, "%s rg %d col %d (%s)", name, (int)g, (int)c,
              plank_reader_column_node(r, c)->path);
-    plank_row_group_info info;
+    plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
     CHECK(plank_reader_row_group(r, g, &info, NULL) == PLANK_OK);
     CHECK_MSG(f->nrec == info.num_rows, "%s: %lld records in the levels, %lld rows", where,
               (long long)f->nrec, (long long)info.num_rows);
@@ -739,7 +739,7 @@ static void check_chunk(plank_reader *r, int32_t g, int32_t c, const colref *f,
     g_stats.chunks++;
     plank_column_reader *cr;
     plank_error err;
-    plank_status st = plank_column_reader_open(r, g, c, &cr, &err);
+    plank_status st = plank_column_reader_open(&cr, r, g, c, &err);
     CHECK_MSG(st == PLANK_OK, "%s: open: %s", where, err.message);
     if (st != PLANK_OK) return;
     int64_t *fri;
@@ -795,7 +795,7 @@ static void check_file(const char *path, const char *name) {
     /* large_string_map.brotli.parquet (2 GiB of strings) only with PLANK_TEST_LARGE=1 */
     int64_t bytes = 0;
     for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
-        plank_row_group_info rg;
+        plank_row_group_info rg = {.struct_size = sizeof(plank_row_group_info)};
         if (plank_reader_row_group(r, g, &rg, NULL) == PLANK_OK) bytes += rg.total_byte_size;
     }
     const char *large = getenv("PLANK_TEST_LARGE");
@@ -833,7 +833,7 @@ static void check_file(const char *path, const char *name) {
 static void test_corpus(void) {
     const char *dir = th_testing_dir();
     if (!dir) {
-        fprintf(stderr, "parquet-testing not found (set PLANK_TESTING_DIR): corpus skipped\n");
+        TEST_SKIP_PART("corpus: parquet-testing not found (set PLANK_TESTING_DIR)");
         return;
     }
     char data[2048];
@@ -985,6 +985,7 @@ static void g_batch(int c, int64_t r0, int64_t r1, gbatch *gb, plank_batch *b) {
     g_ref(c, r0, r1, &gb->f);
     colref *f = &gb->f;
     memset(b, 0, sizeof *b);
+    b->struct_size = sizeof *b;
     b->length = f->n;
     gb->validity = calloc((size_t)f->n / 8 + 1, 1);
     gb->bits = calloc((size_t)f->n / 8 + 1, 1);
@@ -1139,7 +1140,7 @@ static void counter_sel(void *opaque, const selection *s) {
     static const int64_t sizes[] = {1, INT64_MAX};
     for (size_t z = 0; z < 2; z++) {
         plank_column_reader *cr;
-        if (plank_column_reader_open(x->r, x->g, x->c, &cr, NULL) != PLANK_OK) {
+        if (plank_column_reader_open(&cr, x->r, x->g, x->c, NULL) != PLANK_OK) {
             CHECK(false);
             return;
         }
@@ -1236,7 +1237,7 @@ static void test_written(const char *dir) {
         CHECK_EQ_I64(plank_reader_num_row_groups(r), 2);
         int64_t row0 = 0;
         for (int32_t rg = 0; rg < plank_reader_num_row_groups(r); rg++) {
-            plank_row_group_info info;
+            plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
             CHECK(plank_reader_row_group(r, rg, &info, NULL) == PLANK_OK);
             for (int c = 0; c < G_NCOL; c++) {
                 char where[400];
@@ -1267,7 +1268,7 @@ static void test_written(const char *dir) {
                         counter_ctx x = {r, rg, c, &f, fri, np, where,
                                          g->codec != PLANK_CODEC_UNCOMPRESSED,
                                          c != G_L || g->page_version == 2, false};
-                        plank_column_chunk_info cc;
+                        plank_column_chunk_info cc = {.struct_size = sizeof(plank_column_chunk_info)};
                         CHECK(plank_reader_column_chunk(r, rg, c, &cc, NULL) == PLANK_OK);
                         x.has_dict = cc.dictionary_page_offset > 0;
                         make_selections(f.nrec, fri, np, counter_sel, &x);
@@ -1333,11 +1334,11 @@ static void test_alloc_bound(const char *dir) {
     static const int cols[] = {G_I64, G_S, G_I32};
     for (size_t ci = 0; ci < 3; ci++) {
         int c = cols[ci];
-        plank_column_chunk_info cc;
+        plank_column_chunk_info cc = {.struct_size = sizeof(plank_column_chunk_info)};
         CHECK(plank_reader_column_chunk(r, 0, c, &cc, NULL) == PLANK_OK);
         for (int variant = 0; variant < 2; variant++) {
             plank_column_reader *cr;
-            st = plank_column_reader_open(r, 0, c, &cr, &err);
+            st = plank_column_reader_open(&cr, r, 0, c, &err);
             CHECK_MSG(st == PLANK_OK, "open column: %s", err.message);
             if (st != PLANK_OK) break;
             /* From here on: beyond the chunk buffer. */
@@ -1348,7 +1349,7 @@ static void test_alloc_bound(const char *dir) {
             plank_row_range spread[3] = {{5, 3}, {N / 2 + 1, 2}, {N - 5, 5}};
             CHECK(plank_column_reader_select(cr, variant ? spread : one, variant ? 3 : 1, &err) ==
                   PLANK_OK);
-            plank_batch b;
+            plank_batch b = {.struct_size = sizeof(plank_batch)};
             st = plank_column_reader_read(cr, INT64_MAX, &b, &err);
             CHECK_MSG(st == PLANK_OK && b.length == 10, "%s: read of 10 selected rows: %s, %lld",
                       G_PATHS[c], st ? err.message : "ok", (long long)b.length);
@@ -1397,12 +1398,12 @@ static void test_alloc_bound(const char *dir) {
     if (st != PLANK_OK) return;
     for (int c = 0; c < G_NCOL; c++) {
         plank_column_reader *cr;
-        if (plank_column_reader_open(r, 0, c, &cr, NULL) != PLANK_OK) {
+        if (plank_column_reader_open(&cr, r, 0, c, NULL) != PLANK_OK) {
             CHECK(false);
             continue;
         }
         pa.t.max_single = 0;
-        plank_batch b;
+        plank_batch b = {.struct_size = sizeof(plank_batch)};
         st = plank_column_reader_read(cr, INT64_MAX, &b, &err);
         CHECK_MSG(st == PLANK_OK && b.length > 0, "%s: read: %s", G_PATHS[c], err.message);
         CHECK_MSG(pa.t.max_single < (1 << 20), "%s: an unbounded read of 300 rows asked for %lld "
@@ -1540,7 +1541,7 @@ static void test_bad_arguments(const char *dir) {
     if (st != PLANK_OK) return;
     for (int c = 0; c < G_NCOL; c += G_NCOL - 1) { /* a flat and the list column */
         plank_column_reader *cr;
-        if (plank_column_reader_open(r, 0, c, &cr, NULL) != PLANK_OK) {
+        if (plank_column_reader_open(&cr, r, 0, c, NULL) != PLANK_OK) {
             CHECK(false);
             continue;
         }
@@ -1585,7 +1586,7 @@ static void test_bad_arguments(const char *dir) {
         CHECK(plank_column_reader_select(cr, bad[0].r, 2, &err) == PLANK_ERR_INVALID_ARGUMENT);
         plank_row_range last = {R - 1, 1};
         CHECK(plank_column_reader_select(cr, &last, 1, &err) == PLANK_OK);
-        plank_batch b;
+        plank_batch b = {.struct_size = sizeof(plank_batch)};
         CHECK(plank_column_reader_read(cr, INT64_MAX, &b, &err) == PLANK_OK);
         if (c != G_L) CHECK_EQ_I64(b.length, 1);
         else CHECK(b.length >= 1 && b.rep_levels && b.rep_levels[0] == 0);

@@ -1020,7 +1020,7 @@ static void test_catalog(void) {
     snprintf(path, sizeof path, "%s/CATALOG.tsv", th_testing_dir());
     FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "no CATALOG.tsv, skipping the catalog sweep\n");
+        TEST_SKIP_PART("the catalog sweep: no %s", path);
         return;
     }
     static char line[65536];
@@ -1129,7 +1129,7 @@ int main(void) {
     test_synthetic_footer();
     test_footer_errors();
     if (!th_testing_dir()) {
-        fprintf(stderr, "parquet-testing not found: real-file tests skipped\n");
+        TEST_SKIP_PART("real-file tests: parquet-testing not found (set PLANK_TESTING_DIR)");
         TEST_END();
     }
     test_known_files();

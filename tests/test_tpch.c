@@ -84,7 +84,7 @@ static char *table_text(plank_tpch *g, plank_tpch_table t, int64_t first, int64_
                         int64_t chunk, size_t *len) {
     plank_tpch_batch *b = NULL;
     plank_error err;
-    CHECK(plank_tpch_batch_new(g, t, chunk, &b, &err) == PLANK_OK);
+    CHECK(plank_tpch_batch_new(&b, g, t, chunk, &err) == PLANK_OK);
     if (!b) return NULL;
     size_t cap = 1 << 16, used = 0;
     char *out = malloc(cap);
@@ -190,14 +190,15 @@ static char *parquet_text(const char *path, size_t *len) {
     int32_t ncol = plank_reader_num_columns(r);
     text t = {0};
     for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
-        plank_row_group_info rg;
+        plank_row_group_info rg = {.struct_size = sizeof(plank_row_group_info)};
         plank_reader_row_group(r, g, &rg, &err);
         int64_t rows = rg.num_rows;
         /* whole row group per column, then rows printed across columns */
         plank_column_reader *cr[32];
         plank_batch b[32];
+        for (int k = 0; k < 32; k++) b[k].struct_size = sizeof b[k];
         for (int32_t c = 0; c < ncol; c++) {
-            CHECK(plank_column_reader_open(r, g, c, &cr[c], &err) == PLANK_OK);
+            CHECK(plank_column_reader_open(&cr[c], r, g, c, &err) == PLANK_OK);
         }
         int64_t done = 0;
         while (done < rows) {
@@ -257,7 +258,7 @@ static void check_encodings(const char *path, plank_tpch_encoding enc) {
     if (plank_reader_open_path(&r, path, NULL, &err) != PLANK_OK) return;
     for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++)
         for (int32_t c = 0; c < plank_reader_num_columns(r); c++) {
-            plank_column_chunk_info ci;
+            plank_column_chunk_info ci = {.struct_size = sizeof(plank_column_chunk_info)};
             CHECK(plank_reader_column_chunk(r, g, c, &ci, &err) == PLANK_OK);
             const plank_schema_node *nd = plank_reader_column_node(r, c);
             bool dict = false, plain = false, delta = false, other = false;
@@ -335,7 +336,10 @@ static void test_parquet(plank_tpch *g, const char *ref) {
         plank_tpch_options_init(&o);
         o.encoding = encs[e];
         o.threads = 2;
-        o.writer.row_group_rows = 20000; /* several row groups in lineitem */
+        plank_writer_options wo;
+        plank_writer_options_init(&wo);
+        wo.row_group_rows = 20000; /* several row groups in lineitem */
+        o.writer = &wo;
         plank_error err;
         CHECK_MSG(plank_tpch_write(g, dir, &o, &err) == PLANK_OK, "%s", err.message);
         for (int t = 0; t < PLANK_TPCH_NUM_TABLES; t++) {
@@ -369,8 +373,8 @@ static void test_errors(plank_tpch *g) {
     CHECK(plank_tpch_table_from_name("lineitem") == PLANK_TPCH_LINEITEM);
     CHECK(plank_tpch_table_from_name("lineitems") == -1);
     plank_tpch_batch *b = NULL;
-    CHECK(plank_tpch_batch_new(g, PLANK_TPCH_ORDERS, 0, &b, &err) == PLANK_ERR_INVALID_ARGUMENT);
-    CHECK(plank_tpch_batch_new(g, PLANK_TPCH_ORDERS, 10, &b, &err) == PLANK_OK);
+    CHECK(plank_tpch_batch_new(&b, g, PLANK_TPCH_ORDERS, 0, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(plank_tpch_batch_new(&b, g, PLANK_TPCH_ORDERS, 10, &err) == PLANK_OK);
     CHECK(plank_tpch_generate(b, 0, 11, &err) == PLANK_ERR_INVALID_ARGUMENT);
     CHECK(plank_tpch_generate(b, plank_tpch_units(g, PLANK_TPCH_ORDERS) - 5, 10, &err) ==
           PLANK_ERR_INVALID_ARGUMENT);

@@ -147,6 +147,7 @@ typedef struct colbuf {
 static void make_batch(int c, int64_t r0, int64_t r1, colbuf *cb, plank_batch *b) {
     int64_t n = r1 - r0;
     memset(b, 0, sizeof *b);
+    b->struct_size = sizeof *b;
     memset(cb, 0, sizeof *cb);
     b->length = n;
     cb->validity = calloc((size_t)n / 8 + 1, 1);
@@ -431,9 +432,9 @@ static void verify_file(const char *path, const config *cf, int64_t nrows) {
         int64_t row = 0;
         int bad = 0;
         for (int32_t g = 0; g < nrg; g++) {
-            plank_row_group_info ri;
+            plank_row_group_info ri = {.struct_size = sizeof(plank_row_group_info)};
             plank_reader_row_group(r, g, &ri, NULL);
-            plank_column_chunk_info ci;
+            plank_column_chunk_info ci = {.struct_size = sizeof(plank_column_chunk_info)};
             CHECK(plank_reader_column_chunk(r, g, c, &ci, NULL) == PLANK_OK);
             CHECK(ci.codec == cf->codec);
             CHECK_EQ_I64(ci.num_values, ri.num_rows);
@@ -486,12 +487,12 @@ static void verify_file(const char *path, const config *cf, int64_t nrows) {
             if (c == C_S) verify_bloom(r, g, row, ri.num_rows);
             /* values */
             plank_column_reader *cr;
-            st = plank_column_reader_open(r, g, c, &cr, &err);
+            st = plank_column_reader_open(&cr, r, g, c, &err);
             CHECK_MSG(st == PLANK_OK, "%s", err.message);
             if (st != PLANK_OK) continue;
             int64_t start = row;
             for (;;) {
-                plank_batch b;
+                plank_batch b = {.struct_size = sizeof(plank_batch)};
                 st = plank_column_reader_read(cr, 1000, &b, &err);
                 CHECK_MSG(st == PLANK_OK, "read %s: %s", NAMES[c], err.message);
                 if (st != PLANK_OK || b.length == 0) break;
@@ -632,29 +633,29 @@ static void gen_nested(int64_t r0, int64_t r1, leafbuf *lb) {
 static void schema_nested(plank_schema_field *f) {
     for (int i = 0; i < 11; i++) plank_schema_field_init(&f[i]);
     f[0].num_children = 3;
-    f[1] = (plank_schema_field){.name = "l", .physical_type = PLANK_PHYSICAL_NONE,
+    f[1] = (plank_schema_field){.struct_size = sizeof(plank_schema_field), .name = "l", .physical_type = PLANK_PHYSICAL_NONE,
                                 .repetition = PLANK_OPTIONAL, .num_children = 1};
     f[1].logical.kind = PLANK_LOGICAL_LIST;
-    f[2] = (plank_schema_field){.name = "list", .physical_type = PLANK_PHYSICAL_NONE,
+    f[2] = (plank_schema_field){.struct_size = sizeof(plank_schema_field), .name = "list", .physical_type = PLANK_PHYSICAL_NONE,
                                 .repetition = PLANK_REPEATED, .num_children = 1};
-    f[3] = (plank_schema_field){.name = "element", .physical_type = PLANK_INT64,
+    f[3] = (plank_schema_field){.struct_size = sizeof(plank_schema_field), .name = "element", .physical_type = PLANK_INT64,
                                 .repetition = PLANK_OPTIONAL};
-    f[4] = (plank_schema_field){.name = "st", .physical_type = PLANK_PHYSICAL_NONE,
+    f[4] = (plank_schema_field){.struct_size = sizeof(plank_schema_field), .name = "st", .physical_type = PLANK_PHYSICAL_NONE,
                                 .repetition = PLANK_OPTIONAL, .num_children = 2};
-    f[5] = (plank_schema_field){.name = "a", .physical_type = PLANK_BYTE_ARRAY,
+    f[5] = (plank_schema_field){.struct_size = sizeof(plank_schema_field), .name = "a", .physical_type = PLANK_BYTE_ARRAY,
                                 .repetition = PLANK_OPTIONAL};
     f[5].logical.kind = PLANK_LOGICAL_STRING;
-    f[6] = (plank_schema_field){.name = "b", .physical_type = PLANK_DOUBLE,
+    f[6] = (plank_schema_field){.struct_size = sizeof(plank_schema_field), .name = "b", .physical_type = PLANK_DOUBLE,
                                 .repetition = PLANK_REQUIRED};
-    f[7] = (plank_schema_field){.name = "m", .physical_type = PLANK_PHYSICAL_NONE,
+    f[7] = (plank_schema_field){.struct_size = sizeof(plank_schema_field), .name = "m", .physical_type = PLANK_PHYSICAL_NONE,
                                 .repetition = PLANK_OPTIONAL, .num_children = 1};
     f[7].logical.kind = PLANK_LOGICAL_MAP;
-    f[8] = (plank_schema_field){.name = "key_value", .physical_type = PLANK_PHYSICAL_NONE,
+    f[8] = (plank_schema_field){.struct_size = sizeof(plank_schema_field), .name = "key_value", .physical_type = PLANK_PHYSICAL_NONE,
                                 .repetition = PLANK_REPEATED, .num_children = 2};
-    f[9] = (plank_schema_field){.name = "key", .physical_type = PLANK_BYTE_ARRAY,
+    f[9] = (plank_schema_field){.struct_size = sizeof(plank_schema_field), .name = "key", .physical_type = PLANK_BYTE_ARRAY,
                                 .repetition = PLANK_REQUIRED};
     f[9].logical.kind = PLANK_LOGICAL_STRING;
-    f[10] = (plank_schema_field){.name = "value", .physical_type = PLANK_INT32,
+    f[10] = (plank_schema_field){.struct_size = sizeof(plank_schema_field), .name = "value", .physical_type = PLANK_INT32,
                                  .repetition = PLANK_OPTIONAL};
 }
 
@@ -686,6 +687,7 @@ static void test_nested(const char *dir) {
             gen_nested(r, r + 250, lb);
             plank_batch b[5];
             memset(b, 0, sizeof b);
+            for (size_t k_ = 0; k_ < sizeof b / sizeof b[0]; k_++) b[k_].struct_size = sizeof b[0];
             for (int k = 0; k < 5; k++) {
                 b[k].length = lb[k].n;
                 b[k].def_levels = lb[k].def;
@@ -715,9 +717,9 @@ static void test_nested(const char *dir) {
             int64_t at = 0, bad = 0;
             for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
                 plank_column_reader *cr;
-                CHECK(plank_column_reader_open(r, g, k, &cr, NULL) == PLANK_OK);
+                CHECK(plank_column_reader_open(&cr, r, g, k, NULL) == PLANK_OK);
                 for (;;) {
-                    plank_batch b;
+                    plank_batch b = {.struct_size = sizeof(plank_batch)};
                     st = plank_column_reader_read(cr, 333, &b, &err);
                     CHECK_MSG(st == PLANK_OK, "%s", err.message);
                     if (st != PLANK_OK || b.length == 0) break;
@@ -742,7 +744,7 @@ static void test_nested(const char *dir) {
                         }
                     }
                 }
-                plank_column_chunk_info ci;
+                plank_column_chunk_info ci = {.struct_size = sizeof(plank_column_chunk_info)};
                 plank_reader_column_chunk(r, g, k, &ci, NULL);
                 if (k == 0) {
                     CHECK_EQ_I64(ci.num_repetition_level_histogram, 2);
@@ -788,8 +790,9 @@ static void test_boundary_order(const char *dir) {
         int64_t v[100];
         for (int i = 0; i < 100; i++)
             v[i] = dir_i == 0 ? i : dir_i == 1 ? 100 - i : (i * 37) % 100;
-        plank_batch b;
+        plank_batch b = {.struct_size = sizeof(plank_batch)};
         memset(&b, 0, sizeof b);
+        b.struct_size = sizeof b;
         b.length = 100;
         b.values = v;
         CHECK(plank_writer_write_rows(w, &b, 100, NULL) == PLANK_OK);
@@ -835,7 +838,7 @@ static void test_failures(const char *dir) {
     int total_calls = 0;
     for (int fail_at = 0;; fail_at++) {
         fail_sink fs = {0, fail_at, 0, false, false};
-        plank_sink sink = {fs_write, fs_finish, fs_close, &fs};
+        plank_sink sink = {sizeof(plank_sink), fs_write, fs_finish, fs_close, &fs};
         plank_writer_options o;
         plank_writer_options_init(&o);
         o.row_group_rows = 100;
@@ -973,6 +976,7 @@ static void test_alloc_failures_nested(const char *dir) {
         if (st == PLANK_OK) {
             plank_batch b[5];
             memset(b, 0, sizeof b);
+            for (size_t k_ = 0; k_ < sizeof b / sizeof b[0]; k_++) b[k_].struct_size = sizeof b[0];
             for (int k = 0; k < 5; k++) {
                 b[k].length = lb[k].n;
                 b[k].def_levels = lb[k].def;

@@ -1,5 +1,6 @@
 #include "tharness.h"
 
+#include <stdarg.h>
 #include <sys/stat.h>
 
 int th_failures = 0;
@@ -65,4 +66,33 @@ unsigned char *th_read_file(const char *path, size_t *len) {
     fclose(f);
     if (buf) *len = (size_t)n;
     return buf;
+}
+
+bool th_require_inputs(void) {
+    const char *e = getenv("PLANK_REQUIRE_CORPUS");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+static void th_skip_vprint(const char *fmt, va_list ap) {
+    bool req = th_require_inputs();
+    fprintf(stderr, req ? "FAIL: " : "SKIP: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, req ? " (a missing input fails under PLANK_REQUIRE_CORPUS=1)\n" : "\n");
+}
+
+void th_skip_test(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    th_skip_vprint(fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    exit(th_require_inputs() ? 1 : 77);
+}
+
+void th_skip_part(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    th_skip_vprint(fmt, ap);
+    va_end(ap);
+    if (th_require_inputs()) th_failures++;
 }

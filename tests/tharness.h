@@ -1,6 +1,7 @@
 /* tharness.h: a tiny test harness. CHECK failures are counted and printed
  * with file:line; a test ends with TEST_END() which exits 1 on any failure.
- * A test that cannot run exits 77 (ctest reports it as skipped). */
+ * A test that cannot run exits 77 (ctest reports it as skipped), unless
+ * PLANK_REQUIRE_CORPUS=1 makes a missing input a failure (TEST_SKIP). */
 #ifndef THARNESS_H
 #define THARNESS_H
 
@@ -42,13 +43,15 @@ extern int th_checks;
         return th_failures ? 1 : 0;                                              \
     } while (0)
 
-#define TEST_SKIP(...)                                                           \
-    do {                                                                         \
-        fprintf(stderr, "SKIP: ");                                               \
-        fprintf(stderr, __VA_ARGS__);                                            \
-        fputc('\n', stderr);                                                     \
-        exit(77);                                                                \
-    } while (0)
+/* A test that cannot run because an input it needs is missing (the corpus,
+ * DuckDB's library, a temporary directory...): prints "SKIP: <what>" and
+ * exits 77, or, when PLANK_REQUIRE_CORPUS=1 (CI), prints "FAIL: <what>" and
+ * exits 1, so that a suite that ran nothing cannot pass. */
+#define TEST_SKIP(...) th_skip_test(__VA_ARGS__)
+/* A part of a test that cannot run for the same reasons while the rest ran:
+ * prints "SKIP: <what>"; under PLANK_REQUIRE_CORPUS=1 it is a failure
+ * (counted like a CHECK, so TEST_END exits 1). */
+#define TEST_SKIP_PART(...) th_skip_part(__VA_ARGS__)
 
 /* A counting allocator that can also fail the Nth allocation or growth
  * (fault injection). Every test that checks "no leak" and "free sizes match
@@ -69,6 +72,15 @@ plank_allocator th_alloc_init(th_alloc *a);
 /* The parquet-testing checkout: $PLANK_TESTING_DIR, else the default next to
  * the repository. NULL if it does not exist. */
 const char *th_testing_dir(void);
+/* PLANK_REQUIRE_CORPUS=1: a missing input is a failure, not a skip. */
+bool th_require_inputs(void);
+#if defined(__GNUC__) || defined(__clang__)
+#define TH_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TH_PRINTF(f, a)
+#endif
+TH_PRINTF(1, 2) _Noreturn void th_skip_test(const char *fmt, ...);
+TH_PRINTF(1, 2) void th_skip_part(const char *fmt, ...);
 /* Reads a whole file; NULL on failure. */
 unsigned char *th_read_file(const char *path, size_t *len);
 

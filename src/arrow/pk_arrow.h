@@ -84,15 +84,17 @@ typedef struct pk_atree {
  * row groups `rgs` (NULL: all): a BYTE_ARRAY leaf whose chunk's
  * total_uncompressed_size exceeds the threshold in some row group gets
  * large offsets ("U"/"Z"), and so does every list ("+L") with a leaf below
- * whose chunk's num_values exceeds it. The threshold is INT32_MAX; tests
- * lower it with the environment variable PLANK_ARROW_LARGE_THRESHOLD (a
- * decimal byte/value count, test-only and undocumented in the public API)
- * to force large types on small files. The decision is a bound from the
+ * whose chunk's num_values exceeds it. The threshold is INT32_MAX, or -1
+ * (every one large) with options.large_offsets. The decision is a bound from the
  * metadata, not a guarantee: dictionary or DELTA_BYTE_ARRAY chunks can decode
  * to more bytes than they hold, so 32-bit columns keep the batch-halving
  * check of the stream. mask (per leaf column; NULL: the reader's selection)
  * says which leaves the tree holds; they must be selected in the reader. */
-plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, const int32_t *rgs,
+/* The caller's options (NULL: defaults) in this build's layout. */
+plank_status pk_arrow_options_load(plank_arrow_options *o, const plank_arrow_options *given,
+                                   plank_error *err);
+
+plank_status pk_atree_build(const plank_reader *r, const plank_arrow_options *o, const int32_t *rgs,
                             int32_t nrg, const bool *mask, pk_atree *t, plank_error *err);
 void pk_atree_free(pk_atree *t);
 /* Exports the tree (or a subtree) as an ArrowSchema owning its strings. */

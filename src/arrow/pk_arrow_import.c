@@ -474,6 +474,7 @@ void pk_itree_free(pk_itree *t) {
 
 static void field_init(plank_schema_field *f) {
     memset(f, 0, sizeof *f);
+    f->struct_size = sizeof *f;
     f->physical_type = PLANK_PHYSICAL_NONE;
     f->repetition = PLANK_REQUIRED;
     f->logical = no_logical();
@@ -990,6 +991,7 @@ static plank_status alloc_column(pk_shredded *out, int32_t l, const pk_inode *le
     out->blocks[l] = m;
     out->sizes[l] = total;
     plank_batch *bt = &out->cols[l];
+    bt->struct_size = sizeof *bt;
     bt->length = c->n;
     bt->null_count = c->nulls;
     bt->physical_type = leaf->physical_type;

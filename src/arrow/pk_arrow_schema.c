@@ -20,6 +20,7 @@
  * structs rather than refused: their levels are still self-consistent.
  */
 #include "pk_arrow.h"
+#include "../common/pk_struct.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,14 +28,21 @@
 void plank_arrow_options_init(plank_arrow_options *o) {
     if (!o) return;
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     o->batch_rows = 65536;
     o->zero_copy = true;
+}
+
+plank_status pk_arrow_options_load(plank_arrow_options *o, const plank_arrow_options *given,
+                                   plank_error *err) {
+    plank_arrow_options_init(o);
+    return given ? pk_struct_read(o, given, &pk_layout_arrow_options, err) : PLANK_OK;
 }
 
 /* ---- Parquet schema to pk_anode tree ----------------------------------------- */
 
 typedef struct tree_builder {
-    plank_reader *r;
+    const plank_reader *r;
     const plank_arrow_options *o;
     pk_atree *t;
     int32_t *sel;       /* per schema node: selected leaves below */
@@ -329,15 +337,6 @@ static plank_status convert(tree_builder *b, const plank_schema_node *pn, int16_
 
 /* ---- Offset widths ------------------------------------------------------------------ */
 
-/* See pk_atree_build in pk_arrow.h. */
-static int64_t large_threshold(void) {
-    const char *e = getenv("PLANK_ARROW_LARGE_THRESHOLD");
-    if (!e || !*e) return INT32_MAX;
-    char *end = NULL;
-    long long v = strtoll(e, &end, 10);
-    return end && *end == 0 && v >= 0 && v < INT32_MAX ? (int64_t)v : INT32_MAX;
-}
-
 /* Marks the large nodes below an; returns the largest chunk num_values of
  * its leaves. leaf_bytes/leaf_values: per leaf, the largest over the row
  * groups. */
@@ -369,8 +368,8 @@ static void mark_small_lists(pk_anode *an, bool small_above) {
     for (int32_t k = 0; k < an->num_children; k++) mark_small_lists(an->children[k], small_above);
 }
 
-static plank_status decide_offsets(plank_reader *r, const int32_t *rgs, int32_t nrg, pk_atree *t,
-                                   plank_error *err) {
+static plank_status decide_offsets(const plank_reader *r, const int32_t *rgs, int32_t nrg, pk_atree *t,
+                                   bool all_large, plank_error *err) {
     size_t n = (size_t)t->num_leaves + 1;
     int64_t *bytes = pk_arena_alloc(&t->arena, n * sizeof(int64_t));
     int64_t *values = pk_arena_alloc(&t->arena, n * sizeof(int64_t));
@@ -383,7 +382,7 @@ static plank_status decide_offsets(plank_reader *r, const int32_t *rgs, int32_t 
             /* Metadata that cannot be read (encrypted) leaves the column at
              * 32 bits: the stream's halving still guards the offsets, and
              * reading reports the real error. */
-            plank_column_chunk_info cc;
+            plank_column_chunk_info cc = {.struct_size = sizeof(plank_column_chunk_info)};
             plank_error ignored;
             plank_error_init(&ignored);
             if (plank_reader_column_chunk(r, rgs ? rgs[g] : g, t->leaf_columns[i], &cc,
@@ -393,13 +392,14 @@ static plank_status decide_offsets(plank_reader *r, const int32_t *rgs, int32_t 
             if (cc.num_values > values[i]) values[i] = cc.num_values;
         }
     }
-    mark_large(t->root, bytes, values, large_threshold());
+    /* See pk_atree_build in pk_arrow.h. */
+    mark_large(t->root, bytes, values, all_large ? -1 : INT32_MAX);
     t->root->large = false;
     mark_small_lists(t->root, false);
     return PLANK_OK;
 }
 
-plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, const int32_t *rgs,
+plank_status pk_atree_build(const plank_reader *r, const plank_arrow_options *o, const int32_t *rgs,
                             int32_t nrg, const bool *mask, pk_atree *t, plank_error *err) {
     if (!mask) mask = r->selected;
     memset(t, 0, sizeof *t);
@@ -445,7 +445,7 @@ plank_status pk_atree_build(plank_reader *r, const plank_arrow_options *o, const
     }
     an->leaf = 0;
     t->root = an;
-    st = decide_offsets(r, rgs, nrg, t, err);
+    st = decide_offsets(r, rgs, nrg, t, o->large_offsets, err);
     if (st != PLANK_OK) pk_atree_free(t);
     return st;
 }
@@ -583,15 +583,15 @@ plank_status pk_atree_export_schema(const pk_atree *t, const plank_allocator *a,
     return export_node(t->root, a, out, err);
 }
 
-plank_status plank_reader_arrow_schema(plank_reader *r, const plank_arrow_options *o,
+plank_status plank_reader_arrow_schema(const plank_reader *r, const plank_arrow_options *o,
                                        struct ArrowSchema *out, plank_error *err) {
     plank_error_init(err);
     if (!r || !out) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL argument");
     memset(out, 0, sizeof *out);
-    plank_arrow_options def;
-    plank_arrow_options_init(&def);
+    plank_arrow_options opt;
+    PK_FORWARD(pk_arrow_options_load(&opt, o, err));
     pk_atree t;
-    PK_FORWARD(pk_atree_build(r, o ? o : &def, NULL, 0, NULL, &t, err));
+    PK_FORWARD(pk_atree_build(r, &opt, NULL, 0, NULL, &t, err));
     plank_status st = pk_atree_export_schema(&t, &r->alloc, out, err);
     pk_atree_free(&t);
     return st;

@@ -255,7 +255,7 @@ static int64_t complete_records(const pk_leaf_buf *l, const plank_schema_node *p
 /* One read of up to k slots of leaf i into its pending buffers. */
 static plank_status leaf_read(pk_stream *s, int32_t i, int64_t k, plank_error *err) {
     pk_leaf_buf *l = &s->leaves[i];
-    plank_batch b;
+    plank_batch b = {.struct_size = sizeof(plank_batch)};
     PK_FORWARD(plank_column_reader_read(s->crs[i], k, &b, err));
     if (b.length == 0) {
         l->eof = true;
@@ -385,7 +385,7 @@ static void close_readers(pk_stream *s) {
  * (rr NULL: all of them). */
 static plank_status open_row_group(pk_stream *s, int32_t g, const plank_row_range *rr,
                                    int64_t nr, plank_error *err) {
-    plank_row_group_info info;
+    plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
     PK_FORWARD(plank_reader_row_group(s->r, g, &info, err));
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
         leaf_clear(&s->leaves[i]);
@@ -395,7 +395,7 @@ static plank_status open_row_group(pk_stream *s, int32_t g, const plank_row_rang
             PK_FORWARD(pk_column_reader_reopen(s->crs[i], g, err));
             continue;
         }
-        PK_FORWARD(plank_column_reader_open(s->r, g, s->t.leaf_columns[i], &s->crs[i], err));
+        PK_FORWARD(plank_column_reader_open(&s->crs[i], s->r, g, s->t.leaf_columns[i], err));
         if (s->t.leaf_nodes[i]->dict) pk_column_reader_set_dict_mode(s->crs[i], true);
         if (s->leaves[i].zc_align && !s->direct[i])
             pk_column_reader_set_view_mode(s->crs[i], true);
@@ -463,7 +463,7 @@ static plank_status finish_row_group(pk_stream *s, plank_error *err) {
         pk_leaf_buf *l = &s->leaves[i];
         bool more = l->n > 0;
         if (!more && !l->eof) {
-            plank_batch b;
+            plank_batch b = {.struct_size = sizeof(plank_batch)};
             PK_FORWARD(plank_column_reader_read(s->crs[i], 1, &b, err));
             more = b.length > 0;
         }
@@ -621,8 +621,7 @@ static plank_status stream_create(plank_reader *r, const int32_t *row_groups,
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
     memset(out, 0, sizeof *out);
     plank_arrow_options opt;
-    plank_arrow_options_init(&opt);
-    if (o) opt = *o;
+    PK_FORWARD(pk_arrow_options_load(&opt, o, err));
     if (opt.batch_rows <= 0)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "batch_rows must be positive (%lld)",
                             (long long)opt.batch_rows);
@@ -741,7 +740,7 @@ plank_status plank_reader_arrow_stream_rows(plank_reader *r, const plank_row_ran
     int64_t ns = 0, k = 0, base = 0;
     int32_t nt = 0;
     for (int32_t g = 0; g < nrg && st == PLANK_OK; g++) {
-        plank_row_group_info info;
+        plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
         st = plank_reader_row_group(r, g, &info, err);
         if (st != PLANK_OK) break;
         int64_t end = base + info.num_rows, start = ns;

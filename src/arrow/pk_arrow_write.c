@@ -54,6 +54,7 @@ static plank_status write_arrow(plank_writer *w, const struct ArrowSchema *schem
 plank_status plank_writer_write_arrow(plank_writer *w, const struct ArrowSchema *schema,
                                       const struct ArrowArray *array, plank_error *err) {
     plank_error_init(err);
+    if (!w) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: NULL writer");
     /* scratch buffers of the call come from the writer's allocator */
     return write_arrow(w, schema, array, pk_writer_allocator(w), err);
 }

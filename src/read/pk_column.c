@@ -10,6 +10,7 @@
  * nested columns: the record assembler works from def/rep levels and slots.
  */
 #include "pk_read.h"
+#include "../common/pk_struct.h"
 
 #include <stdio.h>
 
@@ -287,9 +288,10 @@ static plank_status chunk_need(plank_column_reader *cr, uint64_t off, uint64_t l
     return PLANK_OK;
 }
 
-plank_status plank_column_reader_open(plank_reader *r, int32_t g, int32_t c,
-                                      plank_column_reader **out, plank_error *err) {
+plank_status plank_column_reader_open(plank_column_reader **out, plank_reader *r, int32_t g,
+                                      int32_t c, plank_error *err) {
     plank_error_init(err);
+    if (out) *out = NULL;
     if (!r || !out) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL argument");
     *out = NULL;
     if (g < 0 || g >= r->md.num_row_groups || c < 0 || c >= r->num_columns)
@@ -1258,10 +1260,18 @@ plank_status pk_column_reader_read_dest(plank_column_reader *cr, int64_t max_val
 /* ---- The plank_batch API ------------------------------------------------------------------ */
 
 plank_status plank_column_reader_read(plank_column_reader *cr, int64_t max_values,
-                                      plank_batch *out, plank_error *err) {
+                                      plank_batch *given, plank_error *err) {
     plank_error_init(err);
-    if (!cr || !out || max_values < 0)
+    if (!cr || !given || max_values < 0)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
+    /* A batch of length 0 means the end, and only the end. */
+    if (max_values == 0)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "max_values is 0: a read returns at least one slot before the end");
+    /* The caller's layout is checked before anything is consumed. */
+    if (pk_struct_extent(&pk_layout_batch, given->struct_size) == 0)
+        return pk_struct_write(given, given, &pk_layout_batch, err);
+    plank_batch res, *out = &res;
     if (max_values > (INT64_C(1) << 30)) max_values = INT64_C(1) << 30;
     pk_read_dest d = {0};
     d.validity = &cr->validity;
@@ -1300,7 +1310,7 @@ plank_status plank_column_reader_read(plank_column_reader *cr, int64_t max_value
         out->values = d.view ? d.view : cr->values.data;
         out->value_width = cr->type == PLANK_BOOLEAN ? 0 : cr->width;
     }
-    return PLANK_OK;
+    return pk_struct_write(given, out, &pk_layout_batch, err);
 }
 
 plank_status plank_column_reader_skip(plank_column_reader *cr, int64_t n, int64_t *skipped,

@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* madvise */
 #include "pk_read.h"
+#include "../common/pk_struct.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,7 +95,15 @@ plank_status pk_reader_read_at(const plank_reader *r, uint64_t offset, void *buf
 void plank_reader_options_init(plank_reader_options *opts) {
     if (!opts) return;
     memset(opts, 0, sizeof *opts);
+    opts->struct_size = sizeof *opts;
     opts->verify_checksums = true;
+}
+
+/* The caller's options (NULL: defaults) as this build's struct. */
+static plank_status load_options(plank_reader_options *o, const plank_reader_options *given,
+                                 plank_error *err) {
+    plank_reader_options_init(o);
+    return given ? pk_struct_read(o, given, &pk_layout_reader_options, err) : PLANK_OK;
 }
 
 /* ---- Schema ------------------------------------------------------------------- */
@@ -260,31 +269,41 @@ static plank_status finish_open(plank_reader *r, plank_reader **out,
 }
 
 plank_status plank_reader_open_source(plank_reader **out, const plank_source *source,
-                                      const plank_reader_options *opts, plank_error *err) {
+                                      const plank_reader_options *given, plank_error *err) {
     plank_error_init(err);
-    if (!out || !source || !source->read_at) {
-        if (source && source->close) source->close(source->opaque);
-        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or source");
-    }
-    *out = NULL;
+    if (out) *out = NULL;
+    if (!source) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL source");
+    /* The source is read by its layout before anything else, so that even a
+     * refused call can close it. */
+    plank_source src = {sizeof src, NULL, NULL, 0, NULL};
+    plank_status st = pk_struct_read(&src, source, &pk_layout_source, err);
+    if (st != PLANK_OK) return st; /* its close callback cannot be trusted either */
+    plank_reader_options o;
+    const plank_reader_options *opts = &o;
+    st = load_options(&o, given, err);
+    if (st == PLANK_OK && (!out || !src.read_at))
+        st = pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or read_at callback");
     plank_reader *r = NULL;
-    plank_status st = reader_new(&r, opts, err);
+    if (st == PLANK_OK) st = reader_new(&r, opts, err);
     if (st != PLANK_OK) {
-        if (source->close) source->close(source->opaque);
+        if (src.close) src.close(src.opaque);
         return st;
     }
-    r->src = *source;
+    r->src = src;
     r->src_open = true;
     r->file_size = source->size;
     return finish_open(r, out, opts, err);
 }
 
 plank_status plank_reader_open_memory(plank_reader **out, const void *data, size_t size,
-                                      const plank_reader_options *opts, plank_error *err) {
+                                      const plank_reader_options *given, plank_error *err) {
     plank_error_init(err);
+    if (out) *out = NULL;
     if (!out || (!data && size))
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or data");
-    *out = NULL;
+    plank_reader_options o;
+    const plank_reader_options *opts = &o;
+    PK_FORWARD(load_options(&o, given, err));
     plank_reader *r = NULL;
     PK_FORWARD(reader_new(&r, opts, err));
     r->src.read_at = mem_read_at;
@@ -319,12 +338,15 @@ static void unmap_file(void *ctx, void *data, size_t size) {
 }
 
 plank_status plank_reader_open_path(plank_reader **out, const char *path,
-                                    const plank_reader_options *opts, plank_error *err) {
+                                    const plank_reader_options *given, plank_error *err) {
     plank_error_init(err);
+    if (out) *out = NULL;
     if (!out || !path) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or path");
-    *out = NULL;
+    plank_reader_options o;
+    const plank_reader_options *opts = &o;
+    PK_FORWARD(load_options(&o, given, err));
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return pk_error_set(err, PLANK_ERR_IO, "cannot open: %s", strerror(errno));
+    if (fd < 0) return pk_error_set(err, PLANK_ERR_IO, "cannot open: %s", PK_STRERROR(errno));
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
@@ -363,7 +385,7 @@ plank_status plank_reader_open_path(plank_reader **out, const char *path,
     }
     s->fd = fd;
     s->alloc = *a;
-    plank_source src = {fd_read_at, fd_close, (uint64_t)st.st_size, s};
+    plank_source src = {sizeof src, fd_read_at, fd_close, (uint64_t)st.st_size, s};
     return plank_reader_open_source(out, &src, opts, err);
 }
 
@@ -435,19 +457,22 @@ int32_t plank_reader_find_column(const plank_reader *r, const char *path) {
 
 plank_status plank_reader_row_group(const plank_reader *r, int32_t g, plank_row_group_info *out,
                                     plank_error *err) {
-    if (!out || g < 0 || g >= r->md.num_row_groups)
+    plank_error_init(err);
+    if (!r || !out) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or output");
+    if (g < 0 || g >= r->md.num_row_groups)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "row group %d does not exist",
                             (int)g);
-    *out = r->md.row_groups[g].info;
-    return PLANK_OK;
+    return pk_struct_write(out, &r->md.row_groups[g].info, &pk_layout_row_group_info, err);
 }
 
 plank_status plank_reader_column_chunk(const plank_reader *r, int32_t g, int32_t c,
                                        plank_column_chunk_info *out, plank_error *err) {
-    if (!out || g < 0 || g >= r->md.num_row_groups || c < 0 || c >= r->num_columns)
+    plank_error_init(err);
+    if (!r || !out) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or output");
+    if (g < 0 || g >= r->md.num_row_groups || c < 0 || c >= r->num_columns)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
                             "column chunk (row group %d, column %d) does not exist", (int)g,
                             (int)c);
-    *out = r->md.row_groups[g].columns[c];
-    return PLANK_OK;
+    return pk_struct_write(out, &r->md.row_groups[g].columns[c], &pk_layout_column_chunk_info,
+                           err);
 }

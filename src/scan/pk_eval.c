@@ -623,7 +623,7 @@ plank_status pk_eval(pk_evalctx *x, const pk_bnode *node, const uint8_t **tout,
 plank_status pk_eval_entries(pk_evalctx *x, const pk_bnode *node, int32_t col,
                              const int64_t *offsets, const uint8_t *data, int64_t n,
                              uint8_t *t, uint8_t *f, int8_t *null_result, plank_error *err) {
-    plank_batch fake;
+    plank_batch fake = {.struct_size = sizeof(plank_batch)};
     memset(&fake, 0, sizeof fake);
     fake.physical_type = PLANK_BYTE_ARRAY;
     fake.data = data;

@@ -814,6 +814,7 @@ static plank_status parse_or(parser *p, plank_expr **out, int *depth) {
 
 plank_status plank_expr_parse(const char *text, const plank_allocator *a, plank_expr **out,
                               plank_error *err) {
+    plank_error_init(err);
     if (!out) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "plank_expr_parse: out is NULL");
     *out = NULL;
     if (!text)

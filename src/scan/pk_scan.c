@@ -21,6 +21,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "pk_scan.h"
+#include "../common/pk_struct.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -96,12 +97,8 @@ void plank_scan_stats_init(plank_scan_stats *s) {
 
 void plank_scan_get_stats(const plank_scan *s, plank_scan_stats *out) {
     if (!s || !out) return;
-    size_t n = out->struct_size;
-    if (n < sizeof(size_t)) return;
-    if (n > sizeof *out) n = sizeof *out;
-    /* Only what the caller's struct holds. */
-    memcpy((char *)out + sizeof(size_t), (const char *)&s->st + sizeof(size_t),
-           n - sizeof(size_t));
+    /* Only what the caller's struct holds (nothing when it holds no layout). */
+    (void)pk_struct_write(out, &s->st, &pk_layout_scan_stats, NULL);
 }
 
 /* ---- Steps --------------------------------------------------------------------- */
@@ -440,7 +437,7 @@ static int64_t group_bytes(plank_scan *s, int32_t g) {
         bool want = s->mask[c];
         for (int32_t k = 0; k < s->b.ncols && !want; k++) want = s->b.cols[k].column == c;
         if (!want) continue;
-        plank_column_chunk_info ci;
+        plank_column_chunk_info ci = {.struct_size = sizeof(plank_column_chunk_info)};
         if (plank_reader_column_chunk(s->r, g, c, &ci, NULL) == PLANK_OK)
             sum += ci.total_compressed_size;
     }
@@ -569,13 +566,13 @@ static void free_pages(plank_scan *s, pk_pageinfo *pi) {
 static plank_status open_reader(plank_scan *s, int32_t k, int32_t g, plank_error *err) {
     pk_fstate *f = &s->fs[k];
     if (f->cr) PK_FORWARD(pk_column_reader_reopen(f->cr, g, err));
-    else PK_FORWARD(plank_column_reader_open(s->r, g, s->b.cols[k].column, &f->cr, err));
+    else PK_FORWARD(plank_column_reader_open(&f->cr, s->r, g, s->b.cols[k].column, err));
     f->codes = false;
     /* The entry bitmaps belong to the last chunk's dictionary (the reader
      * keeps its dictionary at one address across chunks). */
     f->dict = NULL;
     if (f->dict_step) {
-        plank_column_chunk_info ci;
+        plank_column_chunk_info ci = {.struct_size = sizeof(plank_column_chunk_info)};
         PK_FORWARD(plank_reader_column_chunk(s->r, g, s->b.cols[k].column, &ci, err));
         bool has_dict = ci.dictionary_page_offset >= 0;
         for (int32_t i = 0; i < ci.num_encodings && !has_dict; i++)
@@ -726,6 +723,7 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         int64_t n = -1;
         for (int32_t c = 0; c < step->ncols && st == PLANK_OK; c++) {
             pk_fstate *f = &s->fs[step->cols[c]];
+            f->batch.struct_size = sizeof f->batch;
             st = plank_column_reader_read(f->cr, want, &f->batch, err);
             if (st != PLANK_OK) break;
             if (n < 0) n = f->batch.length;
@@ -747,7 +745,7 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
                  * of the chunk is dictionary-encoded (its encoding stats, and
                  * no fallback value in this first batch), no row of it can,
                  * and the rest of the chunk is not read. */
-                plank_column_chunk_info ci;
+                plank_column_chunk_info ci = {.struct_size = sizeof(plank_column_chunk_info)};
                 if (plank_reader_column_chunk(s->r, g, s->b.cols[step->cols[0]].column, &ci,
                                               NULL) == PLANK_OK &&
                     all_dictionary_pages(&ci)) {
@@ -794,7 +792,7 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
 /* Decides row group g: *out_rows gets the surviving rows (0: nothing to
  * read) with the alive bitmap set. */
 static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plank_error *err) {
-    plank_row_group_info info;
+    plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
     PK_FORWARD(plank_reader_row_group(s->r, g, &info, err));
     int64_t rows = info.num_rows;
     *out_rows = 0;
@@ -815,7 +813,7 @@ static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plan
     if (!cs) return oom(err);
     plank_status st = PLANK_OK;
     for (int32_t k = 0; k < b->ncols && st == PLANK_OK; k++) {
-        plank_column_chunk_info ci;
+        plank_column_chunk_info ci = {.struct_size = sizeof(plank_column_chunk_info)};
         st = plank_reader_column_chunk(s->r, g, b->cols[k].column, &ci, err);
         if (st != PLANK_OK) break;
         if (push && s->o.use_statistics) pk_colstat_from_chunk(&b->cols[k], &ci, rows, &cs[k]);
@@ -993,7 +991,7 @@ static plank_status resolve_row_groups(plank_scan *s, const plank_scan_options *
                      "row groups must be strictly ascending (%d after %d)", (int)g,
                      (int)s->rgs[i - 1]);
         s->rgs[i] = g;
-        plank_row_group_info info;
+        plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
         PK_FORWARD(plank_reader_row_group(s->r, g, &info, err));
         s->st.rows += info.num_rows;
     }
@@ -1008,15 +1006,9 @@ plank_status plank_scan_open(plank_scan **out, plank_reader *r, const plank_scan
     if (!out || !r) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
     plank_scan_options opt;
     plank_scan_options_init(&opt);
-    if (o) {
-        PK_RETURN_IF(o->struct_size < sizeof(size_t) + sizeof(void *), err,
-                     PLANK_ERR_INVALID_ARGUMENT,
-                     "plank_scan_options.struct_size is %zu: call plank_scan_options_init",
-                     o->struct_size);
-        size_t n = o->struct_size < sizeof opt ? o->struct_size : sizeof opt;
-        memcpy(&opt, o, n);
-        opt.struct_size = sizeof opt;
-    }
+    if (o) PK_FORWARD(pk_struct_read(&opt, o, &pk_layout_scan_options, err));
+    plank_arrow_options arrow;
+    PK_FORWARD(pk_arrow_options_load(&arrow, opt.arrow, err));
     plank_scan *s = pk_calloc(&r->alloc, sizeof *s);
     if (!s) return oom(err);
     s->alloc = r->alloc;
@@ -1025,8 +1017,7 @@ plank_status plank_scan_open(plank_scan **out, plank_reader *r, const plank_scan
     pk_reader_retain(r);
     s->o = opt;
     s->o.filter = NULL;
-    plank_arrow_options_init(&s->arrow);
-    if (opt.arrow) s->arrow = *opt.arrow;
+    s->arrow = arrow;
     s->o.arrow = NULL;
     s->o.columns = NULL;
     s->o.row_groups = NULL;
@@ -1115,7 +1106,7 @@ static plank_status stream_plan(void *opaque, int32_t *g, const plank_row_range 
             return st;
         }
         if (rows == 0) continue;
-        plank_row_group_info info;
+        plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
         PK_FORWARD(plank_reader_row_group(s->r, cur, &info, err));
         PK_FORWARD(plank_row_ranges_from_bitmap(s->alive.data, info.num_rows, 0, &s->alloc,
                                                 &s->ranges, &s->nranges, err));

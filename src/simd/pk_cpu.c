@@ -1,6 +1,7 @@
 /* pk_cpu.c: CPU feature detection with the OS (XCR0) check. */
 #include "pk_simd.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
@@ -56,18 +57,27 @@ static void detect_raw(pk_cpu *cpu) {
 #endif
 }
 
-static pk_simd_level env_cap(void) {
+/* The process's one read of PLANK_SIMD and of the CPU (plank.h, "SIMD
+ * dispatch"): written once under pthread_once, read-only afterwards, so
+ * that opening a file neither calls getenv (not safe against a concurrent
+ * setenv) nor runs CPUID again, and the level cannot change between two
+ * objects of one process. */
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static pk_cpu g_raw;
+static pk_simd_level g_env_cap = PK_SIMD_AVX512;
+
+static void read_once(void) {
+    detect_raw(&g_raw);
     const char *s = getenv("PLANK_SIMD");
-    if (!s || !*s) return PK_SIMD_AVX512;
-    if (strcmp(s, "scalar") == 0) return PK_SIMD_SCALAR;
-    if (strcmp(s, "avx2") == 0) return PK_SIMD_AVX2;
-    return PK_SIMD_AVX512;
+    if (s && strcmp(s, "scalar") == 0) g_env_cap = PK_SIMD_SCALAR;
+    else if (s && strcmp(s, "avx2") == 0) g_env_cap = PK_SIMD_AVX2;
 }
 
 void pk_cpu_detect_capped(pk_cpu *cpu, pk_simd_level cap) {
-    detect_raw(cpu);
+    pthread_once(&g_once, read_once);
+    *cpu = g_raw;
     pk_simd_level lvl = cpu->detected;
-    pk_simd_level e = env_cap();
+    pk_simd_level e = g_env_cap;
     if (lvl > e) lvl = e;
     if (lvl > (pk_simd_level)PLANK_SIMD_MAX) lvl = (pk_simd_level)PLANK_SIMD_MAX;
     if (lvl > cap) lvl = cap;

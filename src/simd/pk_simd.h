@@ -5,8 +5,10 @@
  * is checked in XCR0 (XGETBV) before AVX2 or AVX-512 is used. The level can
  * be capped by the environment variable PLANK_SIMD=scalar|avx2|avx512 and by
  * the build option PLANK_SIMD_MAX (CMake: PLANK_SIMD_MAX=scalar|avx2|avx512),
- * so every path is testable on one machine. Detection is cheap and has no
- * global state: a reader detects once at open and keeps the result.
+ * so every path is testable on one machine. The CPU and PLANK_SIMD are read
+ * once per process, at the first detection (the only state plank keeps
+ * beyond its objects: written once, then read-only); a reader or writer
+ * takes its kernels at open and keeps them.
  *
  * Depends on: common.
  */
@@ -27,7 +29,7 @@ typedef struct pk_cpu {
     bool avx512vbmi;      /* usable only when level == PK_SIMD_AVX512 */
 } pk_cpu;
 
-/* Detects the CPU and applies the caps (PLANK_SIMD, PLANK_SIMD_MAX). */
+/* The CPU's level with the caps applied (PLANK_SIMD, PLANK_SIMD_MAX). */
 void pk_cpu_detect(pk_cpu *cpu);
 /* As pk_cpu_detect, further capped at `cap` (for tests sweeping levels). */
 void pk_cpu_detect_capped(pk_cpu *cpu, pk_simd_level cap);

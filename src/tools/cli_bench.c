@@ -107,7 +107,7 @@ static int64_t group_ranges(const bench_rows *sel, int64_t base, int64_t rows,
 static plank_status bench_chunk(plank_reader *r, int32_t g, int32_t column, bench_totals *t,
                                 const plank_row_range *sel, int64_t nsel, plank_error *err) {
     plank_column_reader *cr = NULL;
-    plank_status s = plank_column_reader_open(r, g, column, &cr, err);
+    plank_status s = plank_column_reader_open(&cr, r, g, column, err);
     if (s != PLANK_OK) return s;
     if (sel) s = plank_column_reader_select(cr, sel, nsel, err);
     if (s != PLANK_OK) {
@@ -115,7 +115,7 @@ static plank_status bench_chunk(plank_reader *r, int32_t g, int32_t column, benc
         return s;
     }
     for (;;) {
-        plank_batch b;
+        plank_batch b = {.struct_size = sizeof(plank_batch)};
         s = plank_column_reader_read(cr, BENCH_BATCH, &b, err);
         if (s != PLANK_OK || b.length <= 0) break;
         size_t n = (size_t)b.length;
@@ -232,7 +232,7 @@ static int bench_once(const char *file, const int32_t *cols, int32_t nc, bool mm
     }
     int64_t base = 0;
     for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
-        plank_row_group_info info;
+        plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
         plank_error gerr;
         if (plank_reader_row_group(r, g, &info, &gerr) != PLANK_OK) info.num_rows = 0;
         int64_t nsel = sel ? group_ranges(sel, base, info.num_rows, tmp) : 0;

@@ -299,6 +299,7 @@ static int li_write_once(const li_table *t, const char *path, const plank_writer
     for (int c = 0; c < LI_COLUMNS; c++) {
         const li_column *col = &t->cols[c];
         memset(&batches[c], 0, sizeof batches[c]);
+        batches[c].struct_size = sizeof batches[c];
         batches[c].length = t->rows;
         batches[c].values = col->values;
         batches[c].offsets = col->offsets;

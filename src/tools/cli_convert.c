@@ -187,9 +187,10 @@ static plank_status cursor_fill(copy_state *st, int32_t c, bool *more, plank_err
                 *more = false;
                 return PLANK_OK;
             }
-            plank_status s = plank_column_reader_open(st->r, k->group, c, &k->cr, err);
+            plank_status s = plank_column_reader_open(&k->cr, st->r, k->group, c, err);
             if (s != PLANK_OK) return s;
         }
+        k->b.struct_size = sizeof k->b;
         plank_status s = plank_column_reader_read(k->cr, CONVERT_BATCH, &k->b, err);
         if (s != PLANK_OK) return s;
         k->pos = 0;
@@ -286,7 +287,7 @@ static int convert_parquet(const char *in, const char *out, cli_wopts *wo) {
      * leave at 0. */
     int64_t total = 0;
     for (int32_t g = 0; g < st.ngroups && rc == 0; g++) {
-        plank_row_group_info info;
+        plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
         if ((rc = cli_row_group(in, st.r, g, &info)) == 0) total += info.num_rows;
     }
     cli_progress_init(&st.progress, "rows", total);
@@ -300,7 +301,7 @@ static int convert_parquet(const char *in, const char *out, cli_wopts *wo) {
             if (want <= 0) break;
         } else {
             if (g >= st.ngroups) break;
-            plank_row_group_info info;
+            plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
             if ((rc = cli_row_group(in, st.r, g, &info))) break;
             want = info.num_rows;
         }

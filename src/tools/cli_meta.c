@@ -302,7 +302,7 @@ static void w_column_chunk(meta_writer *w, const plank_reader *r, const plank_co
 }
 
 static int w_row_group(meta_writer *w, const char *file, const plank_reader *r, int32_t g) {
-    plank_row_group_info rg;
+    plank_row_group_info rg = {.struct_size = sizeof(plank_row_group_info)};
     int rc = cli_row_group(file, r, g, &rg);
     if (rc) return rc;
     char label[64];
@@ -335,7 +335,7 @@ static int w_row_group(meta_writer *w, const char *file, const plank_reader *r, 
     }
     w_arr_begin(w, "columns");
     for (int32_t c = 0; c < plank_reader_num_columns(r); c++) {
-        plank_column_chunk_info cc;
+        plank_column_chunk_info cc = {.struct_size = sizeof(plank_column_chunk_info)};
         plank_error err;
         plank_error_init(&err);
         plank_status st = plank_reader_column_chunk(r, g, c, &cc, &err);

@@ -1100,6 +1100,7 @@ static int flush_batch(tin *t, plank_writer *w, plank_batch *batches, const char
         tcol *c = &t->cols[k];
         plank_batch *b = &batches[k];
         memset(b, 0, sizeof *b);
+        b->struct_size = sizeof *b;
         b->length = t->batch_rows;
         b->validity = c->validity;
         b->values = c->values;

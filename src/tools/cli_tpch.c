@@ -120,7 +120,7 @@ static int gen_main(int argc, char **argv) {
         }
     }
     cli_wopts_finish(&w);
-    o.writer = w.opts;
+    o.writer = &w.opts;
     if (!have_sf) return cli_usage_error("%s: missing --sf SF", cmd);
     if (!out) return cli_usage_error("%s: missing --out DIR", cmd);
     if (have_part && parts == 1 && part != 1)

@@ -676,6 +676,7 @@ static void civil(int64_t days, int *y, int *m, int *d) {
 plank_status plank_tpch_open(plank_tpch **out, double sf, int32_t threads,
                              const plank_allocator *a, plank_error *err) {
     static const plank_allocator dflt = {default_realloc, default_free, NULL};
+    plank_error_init(err);
     if (!out) return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: out is NULL");
     *out = NULL;
     if (!(sf > 0) || sf >= 30000)
@@ -812,10 +813,12 @@ static void batch_release(plank_tpch_batch *b) {
     pk_tpch_free(a, b->tlen, (size_t)b->cap_rows * sizeof(int32_t));
 }
 
-plank_status plank_tpch_batch_new(const plank_tpch *g, plank_tpch_table t, int64_t max_units,
-                                  plank_tpch_batch **out, plank_error *err) {
+plank_status plank_tpch_batch_new(plank_tpch_batch **out, const plank_tpch *g, plank_tpch_table t,
+                                  int64_t max_units, plank_error *err) {
+    plank_error_init(err);
     if (!out) return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: out is NULL");
     *out = NULL;
+    if (!g) return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: NULL generator");
     if (!g || (unsigned)t >= PLANK_TPCH_NUM_TABLES || max_units < 1 || max_units > (1 << 26))
         return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT,
                             "tpch: batch of %lld units of table %d", (long long)max_units, (int)t);
@@ -835,6 +838,7 @@ plank_status plank_tpch_batch_new(const plank_tpch *g, plank_tpch_table t, int64
     for (int c = 0; c < td->num_cols; c++) {
         pk_tpch_col *col = &b->col[c];
         plank_batch *o = &b->out[c];
+        o->struct_size = sizeof *o;
         if (td->cols[c].kind == PK_K_STR) {
             col->offsets = pk_tpch_alloc(a, (size_t)(b->cap_rows + 1) * sizeof(int64_t));
             col->data_cap = (size_t)b->cap_rows * (size_t)td->cols[c].max_len + 64;
@@ -871,7 +875,10 @@ void plank_tpch_batch_free(plank_tpch_batch *b) {
 
 int64_t plank_tpch_batch_rows(const plank_tpch_batch *b) { return b ? b->rows : 0; }
 
-const plank_batch *plank_tpch_batch_columns(const plank_tpch_batch *b) { return b->out; }
+const plank_batch *plank_tpch_batch_column(const plank_tpch_batch *b, int32_t column) {
+    if (!b || column < 0 || column >= pk_tpch_tables[b->table].num_cols) return NULL;
+    return &b->out[column];
+}
 
 /* Column accessors for the generators. */
 #define I64(c) ((int64_t *)b->col[c].values)
@@ -1211,6 +1218,8 @@ static void batch_finish(plank_tpch_batch *b) {
 
 plank_status plank_tpch_generate(plank_tpch_batch *b, int64_t first, int64_t count,
                                  plank_error *err) {
+    plank_error_init(err);
+    if (!b) return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: NULL batch");
     plank_status st = check_range(b, first, count, err);
     if (st) return st;
     switch (b->table) {
@@ -1245,6 +1254,9 @@ plank_status pk_tpch_generate_orders_lines(plank_tpch_batch *orders, plank_tpch_
 
 plank_status plank_tpch_batch_tbl(plank_tpch_batch *b, const char **text_out, size_t *len,
                                   plank_error *err) {
+    plank_error_init(err);
+    if (!b || !text_out || !len)
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: NULL argument");
     const pk_tpch_tabledef *td = &pk_tpch_tables[b->table];
     size_t need = (size_t)b->rows * b->row_text_max + 1;
     if (need > b->tbl_cap) {

@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/pk_common.h" /* PK_STRERROR */
+#include "../common/pk_struct.h"
 #include "pk_tpch.h"
 
 #define PK_BUFS 3
@@ -71,7 +73,10 @@ typedef struct tjob {
 typedef struct tctx {
     const plank_tpch *g;
     const char *dir;
-    const plank_tpch_options *o;
+    const plank_tpch_options *o; /* &opt */
+    plank_tpch_options opt;      /* the caller's, in this build's layout */
+    plank_writer_options wopt;   /* opt.writer points here */
+    plank_column_options *wcols; /* wopt.columns points here */
     tjob job[PLANK_TPCH_NUM_TABLES];
     int njobs;
     pthread_mutex_t mu;
@@ -99,9 +104,9 @@ static const plank_tpch_table order_pref[PLANK_TPCH_NUM_TABLES] = {
 
 void plank_tpch_options_init(plank_tpch_options *o) {
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     o->format = PLANK_TPCH_PARQUET;
     o->encoding = PLANK_TPCH_ENC_DEFAULT;
-    plank_writer_options_init(&o->writer);
     o->threads = 1;
     o->parts = 1;
     o->part = 1;
@@ -150,7 +155,7 @@ static void merge_column(plank_column_options *dst, const plank_column_options *
 static plank_status job_writer_options(tctx *c, tjob *j, plank_writer_options *wo) {
     const plank_tpch_options *o = c->o;
     const pk_tpch_tabledef *td = &pk_tpch_tables[j->table];
-    *wo = o->writer;
+    *wo = *o->writer;
     wo->allocator = &c->g->alloc;
     wo->columns = NULL;
     wo->num_column_options = 0;
@@ -190,10 +195,10 @@ static plank_status job_writer_options(tctx *c, tjob *j, plank_writer_options *w
             co->encoding = td->cols[k].free_text ? PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY
                                                  : PLANK_ENC_DELTA_BYTE_ARRAY;
     }
-    for (int32_t i = 0; i < o->writer.num_column_options; i++) {
-        int k = find_col(j->table, o->writer.columns[i].path);
+    for (int32_t i = 0; i < o->writer->num_column_options; i++) {
+        int k = find_col(j->table, o->writer->columns[i].path);
         if (k < 0) continue;
-        merge_column(&j->colopts[k], &o->writer.columns[i]);
+        merge_column(&j->colopts[k], &o->writer->columns[i]);
         used[k] = true;
     }
     int32_t n = 0; /* the used entries, packed */
@@ -222,7 +227,7 @@ static plank_status open_tbl(tctx *c, tjob *j) {
         if (errno != EEXIST) break;
     }
     plank_status st = pk_tpch_fail(&c->err, PLANK_ERR_IO, "tpch: create %s: %s", j->tmp_path,
-                                   strerror(errno));
+                                   PK_STRERROR(errno));
     free_str(a, j->tmp_path);
     j->tmp_path = NULL;
     return st;
@@ -234,7 +239,7 @@ static plank_status write_all(int fd, const char *p, size_t n, const char *path,
         ssize_t k = write(fd, p, n);
         if (k < 0) {
             if (errno == EINTR) continue;
-            return pk_tpch_fail(err, PLANK_ERR_IO, "tpch: write %s: %s", path, strerror(errno));
+            return pk_tpch_fail(err, PLANK_ERR_IO, "tpch: write %s: %s", path, PK_STRERROR(errno));
         }
         p += k;
         n -= (size_t)k;
@@ -299,7 +304,7 @@ static plank_status job_open(tctx *c, tjob *j) {
                               : j->table == PLANK_TPCH_PARTSUPP ? 4 : 1);
     int64_t bufunits = j->units < j->chunk ? (j->units > 0 ? j->units : 1) : j->chunk;
     for (int b = 0; b < PK_BUFS && b < (j->nchunks > 0 ? j->nchunks : 1); b++) {
-        plank_status st = plank_tpch_batch_new(g, j->table, bufunits, &j->buf[b], &c->err);
+        plank_status st = plank_tpch_batch_new(&j->buf[b], g, j->table, bufunits, &c->err);
         if (st) return st;
     }
     if (o->format == PLANK_TPCH_TBL) return open_tbl(c, j);
@@ -324,10 +329,10 @@ static plank_status job_finish(tctx *c, tjob *j) {
     j->fd = -1;
     if (close(fd) != 0)
         return pk_tpch_fail(&c->err, PLANK_ERR_IO, "tpch: close %s: %s", j->tmp_path,
-                            strerror(errno));
+                            PK_STRERROR(errno));
     if (rename(j->tmp_path, j->path) != 0)
         return pk_tpch_fail(&c->err, PLANK_ERR_IO, "tpch: rename %s to %s: %s", j->tmp_path,
-                            j->path, strerror(errno));
+                            j->path, PK_STRERROR(errno));
     free_str(&c->g->alloc, j->tmp_path);
     j->tmp_path = NULL;
     return PLANK_OK;
@@ -504,10 +509,10 @@ static plank_status run_task(tctx *c, const task *t, plank_error *err) {
         return plank_tpch_generate(j->buf[t->buf], j->first + first, n, err);
     }
     case T_COLS: {
-        const plank_batch *cols = plank_tpch_batch_columns(j->buf[t->buf]);
         const cgroup *cg = &j->grp[t->grp];
         for (int k = 0; k < cg->ncols; k++) {
-            plank_batch b = slice(&cols[cg->cols[k]], t->r0, t->r1);
+            plank_batch b = slice(plank_tpch_batch_column(j->buf[t->buf], cg->cols[k]), t->r0,
+                                  t->r1);
             plank_status st = plank_writer_write_column(j->w, cg->cols[k], &b, err);
             if (st) return st;
         }
@@ -618,10 +623,49 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
-plank_status plank_tpch_write(const plank_tpch *g, const char *dir, const plank_tpch_options *o,
-                              plank_error *err) {
-    if (!g || !dir || !o)
-        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: NULL argument");
+/* The caller's options, their writer options and those's column options in
+ * this build's layouts (c->o, c->wopt, c->wcols). */
+static plank_status load_options(tctx *c, const plank_tpch_options *given, plank_error *err) {
+    plank_tpch_options_init(&c->opt);
+    plank_writer_options_init(&c->wopt);
+    c->o = &c->opt;
+    plank_status st = pk_struct_read(&c->opt, given, &pk_layout_tpch_options, err);
+    if (st == PLANK_OK && c->opt.writer)
+        st = pk_struct_read(&c->wopt, c->opt.writer, &pk_layout_writer_options, err);
+    c->opt.writer = &c->wopt;
+    if (st != PLANK_OK) return st;
+    int32_t n = c->wopt.num_column_options;
+    if (n <= 0) {
+        c->wopt.columns = NULL;
+        c->wopt.num_column_options = 0;
+        return PLANK_OK;
+    }
+    if (!c->wopt.columns)
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: NULL column options");
+    size_t stride;
+    st = pk_struct_stride(c->wopt.columns, n, &pk_layout_column_options, &stride, err);
+    if (st != PLANK_OK) return st;
+    c->wcols = pk_tpch_alloc(&c->g->alloc, sizeof *c->wcols * (size_t)n);
+    if (!c->wcols) return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
+    for (int32_t i = 0; i < n; i++) {
+        plank_column_options_init(&c->wcols[i]);
+        st = pk_struct_read(&c->wcols[i], pk_struct_at(c->wopt.columns, stride, i),
+                            &pk_layout_column_options, err);
+        if (st != PLANK_OK) return st;
+    }
+    c->wopt.columns = c->wcols;
+    return PLANK_OK;
+}
+
+static void ctx_free(tctx *c) {
+    if (c->wcols)
+        pk_tpch_free(&c->g->alloc, c->wcols,
+                     sizeof *c->wcols * (size_t)c->wopt.num_column_options);
+    pk_tpch_free(&c->g->alloc, c, sizeof *c);
+}
+
+/* The options' values, checked before anything is opened. */
+static plank_status check_options(const plank_tpch_options *o, plank_error *err) {
     if (o->parts < 1 || o->part < 1 || o->part > o->parts)
         return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT,
                             "tpch: part %d outside 1..%d", o->part, o->parts);
@@ -633,8 +677,8 @@ plank_status plank_tpch_write(const plank_tpch *g, const char *dir, const plank_
     uint32_t tables = o->tables ? o->tables : (1u << PLANK_TPCH_NUM_TABLES) - 1;
     if (tables >> PLANK_TPCH_NUM_TABLES)
         return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: table mask 0x%x", tables);
-    for (int32_t i = 0; i < o->writer.num_column_options; i++) {
-        const char *path = o->writer.columns ? o->writer.columns[i].path : NULL;
+    for (int32_t i = 0; i < o->writer->num_column_options; i++) {
+        const char *path = o->writer->columns ? o->writer->columns[i].path : NULL;
         bool found = false;
         for (int t = 0; t < PLANK_TPCH_NUM_TABLES && !found; t++)
             found = (tables & (1u << t)) && find_col((plank_tpch_table)t, path) >= 0;
@@ -643,11 +687,30 @@ plank_status plank_tpch_write(const plank_tpch *g, const char *dir, const plank_
                                 "tpch: column options name '%s', a column of none of the tables "
                                 "written", path ? path : "(null)");
     }
+    return PLANK_OK;
+}
+
+plank_status plank_tpch_write(const plank_tpch *g, const char *dir,
+                              const plank_tpch_options *given, plank_error *err) {
+    if (err) plank_error_init(err);
+    if (!g || !dir || !given)
+        return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: NULL argument");
     tctx *c = pk_tpch_alloc(&g->alloc, sizeof *c);
     if (!c) return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
     memset(c, 0, sizeof *c);
     c->g = g;
-    c->o = o;
+    plank_status lst = load_options(c, given, err);
+    if (lst != PLANK_OK) {
+        ctx_free(c);
+        return lst;
+    }
+    const plank_tpch_options *o = c->o;
+    plank_status vst = check_options(o, err);
+    if (vst != PLANK_OK) {
+        ctx_free(c);
+        return vst;
+    }
+    uint32_t tables = o->tables ? o->tables : (1u << PLANK_TPCH_NUM_TABLES) - 1;
     c->dir = dir;
     plank_error_init(&c->err);
     plank_status st = PLANK_OK;
@@ -691,6 +754,6 @@ plank_status plank_tpch_write(const plank_tpch *g, const char *dir, const plank_
     if (st != PLANK_OK && err) *err = c->err;
     if (err && st != PLANK_OK) err->code = st;
     for (int i = 0; i < c->njobs; i++) job_release(c, &c->job[i]);
-    pk_tpch_free(&g->alloc, c, sizeof *c);
+    ctx_free(c);
     return st;
 }

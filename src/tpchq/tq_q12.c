@@ -193,11 +193,11 @@ static plank_status push_range(q12_otask *t, int64_t first, int64_t count, int64
  * of the row group without a page index). Bounds that contradict themselves
  * are not used. */
 static plank_status candidate_rows(q12_ctx *c, int32_t g, q12_otask *t, plank_error *err) {
-    plank_row_group_info info;
+    plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
     TQ_TRY(plank_reader_row_group(c->ok, g, &info, err));
     int64_t first = c->group_first[g], cap = 0;
     if (info.num_rows == 0 || c->nu == 0) return PLANK_OK;
-    plank_column_chunk_info ci;
+    plank_column_chunk_info ci = {.struct_size = sizeof(plank_column_chunk_info)};
     TQ_TRY(plank_reader_column_chunk(c->ok, g, c->okey_col, &ci, err));
     int64_t lo, hi;
     const plank_statistics *s = &ci.statistics;
@@ -559,7 +559,7 @@ plank_status tq_q12(const char *dir, const tq_options *o, tq_answer *out, plank_
             if (!c.ot || !c.group_first) st = tq_fail(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
         }
         for (int32_t g = 0; st == PLANK_OK && g < nog; g++) {
-            plank_row_group_info info;
+            plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
             st = plank_reader_row_group(c.ok, g, &info, err);
             c.group_first[g + 1] = c.group_first[g] + info.num_rows;
         }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/pk_struct.h"
 #include "pk_write.h"
 
 #define PK_DEFAULT_PAGE_SIZE (1 << 20)
@@ -48,11 +49,13 @@ struct plank_writer {
     pk_buffer rgs;          /* pk_row_group of the row groups written */
     pk_buffer ci, oi;       /* page index blobs, written before the footer */
     pk_buffer cursors;      /* write_rows scratch: per column slot cursors */
+    pk_buffer batches;      /* write_rows scratch: the caller's batches in this build's layout */
     const pk_kernels *kernels;
 };
 
 void plank_schema_field_init(plank_schema_field *f) {
     memset(f, 0, sizeof *f);
+    f->struct_size = sizeof *f;
     f->physical_type = PLANK_PHYSICAL_NONE;
     f->repetition = PLANK_REQUIRED;
     f->logical.edge_algorithm = -1;
@@ -61,6 +64,7 @@ void plank_schema_field_init(plank_schema_field *f) {
 
 void plank_column_options_init(plank_column_options *o) {
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     o->encoding = -1;
     o->dictionary = -1;
     o->statistics = -1;
@@ -68,6 +72,7 @@ void plank_column_options_init(plank_column_options *o) {
 
 void plank_writer_options_init(plank_writer_options *o) {
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     o->codec = pk_compress_available(PLANK_CODEC_SNAPPY) ? PLANK_CODEC_SNAPPY
                                                          : PLANK_CODEC_UNCOMPRESSED;
     o->page_version = 1;
@@ -195,10 +200,16 @@ static plank_status build_schema(plank_writer *w, const plank_schema_field *fiel
                                  plank_error *err) {
     if (!fields || n < 1)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "schema: no fields (need a root)");
+    size_t stride;
+    PK_FORWARD(pk_struct_stride(fields, n, &pk_layout_schema_field, &stride, err));
     pk_schema_element *el = pk_arena_alloc(&w->arena, sizeof *el * (size_t)n);
     if (!el) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     for (int32_t i = 0; i < n; i++) {
-        const plank_schema_field *f = &fields[i];
+        plank_schema_field fi; /* this build's layout of the caller's field */
+        plank_schema_field_init(&fi);
+        PK_FORWARD(pk_struct_read(&fi, pk_struct_at(fields, stride, i), &pk_layout_schema_field,
+                                  err));
+        const plank_schema_field *f = &fi;
         pk_schema_element *e = &el[i];
         const char *name = f->name ? f->name : (i == 0 ? "schema" : NULL);
         if (!name || (i > 0 && !name[0]))
@@ -291,11 +302,6 @@ static int32_t find_column(const plank_writer *w, const char *path) {
 
 static plank_status setup(plank_writer *w, const plank_schema_field *schema, int32_t num_fields,
                           const plank_writer_options *opts, plank_error *err) {
-    plank_writer_options d;
-    if (!opts) {
-        plank_writer_options_init(&d);
-        opts = &d;
-    }
     if (opts->page_version != 1 && opts->page_version != 2)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "page_version must be 1 or 2");
     if (opts->format_version != 1 && opts->format_version != 2)
@@ -351,7 +357,20 @@ static plank_status setup(plank_writer *w, const plank_schema_field *schema, int
     w->md.column_orders = pk_arena_alloc(&w->arena, sizeof(int32_t) * (size_t)w->num_columns);
     if (!w->md.column_orders) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
 
-    /* per-column options */
+    /* per-column options, in this build's layout */
+    plank_column_options *cos = NULL;
+    if (opts->num_column_options > 0) {
+        size_t stride;
+        PK_FORWARD(pk_struct_stride(opts->columns, opts->num_column_options,
+                                    &pk_layout_column_options, &stride, err));
+        cos = pk_arena_alloc(&w->arena, sizeof *cos * (size_t)opts->num_column_options);
+        if (!cos) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+        for (int32_t i = 0; i < opts->num_column_options; i++) {
+            plank_column_options_init(&cos[i]);
+            PK_FORWARD(pk_struct_read(&cos[i], pk_struct_at(opts->columns, stride, i),
+                                      &pk_layout_column_options, err));
+        }
+    }
     w->cols = pk_calloc(&w->alloc, sizeof(pk_colw) * (size_t)w->num_columns);
     if (!w->cols) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     for (int32_t c = 0; c < w->num_columns; c++) {
@@ -375,7 +394,7 @@ static plank_status setup(plank_writer *w, const plank_schema_field *schema, int
         o.bloom_fpp = opts->bloom_fpp;
         w->cols[c].column = -1; /* not initialised yet (release skips it) */
         for (int32_t i = 0; i < opts->num_column_options; i++) {
-            const plank_column_options *co = &opts->columns[i];
+            const plank_column_options *co = &cos[i];
             if (!co->path || find_column(w, co->path) != c) continue;
             if (co->encoding == PLANK_ENC_RLE_DICTIONARY ||
                 co->encoding == PLANK_ENC_PLAIN_DICTIONARY) {
@@ -400,7 +419,7 @@ static plank_status setup(plank_writer *w, const plank_schema_field *schema, int
         PK_FORWARD(pk_colw_init(&w->cols[c], leaf, &o, &w->alloc, w->kernels, err));
     }
     for (int32_t i = 0; i < opts->num_column_options; i++) {
-        const plank_column_options *co = &opts->columns[i];
+        const plank_column_options *co = &cos[i];
         if (!co->path || find_column(w, co->path) < 0)
             return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
                                 "column options: no (unambiguous) column \"%s\"",
@@ -410,6 +429,7 @@ static plank_status setup(plank_writer *w, const plank_schema_field *schema, int
     pk_buffer_init(&w->ci, &w->alloc);
     pk_buffer_init(&w->oi, &w->alloc);
     pk_buffer_init(&w->cursors, &w->alloc);
+    pk_buffer_init(&w->batches, &w->alloc);
     w->out.write = out_write;
     w->out.opaque = w;
     return pk_out_write(&w->out, "PAR1", 4, err);
@@ -426,6 +446,7 @@ static void writer_free(plank_writer *w) {
     pk_buffer_reset(&w->ci);
     pk_buffer_reset(&w->oi);
     pk_buffer_reset(&w->cursors);
+    pk_buffer_reset(&w->batches);
     pk_arena_reset(&w->arena);
     if (w->sink_open && w->sink.close) w->sink.close(w->sink.opaque);
     if (w->fd >= 0) close(w->fd);
@@ -450,22 +471,35 @@ static plank_status writer_new(plank_writer **out, const plank_writer_options *o
     return PLANK_OK;
 }
 
-plank_status plank_writer_open_sink(plank_writer **out, const plank_sink *sink,
+/* The caller's options (NULL: defaults) as this build's struct. */
+static plank_status load_options(plank_writer_options *o, const plank_writer_options *given,
+                                 plank_error *err) {
+    plank_writer_options_init(o);
+    return given ? pk_struct_read(o, given, &pk_layout_writer_options, err) : PLANK_OK;
+}
+
+plank_status plank_writer_open_sink(plank_writer **out, const plank_sink *given_sink,
                                     const plank_schema_field *schema, int32_t num_fields,
-                                    const plank_writer_options *opts, plank_error *err) {
-    if (err) plank_error_init(err);
-    if (!out || !sink || !sink->write) {
-        if (sink && sink->close) sink->close(sink->opaque);
-        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: NULL output or sink");
-    }
-    *out = NULL;
+                                    const plank_writer_options *given, plank_error *err) {
+    plank_error_init(err);
+    if (out) *out = NULL;
+    if (!given_sink) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: NULL sink");
+    /* The sink is read by its layout first, so that a refused call can close it. */
+    plank_sink sink = {sizeof sink, NULL, NULL, NULL, NULL};
+    plank_status st = pk_struct_read(&sink, given_sink, &pk_layout_sink, err);
+    if (st != PLANK_OK) return st; /* its close callback cannot be trusted either */
+    plank_writer_options o;
+    const plank_writer_options *opts = &o;
+    st = load_options(&o, given, err);
+    if (st == PLANK_OK && (!out || !sink.write))
+        st = pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: NULL output or write callback");
     plank_writer *w = NULL;
-    plank_status st = writer_new(&w, opts, err);
+    if (st == PLANK_OK) st = writer_new(&w, opts, err);
     if (st != PLANK_OK) {
-        if (sink->close) sink->close(sink->opaque);
+        if (sink.close) sink.close(sink.opaque);
         return st;
     }
-    w->sink = *sink;
+    w->sink = sink;
     w->sink_open = true;
     st = setup(w, schema, num_fields, opts, err);
     if (st != PLANK_OK) {
@@ -478,11 +512,14 @@ plank_status plank_writer_open_sink(plank_writer **out, const plank_sink *sink,
 
 plank_status plank_writer_open_path(plank_writer **out, const char *path,
                                     const plank_schema_field *schema, int32_t num_fields,
-                                    const plank_writer_options *opts, plank_error *err) {
-    if (err) plank_error_init(err);
+                                    const plank_writer_options *given, plank_error *err) {
+    plank_error_init(err);
+    if (out) *out = NULL;
     if (!out || !path || !path[0])
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: NULL output or empty path");
-    *out = NULL;
+    plank_writer_options o;
+    const plank_writer_options *opts = &o;
+    PK_FORWARD(load_options(&o, given, err));
     plank_writer *w = NULL;
     PK_FORWARD(writer_new(&w, opts, err));
     size_t pl = strlen(path);
@@ -516,7 +553,7 @@ plank_status plank_writer_open_path(plank_writer **out, const char *path,
         w->tmp_path = NULL; /* nothing to remove */
         writer_free(w);
         return pk_error_set(err, PLANK_ERR_IO, "cannot create a temporary file next to %s: %s",
-                            path, strerror(e));
+                            path, PK_STRERROR(e));
     }
     w->sink.write = fd_write;
     w->sink.opaque = &w->fd;
@@ -603,15 +640,21 @@ static plank_status check_batch(plank_writer *w, const pk_colw *c, const plank_b
 
 plank_status plank_writer_write_column(plank_writer *w, int32_t column, const plank_batch *batch,
                                        plank_error *err) {
-    if (err) plank_error_init(err);
+    plank_error_init(err);
+    if (!w) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: NULL writer");
     if (w->failed)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: an earlier call failed");
-    if (column < 0 || column >= w->num_columns || !batch || batch->length < 0)
+    if (column < 0 || column >= w->num_columns || !batch)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "write_column: bad column or batch");
+    plank_batch b = {sizeof b, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, PLANK_PHYSICAL_NONE, 0};
+    PK_FORWARD(pk_struct_read(&b, batch, &pk_layout_batch, err));
+    batch = &b;
+    if (batch->length < 0)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "write_column: negative length");
     pk_colw *c = &w->cols[column];
     PK_FORWARD(check_batch(w, c, batch, 0, batch->length, err));
     plank_status st = pk_colw_append(c, batch, 0, batch->length, err);
-    if (st != PLANK_OK) pk_error_prefix(err, "column %s: ", c->node->path);
+    if (st != PLANK_OK) pk_error_prefix(err, "column %s", c->node->path);
     return fail(w, st);
 }
 
@@ -639,7 +682,7 @@ static plank_status flush_row_group(plank_writer *w, plank_error *err) {
         plank_column_chunk_info *cc = &rg.columns[c];
         plank_status st = pk_colw_flush(&w->cols[c], &w->out, &w->arena, cc, &w->ci, &w->oi, err);
         if (st != PLANK_OK) {
-            pk_error_prefix(err, "row group %d, column %s: ", (int)ordinal, w->cols[c].node->path);
+            pk_error_prefix(err, "row group %d, column %s", (int)ordinal, w->cols[c].node->path);
             pk_error_locate(err, w->out.pos, ordinal, c, -1);
             return fail(w, st);
         }
@@ -652,7 +695,8 @@ static plank_status flush_row_group(plank_writer *w, plank_error *err) {
 }
 
 plank_status plank_writer_end_row_group(plank_writer *w, plank_error *err) {
-    if (err) plank_error_init(err);
+    plank_error_init(err);
+    if (!w) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: NULL writer");
     if (w->failed)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: an earlier call failed");
     return flush_row_group(w, err);
@@ -672,13 +716,23 @@ static int64_t skip_records(const pk_colw *c, const plank_batch *b, int64_t from
     return i;
 }
 
-plank_status plank_writer_write_rows(plank_writer *w, const plank_batch *cols, int64_t num_rows,
+plank_status plank_writer_write_rows(plank_writer *w, const plank_batch *given, int64_t num_rows,
                                      plank_error *err) {
-    if (err) plank_error_init(err);
+    plank_error_init(err);
+    if (!w) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: NULL writer");
     if (w->failed)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "writer: an earlier call failed");
-    if (!cols || num_rows < 0)
+    if (!given || num_rows < 0)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "write_rows: bad arguments");
+    size_t stride;
+    PK_FORWARD(pk_struct_stride(given, w->num_columns, &pk_layout_batch, &stride, err));
+    PK_FORWARD(fail(w, pk_buffer_resize(&w->batches, sizeof(plank_batch) * (size_t)w->num_columns,
+                                        err)));
+    plank_batch *cols = (plank_batch *)w->batches.data;
+    for (int32_t c = 0; c < w->num_columns; c++) {
+        memset(&cols[c], 0, sizeof cols[c]);
+        PK_FORWARD(pk_struct_read(&cols[c], pk_struct_at(given, stride, c), &pk_layout_batch, err));
+    }
     for (int32_t c = 0; c < w->num_columns; c++) {
         const pk_colw *cw = &w->cols[c];
         const plank_batch *b = &cols[c];
@@ -710,7 +764,7 @@ plank_status plank_writer_write_rows(plank_writer *w, const plank_batch *cols, i
             int64_t end = skip_records(cw, &cols[c], cur[c], take);
             plank_status st = pk_colw_append(cw, &cols[c], cur[c], end, err);
             if (st != PLANK_OK) {
-                pk_error_prefix(err, "column %s: ", cw->node->path);
+                pk_error_prefix(err, "column %s", cw->node->path);
                 return fail(w, st);
             }
             cur[c] = end;
@@ -768,14 +822,14 @@ static plank_status finish_file(plank_writer *w, plank_error *err) {
     }
     if (w->fd >= 0) {
         if (w->fsync && fsync(w->fd) != 0)
-            return pk_error_set(err, PLANK_ERR_IO, "fsync %s: %s", w->tmp_path, strerror(errno));
+            return pk_error_set(err, PLANK_ERR_IO, "fsync %s: %s", w->tmp_path, PK_STRERROR(errno));
         int fd = w->fd;
         w->fd = -1;
         if (close(fd) != 0)
-            return pk_error_set(err, PLANK_ERR_IO, "close %s: %s", w->tmp_path, strerror(errno));
+            return pk_error_set(err, PLANK_ERR_IO, "close %s: %s", w->tmp_path, PK_STRERROR(errno));
         if (rename(w->tmp_path, w->path) != 0)
             return pk_error_set(err, PLANK_ERR_IO, "rename %s to %s: %s", w->tmp_path, w->path,
-                                strerror(errno));
+                                PK_STRERROR(errno));
         pk_free(&w->alloc, w->tmp_path, strlen(w->tmp_path) + 1);
         w->tmp_path = NULL; /* nothing left to remove */
         if (w->fsync) {
@@ -799,7 +853,7 @@ static plank_status finish_file(plank_writer *w, plank_error *err) {
 }
 
 plank_status plank_writer_close(plank_writer *w, plank_error *err) {
-    if (err) plank_error_init(err);
+    plank_error_init(err);
     if (!w) return PLANK_OK;
     plank_status st;
     if (w->failed)
