@@ -2,6 +2,7 @@
  * range check, definition levels to validity bitmap) at every dispatch
  * level this machine has, against plain loops written here. */
 #include "simd/pk_kernels.h"
+#include "simd_sets.h"
 #include "enc_ref.h"
 #include "tharness.h"
 
@@ -205,7 +206,7 @@ int main(void) {
     CHECK_EQ_I64(ntab, (int64_t)cpu.level + 1);
 #endif
     CHECK(tabs[ntab - 1]->level == cpu.level);
-    for (int t = 0; t < ntab; t++) fprintf(stderr, "level: %s\n", pk_simd_level_name(tabs[t]->level));
+    simd_print_levels(tabs, ntab);
     for (int t = 0; t < ntab; t++) {
         /* A table entry left out is a NULL pointer: every kernel must be set. */
         const pk_kernels *k = tabs[t];

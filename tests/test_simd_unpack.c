@@ -5,6 +5,7 @@
  * catches any read past the readable bytes. */
 #include "encoding/pk_encoding.h"
 #include "simd/pk_kernels.h"
+#include "simd_sets.h"
 #include "enc_ref.h"
 #include "tharness.h"
 
@@ -248,9 +249,7 @@ int main(void) {
     const pk_kernels *tabs[4];
     int ntab = pk_kernels_available(tabs);
     CHECK(ntab >= 1 && tabs[0]->level == PK_SIMD_SCALAR);
-    fprintf(stderr, "kernel levels:");
-    for (int t = 0; t < ntab; t++) fprintf(stderr, " %s", pk_simd_level_name(tabs[t]->level));
-    fprintf(stderr, "\n");
+    simd_print_levels(tabs, ntab);
     init_lengths();
     test_unpack(tabs, ntab);
     test_hybrid(tabs, ntab);

@@ -8,9 +8,10 @@
 set -u
 PLANK=$1
 REF=$2
+. "$(dirname "$0")/th_skip.sh" # skip_test
 if [ ! -d "$REF" ]; then
     if [ "${CI:-}" = true ]; then echo "tpch reference data not found at $REF (CI needs it)"; exit 1; fi
-    echo "SKIP: tpch reference data not found at $REF"; exit 77
+    skip_test "tpch reference data not found at $REF"
 fi
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT

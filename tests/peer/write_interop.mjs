@@ -28,6 +28,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fmtDate } from './jsonl_format.mjs';
+import { skipTest } from './skip.mjs';
 
 const dir = process.argv[2];
 if (!dir) {
@@ -42,8 +43,7 @@ try {
     hyp = await import('hyparquet');
     ({ compressors } = await import('hyparquet-compressors'));
 } catch (e) {
-    console.log(`peer_write_interop: skipped: the peers are not installed (run npm ci at the repository root): ${e.message}`);
-    process.exit(77);
+    skipTest('peer_write_interop', `the peers are not installed (run npm ci at the repository root): ${e.message}`);
 }
 
 // ---- the columns (as gen_write_matrix.c writes them) ---------------------------
