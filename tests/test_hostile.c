@@ -1,4 +1,5 @@
-/* test_hostile.c: plank over hostile input, through the public API only.
+/* test_hostile.c: plank over hostile input, through the public API only (and
+ * pk_cpu_detect, for the SIMD levels this machine has).
  *
  * Inputs: every file in parquet-testing's bad_data/, and for every
  * data/ .parquet file (encrypted ones excluded) truncated copies, copies with
@@ -13,13 +14,32 @@
  * of bounds or leaks (a counting allocator must be back to zero after each
  * close). The bad_data files that bad_data/README.md describes as invalid for
  * a flat column reader must fail; ARROW-GH-43605 (RLE dictionary indices with
- * bit width 0, valid) must read completely. */
+ * bit width 0, valid) must read completely.
+ *
+ * SIMD levels: the decoders call different kernels at each level, so every
+ * input is read at every level the machine has (PLANK_SIMD, if set, caps the
+ * highest; each read sets PLANK_SIMD, which a reader reads at open), and the
+ * lower levels must give the same outcome as the highest (opened or not, the
+ * same first status, the same number of slots). An input that the highest
+ * level cannot open is not read again: opening (footer, Thrift, schema) calls
+ * no kernel, only column readers do (src/read/pk_column.c), so its outcome
+ * cannot depend on the level. One process does all levels, so the files are
+ * listed, loaded and mutated once.
+ *
+ * PLANK_HOSTILE_QUICK=1 (set for the sanitizer build by tests/CMakeLists.txt):
+ * a mutated input that opened is read at the highest level and at one lower
+ * level, the lower levels taken in turn (with AVX-512: avx2, scalar, avx2,
+ * ...), so under ASan each lower level reads every other such input, every
+ * kind of mutation of every file included. The bad_data files are read at
+ * every level, and the optimised build reads every input at every level. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <stdlib.h>
 #include <time.h>
 #include <sys/stat.h>
 
 #include "plank.h"
+#include "simd/pk_simd.h" /* the levels this machine has, to read at each */
 #include "tharness.h"
 
 /* ---- one input -------------------------------------------------------------- */
@@ -36,6 +56,15 @@ typedef struct outcome {
 typedef struct tally {
     long inputs, open_errors, read_errors, clean, size_mismatches;
 } tally;
+
+/* The levels to read at, highest first (set once in main), and what was read
+ * at each. */
+static pk_simd_level levels[3];
+static int nlevels;
+static bool quick;       /* PLANK_HOSTILE_QUICK: one lower level per input */
+static long next_lower;  /* the lower level in turn, under quick */
+static long level_reads[3];
+static double level_seconds[3];
 
 /* Checks the error contract for one failing call. */
 static void check_error(plank_status st, const plank_error *err, const char *what, const char *label) {
@@ -61,7 +90,7 @@ static void read_column(plank_reader *r, int32_t rg, int32_t col, outcome *o, co
     plank_error err;
     plank_error_init(&err);
     plank_column_reader *cr = NULL;
-    plank_status st = plank_column_reader_open(r, rg, col, &cr, &err);
+    plank_status st = plank_column_reader_open(&cr, r, rg, col, &err);
     if (st != PLANK_OK) {
         check_error(st, &err, "plank_column_reader_open", label);
         CHECK(cr == NULL);
@@ -70,7 +99,7 @@ static void read_column(plank_reader *r, int32_t rg, int32_t col, outcome *o, co
     }
     int64_t slots = 0;
     for (;;) {
-        plank_batch b;
+        plank_batch b = {.struct_size = sizeof(plank_batch)};
         plank_error_init(&err);
         st = plank_column_reader_read(cr, 1000, &b, &err);
         if (st != PLANK_OK) {
@@ -106,8 +135,9 @@ static void read_column(plank_reader *r, int32_t rg, int32_t col, outcome *o, co
     plank_column_reader_close(cr);
 }
 
-/* Opens `data` (exactly `len` bytes) and reads everything. */
-static outcome run_input(const unsigned char *data, size_t len, const char *label) {
+/* Opens `data` (exactly `len` bytes) at the current PLANK_SIMD and reads
+ * everything. */
+static outcome run_input_once(const unsigned char *data, size_t len, const char *label) {
     outcome o;
     memset(&o, 0, sizeof o);
     unsigned char *copy = malloc(len ? len : 1);
@@ -149,6 +179,42 @@ static outcome run_input(const unsigned char *data, size_t len, const char *labe
               "%s: frees passed %" PRId64 " bytes fewer than allocated", label, c.live_bytes);
     free(copy);
     return o;
+}
+
+/* run_input_once at the highest level, then (if it opened) at each lower one
+ * (`every_level`, or without quick) or at the next lower one in turn; the
+ * lower levels must agree with the highest. Returns the highest's outcome. */
+static outcome run_input(const unsigned char *data, size_t len, const char *label,
+                         bool every_level) {
+    outcome top;
+    memset(&top, 0, sizeof top);
+    int turn = 0;
+    for (int i = 0; i < nlevels; i++) {
+        if (i == 1 && quick && !every_level) turn = 1 + (int)(next_lower++ % (nlevels - 1));
+        if (turn && i != turn) continue;
+        const char *name = pk_simd_level_name(levels[i]);
+        setenv("PLANK_SIMD", name, 1);
+        char at[600];
+        snprintf(at, sizeof at, "%s [%s]", label, name);
+        clock_t t0 = clock();
+        outcome o = run_input_once(data, len, at);
+        level_seconds[i] += (double)(clock() - t0) / CLOCKS_PER_SEC;
+        level_reads[i]++;
+        if (i == 0) {
+            top = o;
+            if (!o.opened) break;
+            continue;
+        }
+        CHECK_MSG(o.opened == top.opened && o.failed == top.failed &&
+                      (!o.failed || o.first == top.first) && o.values == top.values,
+                  "%s: %s%s, %" PRId64 " slots; at %s: %s%s, %" PRId64 " slots", at,
+                  !o.opened ? "open failed" : o.failed ? "read failed: " : "read completely",
+                  o.failed ? plank_status_string(o.first) : "", o.values,
+                  pk_simd_level_name(levels[0]),
+                  !top.opened ? "open failed" : top.failed ? "read failed: " : "read completely",
+                  top.failed ? plank_status_string(top.first) : "", top.values);
+    }
+    return top;
 }
 
 static void count(tally *t, const outcome *o) {
@@ -256,7 +322,7 @@ static void mutate_file(const char *path, tally *t, uint64_t *seed) {
     for (int k = 1; k < 16; k++) add_offset(offs, &n, len * (size_t)k / 16, len);
     for (int i = 0; i < n; i++) {
         snprintf(label, sizeof label, "%s truncated to %zu of %zu", name, offs[i], len);
-        outcome o = run_input(buf, offs[i], label);
+        outcome o = run_input(buf, offs[i], label, false);
         CHECK_MSG(!o.opened || o.failed || offs[i] >= len,
                   "%s: opened and read cleanly though the tail is gone", label);
         count(t, &o);
@@ -271,7 +337,7 @@ static void mutate_file(const char *path, tally *t, uint64_t *seed) {
         memcpy(tmp, buf, cut);
         memcpy(tmp + cut, buf + len - tail, tail);
         snprintf(label, sizeof label, "%s with bytes %zu..%zu cut out", name, cut, len - tail);
-        outcome o = run_input(tmp, cut + tail, label);
+        outcome o = run_input(tmp, cut + tail, label, false);
         count(t, &o);
     }
 
@@ -287,7 +353,7 @@ static void mutate_file(const char *path, tally *t, uint64_t *seed) {
             tmp[at] ^= (unsigned char)(1u << (next_rand(seed) % 8));
         }
         snprintf(label, sizeof label, "%s bit-flip copy %d", name, k);
-        outcome o = run_input(tmp, len, label);
+        outcome o = run_input(tmp, len, label, false);
         count(t, &o);
     }
     free(tmp);
@@ -357,7 +423,7 @@ static void bad_data(const char *testing, tally *t) {
             CHECK_MSG(0, "cannot read %s", l.paths[i]);
             continue;
         }
-        outcome o = run_input(buf, len, name);
+        outcome o = run_input(buf, len, name, true);
         free(buf);
         count(t, &o);
         fprintf(stderr, "bad_data/%s: %s%s%s%s (%" PRId64 " values)\n", name,
@@ -388,6 +454,12 @@ int main(void) {
     const char *testing = th_testing_dir();
     if (!testing) TEST_SKIP("parquet-testing not found (set PLANK_TESTING_DIR)");
 
+    pk_cpu cpu;
+    pk_cpu_detect(&cpu); /* the highest level, capped by PLANK_SIMD */
+    for (int l = (int)cpu.level; l >= (int)PK_SIMD_SCALAR; l--) levels[nlevels++] = (pk_simd_level)l;
+    const char *q = getenv("PLANK_HOSTILE_QUICK");
+    quick = q && *q && strcmp(q, "0") != 0;
+
     tally bad = {0}, mutated = {0};
     bad_data(testing, &bad);
 
@@ -413,5 +485,10 @@ int main(void) {
             "%ld read completely\n",
             bad.inputs, bad.open_errors, bad.read_errors, bad.clean, testing, mutated.inputs,
             mutated.open_errors, mutated.read_errors, mutated.clean);
+    fprintf(stderr, "inputs read at each level%s:", quick ? " (quick: one lower level each)" : "");
+    for (int i = 0; i < nlevels; i++)
+        fprintf(stderr, " %s %ld (%.1f s)", pk_simd_level_name(levels[i]), level_reads[i],
+                level_seconds[i]);
+    fprintf(stderr, "\n");
     TEST_END();
 }
