@@ -7,11 +7,13 @@
  *    when err is not NULL it receives a message naming what was wrong and
  *    where (byte offset, row group, column, page). Passing NULL is always
  *    allowed.
- *  - Argument order: a function that creates an object takes its `**out`
- *    first (plank_reader_open_path(&r, ...), plank_column_reader_open(&cr,
- *    r, ...)) and sets *out to NULL on failure; every other function takes
- *    the object it works on first and its results last, before err.
- *    Functions that only read an object take it const.
+ *  - Argument order: a function that opens or creates a handle (the _open
+ *    and _new functions) takes its `**out` first (plank_reader_open_path(&r,
+ *    ...), plank_column_reader_open(&cr, r, ...)) and sets *out to NULL on
+ *    failure; every other function takes the object it works on (or its
+ *    input) first and its results last, before err (plank_expr_parse(text,
+ *    a, &e, err), plank_reader_column_index(r, g, c, &ci, err)). Functions
+ *    that only read an object take it const.
  *  - Handles (plank_reader, plank_column_reader, plank_writer, plank_scan,
  *    ...) are opaque. Close and free functions accept NULL.
  *  - Memory is allocated through the plank_allocator given in the options, or
