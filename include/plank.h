@@ -73,7 +73,7 @@ extern "C" {
 
 /* Starts a new layout of an extensible struct (see the struct-size convention). */
 #if defined(__cplusplus)
-#define PLANK_LAYOUT_START alignas(std::max_align_t)
+#define PLANK_LAYOUT_START alignas(max_align_t)
 #else
 #define PLANK_LAYOUT_START _Alignas(max_align_t)
 #endif
