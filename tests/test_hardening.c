@@ -598,12 +598,21 @@ static void test_entry_points(void) {
 
 /* f with `blob` in place of its footer (so at footer_start) and md's footer
  * after it. */
+/* The file with `blob` (an edited index) in place of its footer and a
+ * footer whose index location (*off, *len: fields of md's chunk) points at
+ * it; md is left as it was. */
 static void rebuild(const membuf *f, size_t footer_start, const pk_file_metadata *md,
-                    const pk_buffer *blob, membuf *out) {
+                    const pk_buffer *blob, int64_t *off, int32_t *len, membuf *out) {
+    int64_t keep_off = *off;
+    int32_t keep_len = *len;
+    *off = (int64_t)footer_start;
+    *len = (int32_t)blob->size;
     out->len = 0;
     mb_put(out, f->data, footer_start);
     mb_put(out, blob->data, blob->size);
     put_footer(out, md);
+    *off = keep_off;
+    *len = keep_len;
 }
 
 /* The status and message of reading the page index of out. */
@@ -692,14 +701,8 @@ static void test_index_errors(void) {
         pk_buffer blob;
         pk_buffer_init(&blob, NULL);
         CHECK(pk_thrift_write_offset_index(&edited, &blob, &err) == PLANK_OK);
-        int64_t keep_off = cc->offset_index_offset;
-        int32_t keep_len = cc->offset_index_length;
-        cc->offset_index_offset = (int64_t)fstart;
-        cc->offset_index_length = (int32_t)blob.size;
         membuf h = {0};
-        rebuild(&f, fstart, &md, &blob, &h);
-        cc->offset_index_offset = keep_off;
-        cc->offset_index_length = keep_len;
+        rebuild(&f, fstart, &md, &blob, &cc->offset_index_offset, &cc->offset_index_length, &h);
         st = read_index(&h, false, &err);
         if (e == UNEDITED) {
             CHECK_MSG(st == PLANK_OK, "%s", err.message);
@@ -725,14 +728,8 @@ static void test_index_errors(void) {
         pk_buffer blob;
         pk_buffer_init(&blob, NULL);
         CHECK(pk_thrift_write_column_index(&edited, &blob, &err) == PLANK_OK);
-        int64_t keep_off = cc->column_index_offset;
-        int32_t keep_len = cc->column_index_length;
-        cc->column_index_offset = (int64_t)fstart;
-        cc->column_index_length = (int32_t)blob.size;
         membuf h = {0};
-        rebuild(&f, fstart, &md, &blob, &h);
-        cc->column_index_offset = keep_off;
-        cc->column_index_length = keep_len;
+        rebuild(&f, fstart, &md, &blob, &cc->column_index_offset, &cc->column_index_length, &h);
         st = read_index(&h, true, &err);
         if (per == 2)
             CHECK_MSG(st == PLANK_OK, "%s", err.message);
