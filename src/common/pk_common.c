@@ -556,3 +556,29 @@ char *plank_logical_type_format(const plank_logical_type *t, char *buf, size_t s
     }
     return buf;
 }
+
+/* ---- Calendar ------------------------------------------------------------ */
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (any year), by
+ * counting whole 400-year eras of 146097 days from 0000-03-01. */
+int64_t pk_days_from_civil(int64_t y, int m, int d) {
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;                                   /* [0, 399] */
+    int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1; /* [0, 365] */
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;           /* [0, 146096] */
+    return era * 146097 + doe - 719468;
+}
+
+/* The inverse of pk_days_from_civil. */
+void pk_civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *y = yoe + era * 400 + (*m <= 2);
+}

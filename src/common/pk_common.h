@@ -125,6 +125,12 @@ size_t pk_shared_capacity(const pk_shared *s);
  * nobody else can read them). */
 bool pk_shared_unique(pk_shared *s);
 
+/* ---- Calendar ------------------------------------------------------------ */
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (any year), and back. */
+int64_t pk_days_from_civil(int64_t y, int m, int d);
+void pk_civil_from_days(int64_t z, int64_t *y, int *m, int *d);
+
 /* ---- Growable byte buffer ------------------------------------------------ */
 
 /* Every buffer keeps PK_BUFFER_PADDING readable bytes past `size` so decoders

@@ -44,30 +44,6 @@
 
 #define MICROS_PER_DAY INT64_C(86400000000)
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (any year), by
- * counting whole 400-year eras of 146097 days from 0000-03-01. */
-static int64_t days_from_civil(int64_t y, int m, int d) {
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;                                   /* [0, 399] */
-    int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1; /* [0, 365] */
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;           /* [0, 146096] */
-    return era * 146097 + doe - 719468;
-}
-
-/* The inverse of days_from_civil. */
-static void civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = yoe + era * 400 + (*m <= 2);
-}
-
 static bool is_leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
 /* n decimal digits at s into *v (nothing else allowed). */
@@ -89,7 +65,7 @@ bool pk_parse_date(const char *s, size_t len, int32_t *days) {
         return false;
     if (y < 1 || m < 1 || m > 12 || d < 1) return false;
     if (d > k_month_days[m - 1] + (m == 2 && is_leap(y))) return false;
-    *days = (int32_t)days_from_civil(y, m, d);
+    *days = (int32_t)pk_days_from_civil(y, m, d);
     return true;
 }
 
@@ -126,7 +102,7 @@ bool pk_parse_timestamp(const char *s, size_t len, int64_t *micros) {
 static int format_civil(char *out, size_t n, int64_t days) {
     int64_t y;
     int m, d;
-    civil_from_days(days, &y, &m, &d);
+    pk_civil_from_days(days, &y, &m, &d);
     /* Through a buffer wide enough for any int: the compiler cannot see
      * that m and d have two digits, and warns about a 16-byte out. */
     char tmp[64];
