@@ -672,6 +672,16 @@ typedef struct plank_arrow_options {
     bool large_offsets;     /* 64-bit offsets for every string, binary and list ("U", "Z",
                                "+L"), as Polars uses, instead of only for the columns whose
                                chunks could overflow 32-bit offsets (default false) */
+    /* Since 0.2: */
+    PLANK_LAYOUT_START bool variant_shredded;
+                            /* VARIANT groups are exported as the canonical extension type
+                               "arrow.parquet.variant" (field metadata ARROW:extension:name).
+                               Its storage is struct<metadata: binary, value: binary>, and a
+                               shredded group's values are reassembled into it (default
+                               false). With this option, a shredded group keeps its storage
+                               as the file has it: metadata, value and the typed_value tree,
+                               marked with the same extension name. A group whose leaves are
+                               only partly selected is a plain struct either way */
 } plank_arrow_options;
 
 /* Fills the defaults. Always call it before setting fields. */
@@ -692,7 +702,8 @@ PLANK_API void plank_arrow_options_init(plank_arrow_options *o);
  * or for a column whose chunks' bytes or values could exceed 32-bit
  * offsets); FIXED_LEN_BYTE_ARRAY "w:N"; UUID "w:16" with
  * the arrow.uuid extension metadata; UNKNOWN "n"; lists "+l", maps "+m"
- * (entries "+s" of key and value), groups "+s". Lists follow every
+ * (entries "+s" of key and value), groups "+s"; VARIANT groups as the
+ * "arrow.parquet.variant" extension type (see variant_shredded). Lists follow every
  * backward-compatibility rule of the format's LogicalTypes.md; a map without
  * a value field (or with its value not selected) becomes a list of its keys,
  * a map whose key is not selected a list of its values. Field metadata
@@ -1048,6 +1059,78 @@ PLANK_API bool plank_bloom_filter_check(const plank_bloom_filter *bf, const void
                                         size_t len);
 PLANK_API uint32_t plank_bloom_filter_size(const plank_bloom_filter *bf); /* bitset bytes */
 PLANK_API void plank_bloom_filter_free(plank_bloom_filter *bf);
+
+/* ------------------------------------------------------------------------ */
+/* VARIANT values                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* A VARIANT value is a pair of byte strings, metadata (the key dictionary)
+ * and value, encoded as the format's VariantEncoding.md describes. The Arrow
+ * export gives a VARIANT column as the canonical extension type
+ * "arrow.parquet.variant" (storage struct<metadata: binary, value: binary>;
+ * see plank_arrow_options.variant_shredded); these functions work on one
+ * such pair. Both treat the bytes as hostile: malformed ones are
+ * PLANK_ERR_CORRUPT with a message naming what is wrong and at which byte of
+ * the value. */
+
+/* Checks the metadata and the value whole (headers, sizes, offsets, field
+ * ids, nesting at most 128 deep). */
+PLANK_API plank_status plank_variant_validate(const uint8_t *metadata, size_t metadata_len,
+                                              const uint8_t *value, size_t value_len,
+                                              plank_error *err);
+
+/* Writes the value's JSON text into buf (size bytes, always NUL-terminated
+ * when size > 0, truncated like snprintf) and its full length, without the
+ * NUL, into *length (may be NULL): call again with a larger buffer when
+ * *length >= size. The text is the one `plank cat` prints: objects in key
+ * order, integers, floats and doubles in their shortest round-trip form
+ * (NaN and infinities as the strings "NaN", "Infinity", "-Infinity"),
+ * decimals as strings with their scale ("12.30"), dates "YYYY-MM-DD", times
+ * "HH:MM:SS.ffffff", timestamps "YYYY-MM-DDTHH:MM:SS.ffffff" (9 digits for
+ * nanosecond ones, "Z" appended when adjusted to UTC), binary as base64,
+ * UUIDs as 8-4-4-4-12 hex. Bytes of strings and keys that are not UTF-8
+ * are written as U+FFFD. a (NULL: malloc) is used for scratch memory. */
+PLANK_API plank_status plank_variant_to_json(const uint8_t *metadata, size_t metadata_len,
+                                             const uint8_t *value, size_t value_len, char *buf,
+                                             size_t size, size_t *length,
+                                             const plank_allocator *a, plank_error *err);
+
+/* Builds VARIANT values from JSON text. A builder keeps its buffers from one
+ * value to the next; one thread at a time. */
+typedef struct plank_variant_builder plank_variant_builder;
+
+/* A builder whose memory comes from a (NULL: malloc/realloc/free). */
+PLANK_API plank_status plank_variant_builder_new(plank_variant_builder **out,
+                                                 const plank_allocator *a, plank_error *err);
+PLANK_API void plank_variant_builder_free(plank_variant_builder *b);
+
+/* Encodes the JSON text json[0..len) (RFC 8259, UTF-8; one value of any
+ * type, surrounded by whitespace only) as a metadata and value pair,
+ * replacing the builder's previous result. Objects keep their keys (the
+ * metadata lists each distinct key once, in first-use order, flagged sorted
+ * when that order is sorted), arrays their elements, strings their text;
+ * null, true and false are the variant's own. Numbers follow Spark's
+ * parse_json:
+ *  - an integer that fits int64: the smallest of int8, int16, int32, int64;
+ *  - a number without an exponent that has a fraction or exceeds int64,
+ *    with at most 38 significant digits and at most 38 digits after the
+ *    point: a decimal of scale = those digits ("1.50": 150 at scale 2),
+ *    decimal4 when digits and scale are both <= 9, decimal8 when <= 18,
+ *    else decimal16 ("-0.0" is the decimal 0.0);
+ *  - any other number (an exponent, or too many digits): the nearest
+ *    double (beyond its range: +-infinity).
+ * Errors: PLANK_ERR_INVALID_ARGUMENT for malformed JSON, invalid UTF-8, an
+ * escaped surrogate without its pair, or a key given twice in one object;
+ * PLANK_ERR_LIMIT for objects and arrays nested deeper than 128 or a
+ * container over 4 GiB; each message names the byte offset (from 0) in the
+ * text. After an error the result is empty. */
+PLANK_API plank_status plank_variant_from_json(plank_variant_builder *b, const char *json,
+                                               size_t len, plank_error *err);
+/* The last result (both lengths 0 when there is none), valid until the next
+ * call on b. */
+PLANK_API void plank_variant_builder_result(const plank_variant_builder *b,
+                                            const uint8_t **metadata, size_t *metadata_len,
+                                            const uint8_t **value, size_t *value_len);
 
 /* ------------------------------------------------------------------------ */
 /* Writing                                                                  */

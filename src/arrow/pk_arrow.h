@@ -17,7 +17,7 @@
  * leaf and must agree, so a file whose columns disagree is refused instead of
  * producing inconsistent arrays.
  *
- * Depends on: common, read.
+ * Depends on: common, read, variant.
  */
 #ifndef PK_ARROW_H
 #define PK_ARROW_H
@@ -69,7 +69,17 @@ typedef struct pk_anode {
     /* BYTE_ARRAY leaf exported as a dictionary array (options.dictionary_arrays):
      * int32 indices ("i") with `format` as the dictionary's value type. */
     bool dict;
+    /* VARIANT groups exported as the arrow.parquet.variant extension type:
+     * with their storage as is (PK_VARIANT_STORAGE), or reassembled from
+     * their shredded columns into struct<metadata, value> by
+     * pk_arrow_unshred (PK_VARIANT_UNSHRED; the schema's two children are
+     * vchildren, binary with 64-bit offsets when vlarge). */
+    uint8_t variant;
+    bool vlarge;
+    struct pk_anode *vchildren[2];
 } pk_anode;
+
+enum { PK_VARIANT_NONE = 0, PK_VARIANT_STORAGE = 1, PK_VARIANT_UNSHRED = 2 };
 
 typedef struct pk_atree {
     pk_arena arena;               /* every node, name and array below */
@@ -77,6 +87,7 @@ typedef struct pk_atree {
     int32_t num_leaves;
     int32_t *leaf_columns;        /* leaf index -> leaf column */
     pk_anode **leaf_nodes;        /* leaf index -> node */
+    bool has_unshred;             /* some node is PK_VARIANT_UNSHRED */
 } pk_atree;
 
 /* Maps the reader's selected columns to the Arrow tree. The offset width
@@ -144,6 +155,13 @@ typedef struct pk_batch_view {
 /* Assembles `rows` records into a struct ArrowArray (the root). */
 plank_status pk_assemble(const pk_batch_view *v, int64_t rows, struct ArrowArray *out,
                          plank_error *err);
+
+/* Replaces, in an assembled batch (root: the tree's root struct), every
+ * PK_VARIANT_UNSHRED node's array by the reassembled struct<metadata,
+ * value>. first_row names rows in messages (the batch's first row in its
+ * row group). */
+plank_status pk_arrow_unshred(const pk_atree *t, struct ArrowArray *root, int64_t first_row,
+                              plank_error *err);
 
 /* ---- Arrays (pk_arrow_array.c) ---- */
 

@@ -376,8 +376,28 @@ static plank_status build_node(ibuilder *b, const struct ArrowSchema *s, const c
                                 n->path);
         PK_FORWARD(alloc_children(b, n, (int32_t)s->n_children));
         b->t->num_fields++;
-        for (int32_t k = 0; k < n->num_children; k++)
-            PK_FORWARD(build_child(b, n, k, s->children[k], NULL, false, n->def, rep, depth));
+        /* The canonical extension for Parquet variants: the struct becomes
+         * a VARIANT(1) group, its metadata REQUIRED as the format wants
+         * (value and a shredded typed_value as the Arrow fields are). */
+        bool variant = meta_find(s->metadata, "ARROW:extension:name", &v, &vl) && vl == 21 &&
+                       !memcmp(v, "arrow.parquet.variant", 21);
+        if (variant) {
+            bool has_meta = false;
+            for (int32_t k = 0; k < n->num_children; k++)
+                has_meta |= s->children[k]->name && !strcmp(s->children[k]->name, "metadata") &&
+                            s->children[k]->format && (!strcmp(s->children[k]->format, "z") ||
+                                                       !strcmp(s->children[k]->format, "Z"));
+            if (!has_meta)
+                return pk_error_set(b->err, PLANK_ERR_INVALID_ARGUMENT,
+                                    "arrow field %s: arrow.parquet.variant without a binary "
+                                    "metadata field", n->path);
+            n->logical.kind = PLANK_LOGICAL_VARIANT;
+            n->logical.variant_version = 1;
+        }
+        for (int32_t k = 0; k < n->num_children; k++) {
+            bool req = variant && !strcmp(s->children[k]->name, "metadata");
+            PK_FORWARD(build_child(b, n, k, s->children[k], NULL, req, n->def, rep, depth));
+        }
         return PLANK_OK;
     }
     bool is_list = true;
@@ -494,6 +514,7 @@ static int32_t emit_fields(const pk_inode *n, plank_schema_field *f) {
         f[i].logical = n->logical;
         return 1;
     case PK_IN_STRUCT:
+        f[i].logical = n->logical; /* VARIANT, or none */
         f[i++].num_children = n->num_children;
         break;
     case PK_IN_LIST:

@@ -287,6 +287,61 @@ static plank_status convert_map(tree_builder *b, const plank_schema_node *pn, in
     return PLANK_OK;
 }
 
+static int32_t leaves_below(tree_builder *b, const plank_schema_node *pn) {
+    if (pn->num_children == 0) return 1;
+    int32_t n = 0;
+    for (int32_t k = 0; k < pn->num_children; k++) n += leaves_below(b, child_of(b, pn, k));
+    return n;
+}
+
+static const plank_schema_node *child_named(tree_builder *b, const plank_schema_node *pn,
+                                            const char *name) {
+    for (int32_t k = 0; k < pn->num_children; k++) {
+        const plank_schema_node *c = child_of(b, pn, k);
+        if (strcmp(c->name, name) == 0) return c;
+    }
+    return NULL;
+}
+
+/* A binary leaf of the reassembled variant storage (no Parquet node). */
+static pk_anode *variant_leaf(tree_builder *b, const char *name, bool nullable, bool large) {
+    pk_anode *an = pk_arena_alloc(&b->t->arena, sizeof *an);
+    if (!an) return NULL;
+    memset(an, 0, sizeof *an);
+    an->kind = PK_AN_LEAF;
+    an->name = name;
+    an->nullable = nullable;
+    an->conv = PK_CONV_BINARY;
+    an->large = large;
+    snprintf(an->format, sizeof an->format, "%s", large ? "Z" : "z");
+    return an;
+}
+
+/* A VARIANT group whose every leaf is selected, with a binary metadata and
+ * a value or typed_value, becomes the extension type: reassembled when it
+ * is shredded, unless the options keep the storage. */
+static plank_status mark_variant(tree_builder *b, const plank_schema_node *pn, pk_anode *an) {
+    if (pn->logical.kind != PLANK_LOGICAL_VARIANT) return PLANK_OK;
+    if (b->sel[pn->index] != leaves_below(b, pn)) return PLANK_OK;
+    const plank_schema_node *m = child_named(b, pn, "metadata");
+    const plank_schema_node *v = child_named(b, pn, "value");
+    const plank_schema_node *tv = child_named(b, pn, "typed_value");
+    if (!m || m->num_children || m->physical_type != PLANK_BYTE_ARRAY) return PLANK_OK;
+    if (v && (v->num_children || v->physical_type != PLANK_BYTE_ARRAY)) return PLANK_OK;
+    if (!v && !tv) return PLANK_OK;
+    if (!tv || b->o->variant_shredded) {
+        an->variant = PK_VARIANT_STORAGE;
+        return PLANK_OK;
+    }
+    an->variant = PK_VARIANT_UNSHRED;
+    an->vlarge = b->o->large_offsets;
+    an->vchildren[0] = variant_leaf(b, "metadata", false, an->vlarge);
+    an->vchildren[1] = variant_leaf(b, "value", true, an->vlarge);
+    if (!an->vchildren[0] || !an->vchildren[1]) return OOM(b);
+    b->t->has_unshred = true;
+    return PLANK_OK;
+}
+
 static plank_status convert_struct(tree_builder *b, const plank_schema_node *pn, int16_t erep,
                                    int16_t edef, pk_anode **out) {
     int32_t n = 0;
@@ -303,6 +358,7 @@ static plank_status convert_struct(tree_builder *b, const plank_schema_node *pn,
         j++;
     }
     an->leaf = an->children[0]->leaf;
+    PK_FORWARD(mark_variant(b, pn, an));
     *out = an;
     return PLANK_OK;
 }
@@ -501,6 +557,11 @@ static size_t field_metadata(const pk_anode *an, uint8_t *p) {
         size += meta_entry(p ? p + size : NULL, "PARQUET:field_id", id);
         count++;
     }
+    if (an->variant != PK_VARIANT_NONE) {
+        size += meta_entry(p ? p + size : NULL, "ARROW:extension:name", "arrow.parquet.variant");
+        size += meta_entry(p ? p + size : NULL, "ARROW:extension:metadata", "");
+        count += 2;
+    }
     if (an->kind == PK_AN_LEAF && an->uuid) {
         size += meta_entry(p ? p + size : NULL, "ARROW:extension:name", "arrow.uuid");
         size += meta_entry(p ? p + size : NULL, "ARROW:extension:metadata", "");
@@ -524,7 +585,8 @@ static plank_status export_node(const pk_anode *an, const plank_allocator *a,
                                 struct ArrowSchema *out, plank_error *err) {
     memset(out, 0, sizeof *out);
     const char *fmt = node_format(an);
-    size_t nc = (size_t)an->num_children;
+    bool vout = an->variant == PK_VARIANT_UNSHRED;
+    size_t nc = vout ? 2 : (size_t)an->num_children;
     size_t fl = strlen(fmt) + 1, nl = strlen(an->name) + 1, ml = field_metadata(an, NULL);
     size_t head = (sizeof(schema_block) + 15) & ~(size_t)15;
     size_t kids = nc * (sizeof(struct ArrowSchema *) + sizeof(struct ArrowSchema));
@@ -553,7 +615,8 @@ static plank_status export_node(const pk_anode *an, const plank_allocator *a,
     out->release = release_schema;
     for (size_t i = 0; i < nc; i++) {
         child_ptrs[i] = &child_structs[i];
-        plank_status st = export_node(an->children[i], a, &child_structs[i], err);
+        plank_status st =
+            export_node(vout ? an->vchildren[i] : an->children[i], a, &child_structs[i], err);
         if (st != PLANK_OK) {
             release_schema(out);
             return st;

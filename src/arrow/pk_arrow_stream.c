@@ -25,6 +25,7 @@ typedef struct pk_stream {
     int32_t rgs_cap;             /* entries allocated in rgs, less one */
     int32_t cur_rg;              /* -1: between row groups */
     int64_t rows_left;
+    int64_t rg_rows;             /* rows the current row group gives (selected ones) */
     plank_column_reader **crs;   /* per leaf */
     pk_leaf_buf *leaves;
     int64_t *slots;
@@ -409,6 +410,7 @@ static plank_status open_row_group(pk_stream *s, int32_t g, const plank_row_rang
         for (int64_t k = 0; k < nr; k++) rows += rr[k].count;
         s->rows_left = rows;
     }
+    s->rg_rows = s->rows_left;
     return PLANK_OK;
 }
 
@@ -521,6 +523,13 @@ static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
     if (st == PLANK_OK) {
         pk_batch_view v = {&s->t, s->r, s->leaves, s->slots, s->alloc, s->pre};
         st = pk_assemble(&v, take, out, err);
+        if (st == PLANK_OK) {
+            st = pk_arrow_unshred(&s->t, out, s->rg_rows - s->rows_left, err);
+            if (st != PLANK_OK) {
+                out->release(out);
+                if (err) pk_error_prefix(err, "row group %d", (int)s->cur_rg);
+            }
+        }
     }
     for (int32_t i = 0; i < s->t.num_leaves; i++)
         if (s->pre[i].release) s->pre[i].release(&s->pre[i]);

@@ -69,6 +69,67 @@ static bool leaf_layout(const char *f, cli_leaf_layout *layout, int32_t *width) 
     return *width > 0;
 }
 
+/* Whether the field's Arrow metadata names the arrow.parquet.variant
+ * extension (metadata: int32 count, then int32-length keys and values). */
+static bool is_variant_field(const struct ArrowSchema *s) {
+    const char *m = s->metadata;
+    if (!m) return false;
+    int32_t count;
+    memcpy(&count, m, 4);
+    size_t at = 4;
+    for (int32_t k = 0; k < count; k++) {
+        int32_t kl, vl;
+        memcpy(&kl, m + at, 4);
+        const char *key = m + at + 4;
+        memcpy(&vl, key + kl, 4);
+        const char *val = key + kl + 4;
+        if (kl == 20 && memcmp(key, "ARROW:extension:name", 20) == 0 && vl == 21 &&
+            memcmp(val, "arrow.parquet.variant", 21) == 0)
+            return true;
+        at += 8 + (size_t)kl + (size_t)vl;
+    }
+    return false;
+}
+
+/* A variant: children metadata and value as binary leaves without a Parquet
+ * column; every Parquet leaf of the group is consumed (a shredded group has
+ * more leaves than its reassembled Arrow storage). */
+static bool build_variant(build_ctx *c, cli_anode *n, const struct ArrowSchema *s) {
+    n->kind = CLI_A_VARIANT;
+    n->vmeta = n->vvalue = -1;
+    if (s->n_children != 2) return fail_build(c, "variant %s: storage is not metadata, value", n->name);
+    n->children = calloc(2, sizeof *n->children);
+    n->verr = calloc(1, CLI_VARIANT_ERR);
+    if (!n->children || !n->verr) return fail_build(c, "%s", "out of memory");
+    for (int k = 0; k < 2; k++) {
+        const struct ArrowSchema *cs = s->children[k];
+        cli_anode *cn = &n->children[k];
+        n->n_children++;
+        memset(cn, 0, sizeof *cn);
+        cn->kind = CLI_A_LEAF;
+        cn->column = -1;
+        cn->name = cs && cs->name ? cs->name : "";
+        cn->format = cs && cs->format ? cs->format : "";
+        cli_buf_init(&cn->key);
+        if (strcmp(cn->format, "z") == 0) cn->layout = CLI_L_VAR32;
+        else if (strcmp(cn->format, "Z") == 0) cn->layout = CLI_L_VAR64;
+        else return fail_build(c, "variant %s: storage is not binary", n->name);
+        if (strcmp(cn->name, "metadata") == 0) n->vmeta = k;
+        else if (strcmp(cn->name, "value") == 0) n->vvalue = k;
+    }
+    if (n->vmeta < 0 || n->vvalue < 0)
+        return fail_build(c, "variant %s: storage is not metadata, value", n->name);
+    if (c->next >= c->ncols) return fail_build(c, "variant %s: no selected leaf", n->name);
+    int32_t group = plank_reader_column_node(c->r, c->cols[c->next])->parent;
+    while (c->next < c->ncols) {
+        int32_t p = plank_reader_column_node(c->r, c->cols[c->next])->index;
+        while (p >= 0 && p != group) p = plank_reader_schema_node(c->r, p)->parent;
+        if (p != group) break;
+        c->next++;
+    }
+    return true;
+}
+
 static bool build_node(build_ctx *c, cli_anode *n, const struct ArrowSchema *s) {
     memset(n, 0, sizeof *n);
     n->column = -1;
@@ -82,7 +143,9 @@ static bool build_node(build_ctx *c, cli_anode *n, const struct ArrowSchema *s) 
     if (s->n_children < 0 || s->n_children > INT32_MAX || (s->n_children > 0 && !s->children))
         return fail_build(c, "field %s: bad child count", n->name);
     int64_t want_children = -1;
-    if (strcmp(f, "+s") == 0) {
+    if (strcmp(f, "+s") == 0 && is_variant_field(s)) {
+        return build_variant(c, n, s);
+    } else if (strcmp(f, "+s") == 0) {
         n->kind = CLI_A_STRUCT;
         want_children = s->n_children;
     } else if (strcmp(f, "+l") == 0 || strcmp(f, "+L") == 0) {
@@ -147,6 +210,7 @@ bool cli_anode_build(cli_anode *root, const plank_reader *r, const struct ArrowS
 void cli_anode_free(cli_anode *n) {
     for (int32_t k = 0; k < n->n_children; k++) cli_anode_free(&n->children[k]);
     free(n->children);
+    free(n->verr);
     cli_buf_free(&n->key);
     memset(n, 0, sizeof *n);
 }
@@ -176,7 +240,7 @@ bool cli_anode_check(const cli_anode *n, const struct ArrowArray *a, char *why, 
     if (n->kind == CLI_A_NULL) return true;
     int64_t want_buffers = 1;
     if (n->kind == CLI_A_LEAF) want_buffers = n->layout == CLI_L_VAR32 || n->layout == CLI_L_VAR64 ? 3 : 2;
-    else if (n->kind != CLI_A_STRUCT) want_buffers = 2;
+    else if (n->kind != CLI_A_STRUCT && n->kind != CLI_A_VARIANT) want_buffers = 2;
     if (a->n_buffers != want_buffers || !a->buffers) return bad(why, why_size, n, "wrong buffers");
     if (a->n_children != n->n_children || (n->n_children && !a->children))
         return bad(why, why_size, n, "wrong children");
@@ -200,6 +264,7 @@ bool cli_anode_check(const cli_anode *n, const struct ArrowArray *a, char *why, 
         }
         return true;
     case CLI_A_STRUCT:
+    case CLI_A_VARIANT:
         for (int32_t k = 0; k < n->n_children; k++) {
             if (!cli_anode_check(&n->children[k], a->children[k], why, why_size)) return false;
             if (a->children[k]->length < end) return bad(why, why_size, n, "short child");
@@ -317,25 +382,67 @@ static int64_t offset_at(const struct ArrowArray *a, bool wide, int64_t j) {
     return wide ? ((const int64_t *)a->buffers[1])[j] : ((const int32_t *)a->buffers[1])[j];
 }
 
-void cli_anode_value(cli_buf *b, const cli_anode *n, const struct ArrowArray *a, int64_t i,
-                     cli_style style) {
+/* Slot j's bytes of a binary leaf. */
+static void var_at(const cli_anode *n, const struct ArrowArray *a, int64_t j, const uint8_t **p,
+                   size_t *len) {
+    bool wide = n->layout == CLI_L_VAR64;
+    int64_t s = offset_at(a, wide, j), e = offset_at(a, wide, j + 1);
+    *p = (const uint8_t *)a->buffers[2] + s;
+    *len = (size_t)(e - s);
+}
+
+static const char *put_variant(cli_buf *b, const cli_anode *n, const struct ArrowArray *a,
+                               int64_t j) {
+    const struct ArrowArray *ma = a->children[n->vmeta], *va = a->children[n->vvalue];
+    const cli_anode *mn = &n->children[n->vmeta], *vn = &n->children[n->vvalue];
+    int64_t mj = ma->offset + j, vj = va->offset + j;
+    const void *vvalid = va->n_buffers > 0 ? va->buffers[0] : NULL;
+    if (va->null_count != 0 && vvalid && !bit_at(vvalid, vj)) {
+        /* Unshredded storage with a null value: the spec's Variant null. */
+        cli_buf_put(b, "null", 4);
+        return NULL;
+    }
+    const uint8_t *mp, *vp;
+    size_t ml, vl, need = 0;
+    var_at(mn, ma, mj, &mp, &ml);
+    var_at(vn, va, vj, &vp, &vl);
+    plank_error err;
+    for (size_t room = vl * 4 + 64;;) {
+        char *w = cli_buf_reserve(b, room);
+        plank_status st = plank_variant_to_json(mp, ml, vp, vl, w, room, &need, NULL, &err);
+        if (st != PLANK_OK) {
+            snprintf(n->verr, CLI_VARIANT_ERR, "%s", err.message);
+            return n->verr;
+        }
+        if (need < room) {
+            b->len += need;
+            return NULL;
+        }
+        room = need + 1;
+    }
+}
+
+const char *cli_anode_value(cli_buf *b, const cli_anode *n, const struct ArrowArray *a,
+                            int64_t i, cli_style style) {
     if (cli_anode_is_null(n, a, i)) {
         cli_buf_put(b, "null", 4);
-        return;
+        return NULL;
     }
     int64_t j = a->offset + i;
+    const char *e = NULL;
     switch (n->kind) {
-    case CLI_A_NULL: cli_buf_put(b, "null", 4); return;
-    case CLI_A_LEAF: put_leaf(b, n, a, j, style); return;
+    case CLI_A_NULL: cli_buf_put(b, "null", 4); return NULL;
+    case CLI_A_LEAF: put_leaf(b, n, a, j, style); return NULL;
+    case CLI_A_VARIANT: return put_variant(b, n, a, j);
     case CLI_A_STRUCT:
         cli_buf_putc(b, '{');
-        for (int32_t k = 0; k < n->n_children; k++) {
+        for (int32_t k = 0; k < n->n_children && !e; k++) {
             if (k) cli_buf_putc(b, ',');
             cli_buf_put(b, n->children[k].key.data, n->children[k].key.len);
-            cli_anode_value(b, &n->children[k], a->children[k], j, CLI_STYLE_JSON);
+            e = cli_anode_value(b, &n->children[k], a->children[k], j, CLI_STYLE_JSON);
         }
         cli_buf_putc(b, '}');
-        return;
+        return e;
     case CLI_A_LIST:
     case CLI_A_LARGE_LIST:
     case CLI_A_MAP: {
@@ -344,23 +451,24 @@ void cli_anode_value(cli_buf *b, const cli_anode *n, const struct ArrowArray *a,
         const struct ArrowArray *child = a->children[0];
         const cli_anode *cn = &n->children[0];
         cli_buf_putc(b, '[');
-        for (int64_t k = start; k < end; k++) {
+        for (int64_t k = start; k < end && !e; k++) {
             if (k > start) cli_buf_putc(b, ',');
             if (n->kind != CLI_A_MAP) {
-                cli_anode_value(b, cn, child, k, CLI_STYLE_JSON);
+                e = cli_anode_value(b, cn, child, k, CLI_STYLE_JSON);
                 continue;
             }
-            int64_t e = child->offset + k;
+            int64_t en = child->offset + k;
             cli_buf_puts(b, "{\"key\":");
-            cli_anode_value(b, &cn->children[0], child->children[0], e, CLI_STYLE_JSON);
+            e = cli_anode_value(b, &cn->children[0], child->children[0], en, CLI_STYLE_JSON);
             cli_buf_puts(b, ",\"value\":");
-            cli_anode_value(b, &cn->children[1], child->children[1], e, CLI_STYLE_JSON);
+            if (!e) e = cli_anode_value(b, &cn->children[1], child->children[1], en, CLI_STYLE_JSON);
             cli_buf_putc(b, '}');
         }
         cli_buf_putc(b, ']');
-        return;
+        return e;
     }
     }
+    return NULL;
 }
 
 uint64_t cli_anode_bytes(const cli_anode *n, const struct ArrowArray *a) {
@@ -377,6 +485,7 @@ uint64_t cli_anode_bytes(const cli_anode *n, const struct ArrowArray *a) {
         } else sum += end * (uint64_t)n->width;
         break;
     case CLI_A_STRUCT:
+    case CLI_A_VARIANT:
         for (int32_t k = 0; k < n->n_children; k++) sum += cli_anode_bytes(&n->children[k], a->children[k]);
         break;
     default:

@@ -24,7 +24,8 @@ typedef enum cli_anode_kind {
     CLI_A_STRUCT, /* "+s" */
     CLI_A_LIST,   /* "+l": int32 offsets */
     CLI_A_LARGE_LIST, /* "+L": int64 offsets */
-    CLI_A_MAP     /* "+m": list of "+s" entries (key, value) */
+    CLI_A_MAP,    /* "+m": list of "+s" entries (key, value) */
+    CLI_A_VARIANT /* "+s" with the arrow.parquet.variant extension: printed as its JSON */
 } cli_anode_kind;
 
 typedef enum cli_leaf_layout {
@@ -49,7 +50,13 @@ typedef struct cli_anode {
     cli_value_format fmt;
     int32_t n_children;
     struct cli_anode *children;
+    /* CLI_A_VARIANT: which children are metadata and value; verr holds the
+     * message of a malformed value (owned, CLI_VARIANT_ERR bytes). */
+    int32_t vmeta, vvalue;
+    char *verr;
 } cli_anode;
+
+#define CLI_VARIANT_ERR PLANK_ERROR_MESSAGE_SIZE
 
 /* Builds the tree of `schema` (the stream's "+s" root); cols[0..ncols) are the
  * selected Parquet leaves in ascending order. Returns false with a message in
@@ -66,10 +73,12 @@ bool cli_anode_check(const cli_anode *n, const struct ArrowArray *a, char *why, 
 /* Whether slot i (before a->offset is applied) is null. */
 bool cli_anode_is_null(const cli_anode *n, const struct ArrowArray *a, int64_t i);
 /* Appends slot i: nested values as JSON (structs as objects, lists as arrays,
- * maps as arrays of {"key":..,"value":..}); leaves in `style`, inside nested
- * values always JSON. Null slots print as null. */
-void cli_anode_value(cli_buf *b, const cli_anode *n, const struct ArrowArray *a, int64_t i,
-                     cli_style style);
+ * maps as arrays of {"key":..,"value":..}, variants as their JSON value);
+ * leaves in `style`, inside nested values always JSON. Null slots print as
+ * null. Returns NULL, or the message of a malformed variant value (then the
+ * text appended is incomplete). */
+const char *cli_anode_value(cli_buf *b, const cli_anode *n, const struct ArrowArray *a,
+                            int64_t i, cli_style style);
 
 /* Bytes of buffer data an array holds (validity, offsets, values, children),
  * for the benchmark's decoded-bytes figure. */

@@ -38,19 +38,24 @@ static void put_csv_field(cli_buf *out, const char *s, size_t n) {
 /* ---- Rows ------------------------------------------------------------------------ */
 
 /* Row i of the batch `a` (the root struct array). */
-static void put_row_jsonl(cli_rows *st, const struct ArrowArray *a, int64_t i) {
+/* Each returns NULL, or the message of a value that cannot be printed (a
+ * malformed variant; see cli_anode_value). */
+static const char *put_row_jsonl(cli_rows *st, const struct ArrowArray *a, int64_t i) {
     cli_buf *b = &st->out.buf;
     cli_buf_putc(b, '{');
     for (int32_t c = 0; c < st->num_cols; c++) {
         const cli_anode *n = field(st, c);
         if (c) cli_buf_putc(b, ',');
         cli_buf_put(b, n->key.data, n->key.len);
-        cli_anode_value(b, n, a->children[st->order[c]], a->offset + i, CLI_STYLE_JSON);
+        const char *e =
+            cli_anode_value(b, n, a->children[st->order[c]], a->offset + i, CLI_STYLE_JSON);
+        if (e) return e;
     }
     cli_buf_put(b, "}\n", 2);
+    return NULL;
 }
 
-static void put_row_csv(cli_rows *st, const struct ArrowArray *a, int64_t i) {
+static const char *put_row_csv(cli_rows *st, const struct ArrowArray *a, int64_t i) {
     cli_buf *b = &st->out.buf;
     for (int32_t c = 0; c < st->num_cols; c++) {
         const cli_anode *n = field(st, c);
@@ -58,10 +63,12 @@ static void put_row_csv(cli_rows *st, const struct ArrowArray *a, int64_t i) {
         if (c) cli_buf_putc(b, ',');
         if (cli_anode_is_null(n, col, a->offset + i)) continue;
         st->cell.len = 0;
-        cli_anode_value(&st->cell, n, col, a->offset + i, CLI_STYLE_TEXT);
+        const char *e = cli_anode_value(&st->cell, n, col, a->offset + i, CLI_STYLE_TEXT);
+        if (e) return e;
         put_csv_field(b, st->cell.data, st->cell.len);
     }
     cli_buf_put(b, "\r\n", 2);
+    return NULL;
 }
 
 static void table_end_cell(cli_rows_table *t) {
@@ -78,12 +85,14 @@ static void table_end_cell(cli_rows_table *t) {
     t->ends[t->num_cells++] = t->text.len;
 }
 
-static void put_row_table(cli_rows *st, const struct ArrowArray *a, int64_t i) {
+static const char *put_row_table(cli_rows *st, const struct ArrowArray *a, int64_t i) {
     for (int32_t c = 0; c < st->num_cols; c++) {
-        cli_anode_value(&st->table.text, field(st, c), a->children[st->order[c]], a->offset + i,
-                        CLI_STYLE_TEXT);
+        const char *e = cli_anode_value(&st->table.text, field(st, c), a->children[st->order[c]],
+                                        a->offset + i, CLI_STYLE_TEXT);
+        if (e) return e;
         table_end_cell(&st->table);
     }
+    return NULL;
 }
 
 /* Characters (UTF-8 code points) in s[0..n). */
@@ -303,10 +312,16 @@ bool cli_rows_print(cli_rows *st, struct ArrowArrayStream *s, int64_t *remaining
             return false;
         }
         for (int64_t i = 0; i < a.length && *remaining != 0; i++) {
+            const char *e = NULL;
             switch (st->format) {
-            case CLI_ROWS_JSONL: put_row_jsonl(st, &a, i); break;
-            case CLI_ROWS_CSV: put_row_csv(st, &a, i); break;
-            case CLI_ROWS_TABLE: put_row_table(st, &a, i); break;
+            case CLI_ROWS_JSONL: e = put_row_jsonl(st, &a, i); break;
+            case CLI_ROWS_CSV: e = put_row_csv(st, &a, i); break;
+            case CLI_ROWS_TABLE: e = put_row_table(st, &a, i); break;
+            }
+            if (e) {
+                snprintf(st->why, sizeof st->why, "row %lld: %s", (long long)*printed, e);
+                a.release(&a);
+                return false;
             }
             cli_out_maybe_flush(&st->out);
             if (*remaining > 0) (*remaining)--;

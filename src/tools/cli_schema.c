@@ -3,7 +3,11 @@
  * indented by depth:
  *
  *   NAME: REPETITION TYPE[(LENGTH)] [logical=..] [converted=..] [field_id=..]
- *         [column=C max_def=D max_rep=R]
+ *         [shredded=..|unshredded] [column=C max_def=D max_rep=R]
+ *
+ * (shredded= on a VARIANT group summarises its typed_value tree: a type for
+ * a primitive, array<..> for a list, {field:..,..} for an object, "variant"
+ * where a field keeps only its value column)
  *
  * then, after a line "arrow:", the Arrow schema plank exports for the file
  * (plank_reader_arrow_schema with default options), one field per line:
@@ -23,7 +27,59 @@ static const char *repetition_name(plank_repetition r) {
     }
 }
 
-static void put_node(cli_buf *b, const plank_schema_node *n, int depth) {
+static const plank_schema_node *child_named(const plank_reader *r, const plank_schema_node *n,
+                                            const char *name) {
+    for (int32_t k = 0; k < n->num_children; k++) {
+        const plank_schema_node *c = plank_reader_schema_node(r, n->children[k]);
+        if (c && c->name && strcmp(c->name, name) == 0) return c;
+    }
+    return NULL;
+}
+
+/* What a shredded typed_value holds, in variant terms: a primitive type
+ * name, array<...> for a LIST of element groups, {field: ..., ...} for an
+ * object; "variant" where only a value column is left (not shredded). */
+static void put_shredding(cli_buf *b, const plank_reader *r, const plank_schema_node *t,
+                          int depth) {
+    char text[256];
+    if (depth > 64) {
+        cli_buf_puts(b, "...");
+        return;
+    }
+    if (t->num_children == 0) {
+        const plank_logical_type *lt = &t->logical;
+        if (lt->kind == PLANK_LOGICAL_NONE)
+            cli_buf_puts(b, plank_physical_type_name(t->physical_type));
+        else
+            cli_buf_puts(b, plank_logical_type_format(lt, text, sizeof text));
+        return;
+    }
+    if (t->logical.kind == PLANK_LOGICAL_LIST && t->num_children == 1) {
+        const plank_schema_node *rep = plank_reader_schema_node(r, t->children[0]);
+        const plank_schema_node *el =
+            rep && rep->num_children == 1 ? plank_reader_schema_node(r, rep->children[0]) : NULL;
+        const plank_schema_node *tv = el ? child_named(r, el, "typed_value") : NULL;
+        cli_buf_puts(b, "array<");
+        if (tv) put_shredding(b, r, tv, depth + 1);
+        else cli_buf_puts(b, "variant");
+        cli_buf_putc(b, '>');
+        return;
+    }
+    cli_buf_putc(b, '{');
+    for (int32_t k = 0; k < t->num_children; k++) {
+        const plank_schema_node *f = plank_reader_schema_node(r, t->children[k]);
+        if (!f) continue;
+        if (k) cli_buf_putc(b, ',');
+        cli_buf_puts(b, f->name ? f->name : "");
+        cli_buf_putc(b, ':');
+        const plank_schema_node *tv = child_named(r, f, "typed_value");
+        if (tv) put_shredding(b, r, tv, depth + 1);
+        else cli_buf_puts(b, "variant");
+    }
+    cli_buf_putc(b, '}');
+}
+
+static void put_node(cli_buf *b, const plank_reader *r, const plank_schema_node *n, int depth) {
     for (int i = 0; i < depth; i++) cli_buf_puts(b, "  ");
     cli_buf_puts(b, n->name ? n->name : "");
     cli_buf_puts(b, ": ");
@@ -47,6 +103,15 @@ static void put_node(cli_buf *b, const plank_schema_node *n, int depth) {
             cli_buf_printf(b, "(%d,%d)", (int)n->converted_precision, (int)n->converted_scale);
     }
     if (n->has_field_id) cli_buf_printf(b, " field_id=%d", (int)n->field_id);
+    if (n->logical.kind == PLANK_LOGICAL_VARIANT) {
+        const plank_schema_node *tv = child_named(r, n, "typed_value");
+        if (tv) {
+            cli_buf_puts(b, " shredded=");
+            put_shredding(b, r, tv, 0);
+        } else {
+            cli_buf_puts(b, " unshredded");
+        }
+    }
     if (n->column >= 0)
         cli_buf_printf(b, " column=%d max_def=%d max_rep=%d", (int)n->column,
                        (int)n->max_definition_level, (int)n->max_repetition_level);
@@ -120,7 +185,7 @@ int cli_schema_main(int argc, char **argv) {
     for (int32_t i = 0; i < count; i++) {
         const plank_schema_node *n = plank_reader_schema_node(r, i);
         depth[i] = (n->parent >= 0 && n->parent < i) ? depth[n->parent] + 1 : 0;
-        put_node(&out.buf, n, depth[i]);
+        put_node(&out.buf, r, n, depth[i]);
         cli_out_maybe_flush(&out);
     }
     free(depth);
