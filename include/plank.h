@@ -41,7 +41,8 @@
  *    ever appended, and the first field of each new layout is declared
  *    PLANK_LAYOUT_START so that it lies past the older layout's sizeof (an
  *    older struct's tail padding is never taken for a newer field). Structs without struct_size (plank_error, plank_allocator,
- *    plank_logical_type, plank_statistics, plank_encoding_stat,
+ *    plank_logical_type, plank_statistics, plank_geospatial_statistics,
+ *    plank_encoding_stat,
  *    plank_key_value, plank_sorting_column, plank_page_location,
  *    plank_row_range and the Arrow structs) are frozen until the next major
  *    version; what they would gain goes into the structs around them.
@@ -420,6 +421,12 @@ typedef struct plank_schema_node {
     int32_t column;              /* leaf column index, -1 for groups */
     int16_t max_definition_level;
     int16_t max_repetition_level;
+    /* name made unique among the siblings, as DuckDB names columns: a later
+     * name equal to an earlier one ignoring ASCII case becomes name_1, name_2
+     * ... (the first unused), then an empty name "C<position>". The name of
+     * JSON keys, CSV headers and Arrow fields (see plank_reader_arrow_schema);
+     * equal to name when the siblings' names are distinct and not empty. */
+    const char *output_name;
 } plank_schema_node;
 
 PLANK_API int32_t plank_reader_num_schema_nodes(const plank_reader *reader);
@@ -474,6 +481,25 @@ typedef struct plank_key_value {
     const char *value; /* NULL when absent */
 } plank_key_value;
 
+/* GeospatialStatistics of a GEOMETRY or GEOGRAPHY column chunk (the
+ * format's Geospatial.md): the bounding box of every coordinate of its
+ * values, NaN coordinates skipped, and their WKB geometry type codes. X is
+ * longitude/easting and Y latitude/northing; xmin > xmax means the box
+ * wraps across the antimeridian (x >= xmin or x <= xmax). Z and M are
+ * present only when both of their bounds are. geospatial_types are ISO WKB
+ * codes (1..7 Point..GeometryCollection, plus 1000 for Z, 2000 for M, 3000
+ * for ZM) as the file lists them, valid as long as the reader; an empty
+ * list means the types are not known. */
+typedef struct plank_geospatial_statistics {
+    bool has_bbox;
+    double xmin, xmax, ymin, ymax;
+    bool has_z, has_m;
+    double zmin, zmax, mmin, mmax;
+    bool has_geospatial_types;     /* the list is present (possibly empty) */
+    int32_t num_geospatial_types;
+    const int32_t *geospatial_types;
+} plank_geospatial_statistics;
+
 typedef struct plank_column_chunk_info {
     size_t struct_size;            /* set by the caller: sizeof(plank_column_chunk_info) */
     int32_t column;                /* leaf index */
@@ -504,6 +530,9 @@ typedef struct plank_column_chunk_info {
     int32_t num_key_values;
     const plank_key_value *key_values;
     bool encrypted;                /* column crypto metadata present */
+    /* Since 0.2: */
+    PLANK_LAYOUT_START bool has_geospatial_statistics; /* GEOMETRY/GEOGRAPHY columns */
+    plank_geospatial_statistics geospatial_statistics;
 } plank_column_chunk_info;
 
 PLANK_API plank_status plank_reader_row_group(const plank_reader *reader, int32_t row_group,
@@ -707,7 +736,12 @@ PLANK_API void plank_arrow_options_init(plank_arrow_options *o);
  * backward-compatibility rule of the format's LogicalTypes.md; a map without
  * a value field (or with its value not selected) becomes a list of its keys,
  * a map whose key is not selected a list of its values. Field metadata
- * carries "PARQUET:field_id". ARROW_FLAG_NULLABLE is set for OPTIONAL fields. */
+ * carries "PARQUET:field_id". ARROW_FLAG_NULLABLE is set for OPTIONAL fields.
+ * Field names are the nodes' output_name: siblings whose names repeat
+ * (ignoring ASCII case) are renamed as DuckDB renames columns, the later
+ * ones name_1, name_2, ... (the first unused), and an empty name becomes
+ * "C<position>" ("a","a","A","" -> "a","a_1","A_2","C3"), so that consumers
+ * keyed by name lose no column (plank cat and plank schema use the same). */
 PLANK_API plank_status plank_reader_arrow_schema(const plank_reader *r, const plank_arrow_options *o,
                                                  struct ArrowSchema *out, plank_error *err);
 

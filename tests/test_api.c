@@ -149,25 +149,8 @@ static void batches2(plank_batch *b) {
     }
 }
 
-typedef struct membuf {
-    uint8_t *data;
-    size_t len, cap;
-    int closes;
-} membuf;
-
-static plank_status mb_write(void *opaque, const void *buf, size_t len) {
-    membuf *m = opaque;
-    if (m->len + len > m->cap) {
-        size_t cap = (m->len + len) * 2;
-        uint8_t *d = realloc(m->data, cap);
-        if (!d) return PLANK_ERR_OUT_OF_MEMORY;
-        m->data = d;
-        m->cap = cap;
-    }
-    memcpy(m->data + m->len, buf, len);
-    m->len += len;
-    return PLANK_OK;
-}
+typedef th_membuf membuf;
+#define mb_write th_membuf_write
 
 static void mb_close(void *opaque) { ((membuf *)opaque)->closes++; }
 

@@ -275,6 +275,80 @@ static void test_import(void) {
     unlink(out);
 }
 
+/* Mutated copies of shredded files read through the stream (and every
+ * reassembled value printed): any result but a crash, a leak or an
+ * out-of-bounds access (ASan) is fine; a failure must carry a message. */
+static void test_mutations(void) {
+    static const int nums[] = {1, 45, 83, 86, 126, 134, 136};
+    uint32_t seed = 2463534242u;
+    int runs = 0, failed = 0;
+    for (size_t c = 0; c < sizeof nums / sizeof nums[0]; c++) {
+        char path[8192];
+        snprintf(path, sizeof path, "%s/case-%03d.parquet", dir, nums[c]);
+        size_t n = 0;
+        unsigned char *orig = th_read_file(path, &n);
+        CHECK_MSG(orig && n > 64, "cannot read %s", path);
+        if (!orig) continue;
+        unsigned char *b = malloc(n);
+        for (int round = 0; round < 150; round++) {
+            memcpy(b, orig, n);
+            for (int k = 0; k < 1 + round % 3; k++) {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                size_t at = 4 + seed % (n - 12);
+                b[at] ^= (uint8_t)(1u << (seed >> 29));
+            }
+            plank_reader *r;
+            plank_error err;
+            runs++;
+            if (plank_reader_open_memory(&r, b, n, NULL, &err) != PLANK_OK) {
+                failed++;
+                CHECK(err.message[0] != 0);
+                continue;
+            }
+            struct ArrowArrayStream st;
+            if (plank_reader_arrow_stream(r, NULL, 0, NULL, &st, &err) != PLANK_OK) {
+                failed++;
+                plank_reader_close(r);
+                continue;
+            }
+            struct ArrowSchema sc;
+            memset(&sc, 0, sizeof sc);
+            int vi = st.get_schema(&st, &sc) == 0 ? child_index(&sc, "var") : -1;
+            bool var_ok = vi >= 0 && has_extension(sc.children[vi]) &&
+                          sc.children[vi]->n_children == 2 &&
+                          !strcmp(sc.children[vi]->children[0]->format, "z");
+            for (;;) {
+                struct ArrowArray a;
+                memset(&a, 0, sizeof a);
+                if (st.get_next(&st, &a) != 0) {
+                    failed++;
+                    CHECK(st.get_last_error(&st)[0] != 0);
+                    break;
+                }
+                if (!a.release) break;
+                const struct ArrowArray *va = var_ok ? a.children[vi] : NULL;
+                for (int64_t i = 0; va && i < va->length; i++) {
+                    const uint8_t *m, *v;
+                    size_t ml, vl, len;
+                    char out[256];
+                    binary_at(va->children[0], i, &m, &ml);
+                    binary_at(va->children[1], i, &v, &vl);
+                    if (vl) (void)plank_variant_to_json(m, ml, v, vl, out, sizeof out, &len, NULL, &err);
+                }
+                a.release(&a);
+            }
+            if (sc.release) sc.release(&sc);
+            st.release(&st);
+            plank_reader_close(r);
+        }
+        free(b);
+        free(orig);
+    }
+    fprintf(stderr, "mutated shredded files: %d reads, %d failed cleanly\n", runs, failed);
+}
+
 int main(void) {
     const char *t = th_testing_dir();
     if (!t) TEST_SKIP("parquet-testing corpus not found");
@@ -283,5 +357,6 @@ int main(void) {
     test_cases();
     test_errors_and_options();
     test_import();
+    test_mutations();
     TEST_END();
 }

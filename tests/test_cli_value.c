@@ -55,6 +55,15 @@ static void test_times(void) {
     EXPECT_TEXT("12:34:56.000123", cli_format_time(&b, INT64_C(45296000123), PLANK_UNIT_MICROS));
     EXPECT_TEXT("01:00:00.000000001",
                 cli_format_time(&b, INT64_C(3600000000001), PLANK_UNIT_NANOS));
+    /* Outside [00:00, 24:00] (parquet-mr writes negative millis): a signed
+     * duration, neither wrapped nor clamped (DuckDB keeps the number too;
+     * tests/peer/names_times.mjs checks the text against it). */
+    EXPECT_TEXT("24:00:00.000", cli_format_time(&b, 86400000, PLANK_UNIT_MILLIS));
+    EXPECT_TEXT("24:00:00.005", cli_format_time(&b, 86400005, PLANK_UNIT_MILLIS));
+    EXPECT_TEXT("-00:00:01.000", cli_format_time(&b, -1000, PLANK_UNIT_MILLIS));
+    EXPECT_TEXT("-00:00:00.001", cli_format_time(&b, -1, PLANK_UNIT_MILLIS));
+    EXPECT_TEXT("-48:00:00.001", cli_format_time(&b, -172800001, PLANK_UNIT_MILLIS));
+    EXPECT_TEXT("-596:31:23.648", cli_format_time(&b, INT32_MIN, PLANK_UNIT_MILLIS));
 }
 
 static void test_timestamps(void) {

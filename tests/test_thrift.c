@@ -413,6 +413,7 @@ static void test_footer_errors(void) {
     const plank_allocator c = th_alloc_init(&cnt);
     pk_file_metadata md;
     plank_error err;
+    size_t at;
 
     /* The minimal valid footer. */
     footer_base(&w);
@@ -422,6 +423,30 @@ static void test_footer_errors(void) {
     CHECK(md.created_by == NULL);
     pk_file_metadata_free(&md);
 
+    /* An empty list whose element type nibble is 0, as fastparquet writes
+     * key_value_metadata (field 5, header byte 0x00): decodes, as in other
+     * readers; so does an empty list of another invalid nibble (0x0d). */
+    for (unsigned nib = 0; nib < 16; nib += 13) {
+        footer_base(&w);
+        size_t list_at = w.n;
+        f_list(&w, 5, 0, 0);
+        w.b[list_at + 1] = (uint8_t)nib;
+        CHECK_EQ_I64(w.b[list_at + 1], nib);
+        f_str(&w, 6, "fastparquet-python version 2024.11.0 (build 0)");
+        w_end(&w);
+        CHECK_EQ_I64(parse(&w, &err, &md, &c), PLANK_OK);
+        CHECK_EQ_I64(md.num_key_values, 0);
+        CHECK(md.created_by && strncmp(md.created_by, "fastparquet", 11) == 0);
+        pk_file_metadata_free(&md);
+    }
+    /* A non-empty list with element type 0 stays an error, at its header. */
+    footer_base(&w);
+    at = w.n;
+    f_list(&w, 5, 0, 1);
+    w_byte(&w, 0);
+    w_end(&w);
+    expect_corrupt(&w, (int64_t)(at + 1), "invalid list element type 0", &c);
+
     /* Missing required row_groups: named in the message. */
     footer_head(&w);
     f_i64(&w, 3, 0);
@@ -430,7 +455,7 @@ static void test_footer_errors(void) {
 
     /* Negative num_rows. */
     footer_head(&w);
-    size_t at = w.n;
+    at = w.n;
     f_i64(&w, 3, -1);
     f_list(&w, 4, T_STRUCT, 0);
     w_end(&w);

@@ -96,3 +96,17 @@ void th_skip_part(const char *fmt, ...) {
     va_end(ap);
     if (th_require_inputs()) th_failures++;
 }
+
+plank_status th_membuf_write(void *opaque, const void *buf, size_t len) {
+    th_membuf *m = opaque;
+    if (m->len + len > m->cap) {
+        size_t cap = (m->len + len) * 2;
+        uint8_t *d = realloc(m->data, cap);
+        if (!d) return PLANK_ERR_OUT_OF_MEMORY;
+        m->data = d;
+        m->cap = cap;
+    }
+    memcpy(m->data + m->len, buf, len);
+    m->len += len;
+    return PLANK_OK;
+}

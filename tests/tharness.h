@@ -81,6 +81,16 @@ bool th_require_inputs(void);
 #endif
 TH_PRINTF(1, 2) _Noreturn void th_skip_test(const char *fmt, ...);
 TH_PRINTF(1, 2) void th_skip_part(const char *fmt, ...);
+/* A growable memory buffer and a plank_sink write callback appending to it
+ * (opaque: the th_membuf); closes counts sink close calls for tests that
+ * set one. */
+typedef struct th_membuf {
+    uint8_t *data;
+    size_t len, cap;
+    int closes;
+} th_membuf;
+plank_status th_membuf_write(void *opaque, const void *buf, size_t len);
+
 /* Reads a whole file; NULL on failure. */
 unsigned char *th_read_file(const char *path, size_t *len);
 

@@ -64,7 +64,8 @@ static pk_anode *new_node(tree_builder *b, pk_anode_kind kind, const plank_schem
     if (!an) return NULL;
     an->kind = kind;
     an->pn = pn;
-    an->name = name;
+    /* A node's own name is its output_name: unique among its siblings. */
+    an->name = name == pn->name ? pn->output_name : name;
     an->def = pn->max_definition_level;
     an->nullable = pn->repetition == PLANK_OPTIONAL;
     an->num_children = num_children;

@@ -31,7 +31,8 @@ PK_LAYOUT(sink, plank_sink, PK_FIELDS_END(plank_sink, opaque));
 PK_LAYOUT(row_group_info, plank_row_group_info,
           PK_FIELDS_END(plank_row_group_info, sorting_columns));
 PK_LAYOUT(column_chunk_info, plank_column_chunk_info,
-          PK_FIELDS_END(plank_column_chunk_info, encrypted));
+          PK_FIELDS_END(plank_column_chunk_info, encrypted),
+          PK_FIELDS_END(plank_column_chunk_info, geospatial_statistics));
 PK_LAYOUT(batch, plank_batch, PK_FIELDS_END(plank_batch, value_width));
 
 size_t pk_struct_extent(const pk_layouts *l, size_t struct_size) {

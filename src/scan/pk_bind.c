@@ -135,7 +135,9 @@ static void classify(pk_fcol *c, const plank_reader *r) {
     int32_t col = c->column;
     const pk_file_metadata *md = &r->md;
     int32_t order = md->num_column_orders > col ? md->column_orders[col] : 0;
-    c->stats_ok = (order == 0 || order == 1) && c->cls != PK_C_NONE && !c->int96;
+    /* GEOMETRY/GEOGRAPHY min/max are undefined: ignored (LogicalTypes.md). */
+    bool geo = lt->kind == PLANK_LOGICAL_GEOMETRY || lt->kind == PLANK_LOGICAL_GEOGRAPHY;
+    c->stats_ok = (order == 0 || order == 1) && c->cls != PK_C_NONE && !c->int96 && !geo;
 }
 
 static plank_status bind_column(binder *bd, const plank_expr *e, int32_t *slot) {

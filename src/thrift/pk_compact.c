@@ -117,6 +117,17 @@ plank_status pk_tc_int(pk_tc *r, int type, int64_t min, int64_t max, int64_t *ou
     return PLANK_OK;
 }
 
+plank_status pk_tc_double(pk_tc *r, int type, double *out) {
+    if (type != PK_TC_DOUBLE)
+        return pk_tc_fail(r, r->pos, "expected double, found %s", type_name(type));
+    PK_FORWARD(need(r, 8, "double"));
+    uint64_t u = 0;
+    for (int i = 7; i >= 0; i--) u = u << 8 | r->buf[r->pos + (size_t)i];
+    r->pos += 8;
+    memcpy(out, &u, sizeof *out);
+    return PLANK_OK;
+}
+
 plank_status pk_tc_bool(pk_tc *r, int type, bool *out) {
     if (type != PK_TC_TRUE && type != PK_TC_FALSE)
         return pk_tc_fail(r, r->pos, "expected bool, found %s", type_name(type));
@@ -146,7 +157,11 @@ plank_status pk_tc_list_header(pk_tc *r, int *elem_type, uint32_t *count) {
     uint64_t n = b >> 4;
     if (n == 15) PK_FORWARD(read_varint(r, &n));
     int t = b & 0x0f;
-    if (!valid_value_type(t)) return pk_tc_fail(r, start, "invalid list element type %d", t);
+    /* An empty list's element type is never used, and writers leave it 0
+     * (fastparquet writes an empty key_value_metadata as the byte 0x00):
+     * like other readers, accept any type nibble when there are no elements. */
+    if (n != 0 && !valid_value_type(t))
+        return pk_tc_fail(r, start, "invalid list element type %d", t);
     /* Every element takes at least one byte: this bounds any allocation by
      * the input size before a single element is read. */
     if (n > left(r) || n > INT32_MAX)
@@ -372,6 +387,15 @@ void pk_tw_i32(pk_tw *w, int id, int32_t v) {
 void pk_tw_i64(pk_tw *w, int id, int64_t v) {
     pk_tw_field(w, PK_TC_I64, id);
     pk_tw_zigzag(w, v);
+}
+
+void pk_tw_double(pk_tw *w, int id, double v) {
+    pk_tw_field(w, PK_TC_DOUBLE, id);
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++) b[i] = (uint8_t)(u >> (8 * i));
+    put(w, b, sizeof b);
 }
 
 void pk_tw_bool(pk_tw *w, int id, bool v) { pk_tw_field(w, v ? PK_TC_TRUE : PK_TC_FALSE, id); }

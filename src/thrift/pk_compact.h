@@ -62,13 +62,16 @@ plank_status pk_tc_field(pk_tc *r, int32_t *id, int *type);
 /* Reads an integer written with any integer wire type (byte, i16, i32, i64:
  * writers disagree on widths) and checks it lies in [min, max]. */
 plank_status pk_tc_int(pk_tc *r, int type, int64_t min, int64_t max, int64_t *out);
+/* A double: 8 bytes, little-endian (the compact protocol's order). */
+plank_status pk_tc_double(pk_tc *r, int type, double *out);
 /* A bool field: the value is the wire type itself (no payload byte). */
 plank_status pk_tc_bool(pk_tc *r, int type, bool *out);
 /* A binary/string: *data points into buf, valid as long as buf. */
 plank_status pk_tc_binary(pk_tc *r, int type, const uint8_t **data, uint32_t *n);
 
 /* Reads a list or set header after pk_tc_enter(r, type, PK_TC_LIST, ...):
- * element wire type and count, the count bounded by the bytes left. */
+ * element wire type and count, the count bounded by the bytes left. An empty
+ * list may carry any element type nibble (0 from fastparquet). */
 plank_status pk_tc_list_header(pk_tc *r, int *elem_type, uint32_t *count);
 
 /* Skips one value of wire type `type` (a field value, so bools take no
@@ -126,6 +129,7 @@ void pk_tw_i8(pk_tw *w, int id, int8_t v);
 void pk_tw_i16(pk_tw *w, int id, int16_t v);
 void pk_tw_i32(pk_tw *w, int id, int32_t v);
 void pk_tw_i64(pk_tw *w, int id, int64_t v);
+void pk_tw_double(pk_tw *w, int id, double v);
 void pk_tw_bool(pk_tw *w, int id, bool v);
 void pk_tw_bin(pk_tw *w, int id, const void *data, size_t n);
 void pk_tw_str(pk_tw *w, int id, const char *s);

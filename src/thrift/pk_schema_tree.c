@@ -5,6 +5,8 @@
  * merged with the legacy ConvertedType). Shared by the reader (decoded
  * footers) and the writer (the schema it is given).
  */
+#include <stdio.h>
+
 #include "pk_thrift.h"
 
 
@@ -79,6 +81,119 @@ typedef struct schema_builder {
     plank_error *err;
 } schema_builder;
 
+/* ---- Output names ----------------------------------------------------------
+ *
+ * Sibling fields may share a name, differ only in case, or have an empty one;
+ * consumers keyed by name (JSON objects, SQL columns, Arrow struct fields
+ * looked up by name) would then lose columns. Each node's output_name is its
+ * name made unique among its siblings as DuckDB names a file's columns
+ * (observed with DuckDB 1.x on files with such names):
+ *  1. In order, ignoring ASCII case: the first use of a name keeps it; a later
+ *     one becomes name_K, K taken from a counter kept per (lowercased) name,
+ *     starting at 1 and raised until name_K is unused; name_K is then used.
+ *     "a","a","A","a_1","a" -> "a","a_1","A_2","a_1_1","a_3".
+ *  2. Then an empty name (only the first can still be empty: a second became
+ *     "_1") becomes "C" followed by its 0-based position among the siblings
+ *     ("", "x", "" -> "C0", "x", "_1"). Where that name is taken (DuckDB then
+ *     fails with a duplicate column), rule 1 goes on from it ("C0_1"). */
+
+typedef struct name_slot {
+    const char *low; /* lowercased, NUL-terminated; NULL: empty slot */
+    uint64_t count;
+} name_slot;
+
+typedef struct name_set {
+    name_slot *slots;
+    size_t mask;
+} name_set;
+
+static uint64_t name_hash(const char *s) {
+    uint64_t h = UINT64_C(1469598103934665603);
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * UINT64_C(1099511628211);
+    return h;
+}
+
+static name_slot *name_find(name_set *t, const char *low, bool *found) {
+    size_t i = (size_t)name_hash(low) & t->mask;
+    while (t->slots[i].low && strcmp(t->slots[i].low, low) != 0) i = (i + 1) & t->mask;
+    *found = t->slots[i].low != NULL;
+    return &t->slots[i];
+}
+
+/* s (len bytes) + suffix, as written and lowercased, in the arena. */
+static plank_status name_concat(pk_arena *ar, const char *s, const char *suffix, char **out,
+                                char **low, plank_error *err) {
+    size_t a = strlen(s), b = strlen(suffix);
+    char *p = pk_arena_alloc(ar, 2 * (a + b + 1));
+    if (!p) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    memcpy(p, s, a);
+    memcpy(p + a, suffix, b + 1);
+    char *l = p + a + b + 1;
+    for (size_t i = 0; i <= a + b; i++)
+        l[i] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] - 'A' + 'a' : p[i]);
+    *out = p;
+    *low = l;
+    return PLANK_OK;
+}
+
+/* Rule 1 for one name: *out is name or its first unused name_K. */
+static plank_status name_claim(name_set *t, pk_arena *ar, const char *name, const char **out,
+                               plank_error *err) {
+    char *copy, *low;
+    PK_FORWARD(name_concat(ar, name, "", &copy, &low, err));
+    bool found;
+    name_slot *base = name_find(t, low, &found);
+    if (!found) {
+        base->low = low;
+        base->count = 1;
+        *out = name;
+        return PLANK_OK;
+    }
+    for (;;) {
+        char suffix[24];
+        snprintf(suffix, sizeof suffix, "_%llu", (unsigned long long)base->count);
+        PK_FORWARD(name_concat(ar, name, suffix, &copy, &low, err));
+        name_slot *s = name_find(t, low, &found);
+        if (!found) {
+            s->low = low;
+            s->count = 1;
+            *out = copy;
+            return PLANK_OK;
+        }
+        base->count++;
+    }
+}
+
+static plank_status output_names(schema_builder *b, const plank_schema_node *n) {
+    int32_t nc = n->num_children;
+    size_t cap = 16;
+    while (cap < 4 * (size_t)nc + 8) cap *= 2; /* the names and one C<i> */
+    name_set t = {pk_arena_alloc(b->arena, sizeof(name_slot) * cap), cap - 1};
+    if (!t.slots) return pk_error_set(b->err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    memset(t.slots, 0, sizeof(name_slot) * cap);
+    int32_t empty = -1;
+    for (int32_t i = 0; i < nc; i++) {
+        plank_schema_node *c = &b->nodes[n->children[i]];
+        PK_FORWARD(name_claim(&t, b->arena, c->name, &c->output_name, b->err));
+        if (c->output_name[0] == '\0') empty = i;
+    }
+    if (empty >= 0) {
+        char cname[16];
+        snprintf(cname, sizeof cname, "C%d", (int)empty);
+        plank_schema_node *c = &b->nodes[n->children[empty]];
+        const char *claimed;
+        PK_FORWARD(name_claim(&t, b->arena, cname, &claimed, b->err));
+        if (claimed == cname) { /* unused: keep a copy, not the stack buffer */
+            char *low;
+            char *copy;
+            PK_FORWARD(name_concat(b->arena, cname, "", &copy, &low, b->err));
+            claimed = copy;
+        }
+        c->output_name = claimed;
+    }
+    return PLANK_OK;
+}
+
 static plank_status build_node(schema_builder *b, int32_t parent, int depth, int16_t def,
                                int16_t rep, const char *parent_path) {
     int32_t idx = b->next++;
@@ -89,6 +204,7 @@ static plank_status build_node(schema_builder *b, int32_t parent, int depth, int
     const pk_schema_element *e = &b->elems[idx];
     plank_schema_node *n = &b->nodes[idx];
     n->name = e->name;
+    n->output_name = e->name; /* the root's; a parent sets its children's */
     n->index = idx;
     n->parent = parent;
     n->has_field_id = e->has_field_id;
@@ -139,6 +255,7 @@ static plank_status build_node(schema_builder *b, int32_t parent, int depth, int
             children[i] = b->next;
             PK_FORWARD(build_node(b, idx, depth + 1, def, rep, n->path));
         }
+        PK_FORWARD(output_names(b, n));
         if (nc == 0 && parent >= 0)
             return PK_CORRUPT(b->err, "schema element %d (%s): group without children", (int)idx,
                               e->name);

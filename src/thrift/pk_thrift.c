@@ -30,7 +30,7 @@ typedef struct pk_dec {
 /* ---- Struct field iteration ------------------------------------------------ */
 
 /* Wire-type classes of known fields. Integers accept any integer width. */
-enum { W_NONE, W_INT, W_BOOL, W_BIN, W_LIST, W_STRUCT };
+enum { W_NONE, W_INT, W_BOOL, W_BIN, W_LIST, W_STRUCT, W_DOUBLE };
 
 typedef struct pk_field_spec {
     const char *name;
@@ -79,6 +79,7 @@ static bool wire_matches(int wire, int type) {
     case W_BIN: return type == PK_TC_BINARY;
     case W_LIST: return type == PK_TC_LIST || type == PK_TC_SET;
     case W_STRUCT: return type == PK_TC_STRUCT;
+    case W_DOUBLE: return type == PK_TC_DOUBLE;
     default: return false;
     }
 }
@@ -432,6 +433,74 @@ static plank_status rd_size_statistics(pk_dec *d, int type, plank_column_chunk_i
     return PLANK_OK;
 }
 
+/* Geometry type codes: unique values (Geospatial.md), so a valid list holds
+ * at most the ISO WKB kinds (1..17) in 4 dimensions; this bound leaves room
+ * for codes the format may add and refuses counts no valid writer produces. */
+#define PK_GEO_MAX_TYPES 1024
+
+static plank_status elem_geo_type(pk_dec *d, int type, void *out) {
+    return rd_i32(d, type, 0, out);
+}
+
+static plank_status rd_bounding_box(pk_dec *d, int type, plank_geospatial_statistics *g) {
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE},     {"xmin", W_DOUBLE}, {"xmax", W_DOUBLE}, {"ymin", W_DOUBLE},
+        {"ymax", W_DOUBLE}, {"zmin", W_DOUBLE}, {"zmax", W_DOUBLE}, {"mmin", W_DOUBLE},
+        {"mmax", W_DOUBLE}};
+    double v[9] = {0};
+    pk_fields f;
+    PK_FORWARD(FIELDS_BEGIN(d, &f, type, "BoundingBox", names));
+    for (;;) {
+        PK_FORWARD(fields_next(d, &f));
+        if (f.type == PK_TC_STOP) break;
+        plank_status st;
+        if (f.id >= 1 && f.id <= 8) st = pk_tc_double(&d->tc, f.type, &v[f.id]);
+        else st = pk_tc_skip(&d->tc, f.type);
+        PK_FORWARD(fields_done(d, &f, st));
+    }
+    PK_FORWARD(fields_require(d, &f, REQ(1) | REQ(2) | REQ(3) | REQ(4)));
+    g->has_bbox = true;
+    g->xmin = v[1];
+    g->xmax = v[2];
+    g->ymin = v[3];
+    g->ymax = v[4];
+    g->has_z = (f.seen & (REQ(5) | REQ(6))) == (REQ(5) | REQ(6));
+    g->zmin = g->has_z ? v[5] : 0;
+    g->zmax = g->has_z ? v[6] : 0;
+    g->has_m = (f.seen & (REQ(7) | REQ(8))) == (REQ(7) | REQ(8));
+    g->mmin = g->has_m ? v[7] : 0;
+    g->mmax = g->has_m ? v[8] : 0;
+    return PLANK_OK;
+}
+
+static plank_status rd_geospatial_statistics(pk_dec *d, int type, plank_column_chunk_info *cc) {
+    static const pk_field_spec names[] = {
+        {NULL, W_NONE}, {"bbox", W_STRUCT}, {"geospatial_types", W_LIST}};
+    plank_geospatial_statistics *g = &cc->geospatial_statistics;
+    memset(g, 0, sizeof *g);
+    void *arr = NULL;
+    pk_fields f;
+    PK_FORWARD(FIELDS_BEGIN(d, &f, type, "GeospatialStatistics", names));
+    for (;;) {
+        PK_FORWARD(fields_next(d, &f));
+        if (f.type == PK_TC_STOP) break;
+        plank_status st;
+        switch (f.id) {
+        case 1: st = rd_bounding_box(d, f.type, g); break;
+        case 2:
+            st = rd_list_max(d, f.type, sizeof(int32_t), elem_geo_type, &arr,
+                             &g->num_geospatial_types, PK_GEO_MAX_TYPES, "geometry type codes");
+            g->geospatial_types = arr;
+            g->has_geospatial_types = st == PLANK_OK;
+            break;
+        default: st = pk_tc_skip(&d->tc, f.type); break;
+        }
+        PK_FORWARD(fields_done(d, &f, st));
+    }
+    cc->has_geospatial_statistics = true;
+    return PLANK_OK;
+}
+
 /* ---- Column chunks ---------------------------------------------------------------- */
 
 static plank_status rd_column_metadata(pk_dec *d, int type, plank_column_chunk_info *cc) {
@@ -493,7 +562,8 @@ static plank_status rd_column_metadata(pk_dec *d, int type, plank_column_chunk_i
         case 14: st = rd_i64(d, f.type, 0, &cc->bloom_filter_offset); break;
         case 15: st = rd_i32(d, f.type, 0, &cc->bloom_filter_length); break;
         case 16: st = rd_size_statistics(d, f.type, cc); break;
-        default: st = pk_tc_skip(&d->tc, f.type); break; /* 17 and newer */
+        case 17: st = rd_geospatial_statistics(d, f.type, cc); break;
+        default: st = pk_tc_skip(&d->tc, f.type); break; /* 18 and newer */
         }
         PK_FORWARD(fields_done(d, &f, st));
     }

@@ -248,6 +248,32 @@ static void wr_path_in_schema(pk_tw *w, const pk_file_metadata *md, wr_schema *t
     }
 }
 
+static void wr_geospatial_statistics(pk_tw *w, int id, const plank_geospatial_statistics *g) {
+    pk_tw_field_struct(w, id);
+    if (g->has_bbox) {
+        pk_tw_field_struct(w, 1);
+        pk_tw_double(w, 1, g->xmin);
+        pk_tw_double(w, 2, g->xmax);
+        pk_tw_double(w, 3, g->ymin);
+        pk_tw_double(w, 4, g->ymax);
+        if (g->has_z) {
+            pk_tw_double(w, 5, g->zmin);
+            pk_tw_double(w, 6, g->zmax);
+        }
+        if (g->has_m) {
+            pk_tw_double(w, 7, g->mmin);
+            pk_tw_double(w, 8, g->mmax);
+        }
+        pk_tw_struct_end(w);
+    }
+    if (g->has_geospatial_types) {
+        pk_tw_list(w, 2, PK_TC_I32, (uint32_t)g->num_geospatial_types);
+        for (int32_t i = 0; i < g->num_geospatial_types; i++)
+            pk_tw_zigzag(w, g->geospatial_types[i]);
+    }
+    pk_tw_struct_end(w);
+}
+
 /* ---- Row groups ------------------------------------------------------------------ */
 
 static void wr_column_metadata(pk_tw *w, const pk_file_metadata *md, wr_schema *t,
@@ -292,6 +318,7 @@ static void wr_column_metadata(pk_tw *w, const pk_file_metadata *md, wr_schema *
                         cc->num_definition_level_histogram);
         pk_tw_struct_end(w);
     }
+    if (cc->has_geospatial_statistics) wr_geospatial_statistics(w, 17, &cc->geospatial_statistics);
     pk_tw_struct_end(w);
 }
 

@@ -165,6 +165,8 @@ typedef struct cli_text_in {
     char delimiter;      /* CSV field separator */
     const char *schema;  /* --schema 'name:type,...' (NULL: infer every column) */
     int64_t infer_rows;  /* rows read before the types are decided */
+    const char *const *variant; /* --variant: columns encoded as VARIANT from JSON text */
+    int32_t num_variant;
 } cli_text_in;
 
 /* Converts the CSV or JSON lines file `in` to the Parquet file `out` with

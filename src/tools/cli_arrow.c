@@ -411,7 +411,8 @@ static const char *put_variant(cli_buf *b, const cli_anode *n, const struct Arro
         char *w = cli_buf_reserve(b, room);
         plank_status st = plank_variant_to_json(mp, ml, vp, vl, w, room, &need, NULL, &err);
         if (st != PLANK_OK) {
-            snprintf(n->verr, CLI_VARIANT_ERR, "%s", err.message);
+            snprintf(n->verr, CLI_VARIANT_ERR, "VARIANT column %.100s: %s", n->name,
+                     err.message);
             return n->verr;
         }
         if (need < room) {

@@ -56,7 +56,7 @@ typedef struct cli_anode {
     char *verr;
 } cli_anode;
 
-#define CLI_VARIANT_ERR PLANK_ERROR_MESSAGE_SIZE
+#define CLI_VARIANT_ERR (PLANK_ERROR_MESSAGE_SIZE + 160)
 
 /* Builds the tree of `schema` (the stream's "+s" root); cols[0..ncols) are the
  * selected Parquet leaves in ascending order. Returns false with a message in

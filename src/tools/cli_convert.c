@@ -428,6 +428,8 @@ int cli_convert_main(int argc, char **argv) {
     ti.delimiter = ',';
     ti.infer_rows = 1000;
     bool delimiter_set = false;
+    char **variant = NULL;
+    int32_t num_variant = 0;
     int rc = 0;
     for (int i = 0; i < argc && rc == 0; i++) {
         const char *a = argv[i];
@@ -447,7 +449,7 @@ int cli_convert_main(int argc, char **argv) {
         }
 #define IS(name) (len == strlen(name) && strncmp(a, name, len) == 0)
         if (!(IS("--from") || IS("--to") || IS("--schema") || IS("--infer-rows") ||
-              IS("--delimiter"))) {
+              IS("--delimiter") || IS("--variant"))) {
             rc = cli_usage_error("convert: unknown option '%s'", a);
             break;
         }
@@ -455,6 +457,27 @@ int cli_convert_main(int argc, char **argv) {
         if (IS("--from")) from = value;
         else if (IS("--to")) to = value;
         else if (IS("--schema")) ti.schema = value;
+        else if (IS("--variant")) {
+            /* a comma list; repeatable */
+            for (const char *v = value; rc == 0;) {
+                size_t n = strcspn(v, ",");
+                if (n == 0) {
+                    rc = cli_usage_error("convert: --variant needs column names, not '%s'", value);
+                    break;
+                }
+                variant = realloc(variant, (size_t)(num_variant + 1) * sizeof *variant);
+                char *name = variant ? malloc(n + 1) : NULL;
+                if (!name) {
+                    fputs("plank: out of memory\n", stderr);
+                    exit(CLI_EXIT_ERROR);
+                }
+                memcpy(name, v, n);
+                name[n] = '\0';
+                variant[num_variant++] = name;
+                if (!v[n]) break;
+                v += n + 1;
+            }
+        }
         else if (IS("--infer-rows")) {
             char *end;
             errno = 0;
@@ -472,10 +495,9 @@ int cli_convert_main(int argc, char **argv) {
 #undef IS
     }
     if (rc == 0 && (!in || !out)) rc = cli_usage_error("convert: needs IN and OUT");
-    if (rc) {
-        cli_wopts_free(&wo);
-        return rc;
-    }
+    ti.variant = (const char *const *)variant;
+    ti.num_variant = num_variant;
+    if (rc) goto end;
     bool tsv = false;
     convert_format fin = from ? format_named(from) : format_of_path(in, &tsv);
     convert_format fout = to ? format_named(to) : format_of_path(out, NULL);
@@ -487,6 +509,8 @@ int cli_convert_main(int argc, char **argv) {
                 : cli_usage_error("convert: cannot tell the format of '%s' (use --to)", out);
     else if (fin != FMT_PARQUET && fout != FMT_PARQUET)
         rc = cli_usage_error("convert: CSV and JSON lines input converts to parquet only");
+    else if (fin == FMT_PARQUET && num_variant > 0)
+        rc = cli_usage_error("convert: --variant applies to CSV and JSON lines input");
     if (rc == 0) {
         if (tsv && !delimiter_set) ti.delimiter = '\t';
         ti.jsonl = fin == FMT_JSONL;
@@ -494,6 +518,9 @@ int cli_convert_main(int argc, char **argv) {
         else if (fout == FMT_PARQUET) rc = convert_parquet(in, out, &wo);
         else rc = convert_to_text(in, out, fout);
     }
+end:
     cli_wopts_free(&wo);
+    for (int32_t k = 0; k < num_variant; k++) free(variant[k]);
+    free(variant);
     return rc;
 }

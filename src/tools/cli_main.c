@@ -139,7 +139,10 @@ void cli_usage(FILE *f) {
           "CSV/JSONL options (convert):\n"
           "  --schema 'name:type,...' (bool, int32, int64, float, double, string, binary, date,\n"
           "      timestamp[ms|us|ns], timestamptz[ms|us|ns], decimal(P,S); others inferred)\n"
-          "  --infer-rows N (default 1000)  --delimiter C (CSV; default ',', tab for .tsv)\n",
+          "  --infer-rows N (default 1000)  --delimiter C (CSV; default ',', tab for .tsv)\n"
+          "  --variant COLUMN[,COLUMN...] (repeatable): the column's JSON text (a JSON lines\n"
+          "      field of any JSON type, or a CSV cell) as a VARIANT group; a missing key or\n"
+          "      null CSV cell is a null group, a JSON null the variant null\n",
           f);
 }
 

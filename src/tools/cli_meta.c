@@ -120,16 +120,22 @@ static void w_names(meta_writer *w, const char *name, int32_t n, const char *(*g
     w_end_line(w);
 }
 
-static void w_histogram(meta_writer *w, const char *name, int32_t n, const int64_t *v) {
-    if (n <= 0 && !w->json) return;
+/* A list of integers, from v64 or else v32: [a, b] in text, [a,b] in JSON. */
+static void w_ints(meta_writer *w, const char *name, int32_t n, const int64_t *v64,
+                   const int32_t *v32) {
     w_key(w, name);
     cli_buf_putc(w->b, '[');
     for (int32_t i = 0; i < n; i++) {
         if (i) cli_buf_puts(w->b, w->json ? "," : ", ");
-        cli_buf_put_i64(w->b, v[i]);
+        cli_buf_put_i64(w->b, v64 ? v64[i] : v32[i]);
     }
     cli_buf_putc(w->b, ']');
     w_end_line(w);
+}
+
+static void w_histogram(meta_writer *w, const char *name, int32_t n, const int64_t *v) {
+    if (n <= 0 && !w->json) return;
+    w_ints(w, name, n, v, NULL);
 }
 
 /* Key-value metadata: [{"key":..,"value":..}] or "key = value" lines. */
@@ -210,6 +216,62 @@ static void w_statistics(meta_writer *w, const plank_column_chunk_info *cc,
     w_obj_end(w);
 }
 
+/* A double: shortest round-trip text; NaN and infinities quoted in JSON. */
+static void w_f64(meta_writer *w, const char *name, double v) {
+    w_key(w, name);
+    size_t at = w->b->len;
+    if (!cli_format_double(w->b, v) && w->json) {
+        char word[16];
+        size_t n = w->b->len - at;
+        if (n >= sizeof word) n = sizeof word - 1;
+        memcpy(word, w->b->data + at, n);
+        word[n] = 0;
+        w->b->len = at;
+        cli_json_string(w->b, (const uint8_t *)word, n);
+    }
+    w_end_line(w);
+}
+
+/* GeospatialStatistics: the bounding box (xmin > xmax: it wraps across the
+ * antimeridian) and the WKB geometry type codes. */
+static void w_geospatial(meta_writer *w, const plank_column_chunk_info *cc) {
+    if (!cc->has_geospatial_statistics) {
+        if (w->json) {
+            w_key(w, "geospatial_statistics");
+            cli_buf_puts(w->b, "null");
+        }
+        return;
+    }
+    const plank_geospatial_statistics *g = &cc->geospatial_statistics;
+    w_obj_begin(w, "geospatial_statistics");
+    if (g->has_bbox) {
+        w_obj_begin(w, "bbox");
+        w_f64(w, "xmin", g->xmin);
+        w_f64(w, "xmax", g->xmax);
+        w_f64(w, "ymin", g->ymin);
+        w_f64(w, "ymax", g->ymax);
+        if (g->has_z) {
+            w_f64(w, "zmin", g->zmin);
+            w_f64(w, "zmax", g->zmax);
+        }
+        if (g->has_m) {
+            w_f64(w, "mmin", g->mmin);
+            w_f64(w, "mmax", g->mmax);
+        }
+        w_obj_end(w);
+    } else if (w->json) {
+        w_key(w, "bbox");
+        cli_buf_puts(w->b, "null");
+    }
+    if (g->has_geospatial_types)
+        w_ints(w, "geospatial_types", g->num_geospatial_types, NULL, g->geospatial_types);
+    else if (w->json) {
+        w_key(w, "geospatial_types");
+        cli_buf_puts(w->b, "null");
+    }
+    w_obj_end(w);
+}
+
 static const char *encoding_at(const void *ctx, int32_t i) {
     return plank_encoding_name(((const plank_encoding *)ctx)[i]);
 }
@@ -281,6 +343,7 @@ static void w_column_chunk(meta_writer *w, const plank_reader *r, const plank_co
     w_opt_i64(w, "offset_index_offset", cc->offset_index_offset);
     w_opt_i64(w, "offset_index_length", cc->offset_index_length);
     w_statistics(w, cc, &f);
+    w_geospatial(w, cc);
     bool has_size_stats = cc->unencoded_byte_array_data_bytes >= 0 ||
                           cc->num_repetition_level_histogram > 0 ||
                           cc->num_definition_level_histogram > 0;

@@ -197,12 +197,13 @@ static void flush_table(cli_rows *st, int64_t rows, int64_t total_rows) {
 
 /* ---- Reading ----------------------------------------------------------------------- */
 
-/* The root field holding leaf column c (its top-level ancestor's name). */
+/* The root field holding leaf column c (its top-level ancestor's name as
+ * the Arrow schema has it: the output_name, unique among the siblings). */
 static int32_t top_field_of(const cli_rows *st, const plank_reader *r, int32_t c) {
     const plank_schema_node *n = plank_reader_column_node(r, c);
     while (n->parent > 0) n = plank_reader_schema_node(r, n->parent);
     for (int32_t k = 0; k < st->root.n_children; k++)
-        if (strcmp(st->root.children[k].name, n->name) == 0) return k;
+        if (strcmp(st->root.children[k].name, n->output_name) == 0) return k;
     return -1;
 }
 

@@ -82,6 +82,9 @@ static void put_shredding(cli_buf *b, const plank_reader *r, const plank_schema_
 static void put_node(cli_buf *b, const plank_reader *r, const plank_schema_node *n, int depth) {
     for (int i = 0; i < depth; i++) cli_buf_puts(b, "  ");
     cli_buf_puts(b, n->name ? n->name : "");
+    /* A repeated or empty name: the unique one rows and Arrow fields use. */
+    if (n->output_name && n->name && strcmp(n->output_name, n->name) != 0)
+        cli_buf_printf(b, " (as %s)", n->output_name);
     cli_buf_puts(b, ": ");
     if (n->parent < 0) {
         cli_buf_puts(b, "root");

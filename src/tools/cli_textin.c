@@ -24,6 +24,14 @@
  * numbers INT64 or DOUBLE, JSON booleans BOOLEAN. Nested JSON objects and
  * arrays are stored as their JSON text in a STRING column. Every key of the
  * file must appear in the first --infer-rows lines (or in --schema).
+ *
+ * --variant columns: the JSON text of each value (JSON lines: the field's
+ * raw text, whatever its JSON type; CSV: the cell's text) is encoded by
+ * plank_variant_from_json into an OPTIONAL group annotated VARIANT(1) of
+ * `required binary metadata` and `required binary value`. A missing key, or
+ * a CSV cell that is null by the rules above, is a null group; an explicit
+ * JSON null (in JSON lines, or a quoted "null" CSV cell) is the variant
+ * null inside a present group.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -60,7 +68,7 @@ typedef struct tcell {
 
 typedef enum ttype {
     T_BOOL, T_INT32, T_INT64, T_FLOAT, T_DOUBLE, T_STRING, T_BINARY, T_DATE, T_TIMESTAMP,
-    T_DECIMAL
+    T_DECIMAL, T_VARIANT
 } ttype;
 
 enum { CAND_BOOL = 1, CAND_INT = 2, CAND_DOUBLE = 4, CAND_DATE = 8, CAND_TS = 16 };
@@ -83,6 +91,8 @@ typedef struct tcol {
     uint8_t *values;
     int64_t *offsets;
     cli_buf data;
+    int64_t *offsets2; /* VARIANT: value (offsets/data hold the metadata) */
+    cli_buf data2;
     int64_t seen; /* the last row naming this column */
     int64_t set;  /* the last row giving it a value */
 } tcol;
@@ -105,6 +115,7 @@ typedef struct tin {
     int32_t hint;       /* JSON: where the next key is likely */
     int64_t row;        /* rows converted so far */
     int64_t batch_rows;
+    plank_variant_builder *vb; /* --variant columns */
 } tin;
 
 static int tin_fail(tin *t, const char *fmt, ...)
@@ -155,6 +166,11 @@ static int32_t add_column(tin *t, const char *name, size_t len) {
     c->name_len = len;
     c->cand = CAND_BOOL | CAND_INT | CAND_DOUBLE | CAND_DATE | CAND_TS;
     c->seen = c->set = -1;
+    for (int32_t k = 0; k < t->opt->num_variant; k++)
+        if (strlen(t->opt->variant[k]) == len && memcmp(t->opt->variant[k], name, len) == 0) {
+            c->type = T_VARIANT;
+            c->from_schema = true;
+        }
     return t->ncols++;
 }
 
@@ -429,7 +445,7 @@ static int parse_jsonl(tin *t) {
             p.i++;
             jws(&p);
             if (p.i >= p.n) return jfail(&p, "expected a value");
-            size_t off = t->text.len;
+            size_t off = t->text.len, vstart = p.i;
             char c = p.s[p.i];
             tcell_kind kind;
             if (c == '"') {
@@ -450,6 +466,11 @@ static int parse_jsonl(tin *t) {
                 kind = TC_JRAW;
             } else {
                 return jfail(&p, "expected a value");
+            }
+            if (t->cols[col].type == T_VARIANT) { /* its raw JSON text, null included */
+                t->text.len = off;
+                cli_buf_put(&t->text, p.s + vstart, p.i - vstart);
+                kind = TC_JRAW;
             }
             add_cell(t, kind, col, off, t->text.len - off);
             jws(&p);
@@ -771,6 +792,7 @@ static const char *type_text(const tcol *c, char *buf, size_t size) {
     case T_DECIMAL:
         snprintf(buf, size, "decimal(%d,%d)", (int)c->precision, (int)c->scale);
         return buf;
+    case T_VARIANT: return "variant";
     }
     return "?";
 }
@@ -850,6 +872,9 @@ static int apply_schema(tin *t) {
             k = add_column(t, s, name_len);
         }
         tcol *c = &t->cols[k];
+        if (c->type == T_VARIANT)
+            return cli_usage_error("convert: column '%.*s' is given by both --schema and --variant",
+                                   (int)name_len, s);
         if (!parse_type(s + colon, len - colon, c))
             return cli_usage_error("convert: --schema: unknown type '%.*s' (bool, int32, int64, "
                                    "float, double, string, binary, date, timestamp[ms|us|ns], "
@@ -960,6 +985,22 @@ static void field_of(const tcol *c, plank_schema_field *f) {
             f->type_length = decimal_bytes(c->precision);
         }
         break;
+    case T_VARIANT: /* the group; its two leaves follow (variant_fields) */
+        f->num_children = 2;
+        f->logical.kind = PLANK_LOGICAL_VARIANT;
+        f->logical.variant_version = 1;
+        break;
+    }
+}
+
+/* The two leaves of a VARIANT group. */
+static void variant_fields(plank_schema_field *f) {
+    static const char *const names[2] = {"metadata", "value"};
+    for (int k = 0; k < 2; k++) {
+        plank_schema_field_init(&f[k]);
+        f[k].name = names[k];
+        f[k].repetition = PLANK_REQUIRED;
+        f[k].physical_type = PLANK_BYTE_ARRAY;
     }
 }
 
@@ -974,6 +1015,14 @@ static void column_alloc(tcol *c, const plank_schema_field *f) {
     case PLANK_INT64: case PLANK_DOUBLE: c->width = 8; break;
     case PLANK_FIXED_LEN_BYTE_ARRAY: c->width = f->type_length; break;
     default: c->width = -1; break;
+    }
+    if (c->type == T_VARIANT) {
+        c->offsets2 = calloc(CLI_TEXTIN_BATCH + 1, sizeof *c->offsets2);
+        if (!c->offsets2) {
+            fputs("plank: out of memory\n", stderr);
+            exit(CLI_EXIT_ERROR);
+        }
+        cli_buf_init(&c->data2);
     }
     if (c->width == 0) c->values = calloc(bitmap, 1);
     else if (c->width > 0) c->values = calloc(CLI_TEXTIN_BATCH, (size_t)c->width);
@@ -991,6 +1040,10 @@ static void column_free(tcol *c) {
     free(c->values);
     free(c->offsets);
     cli_buf_free(&c->data);
+    if (c->offsets2) {
+        free(c->offsets2);
+        cli_buf_free(&c->data2);
+    }
 }
 
 /* Stores one cell at row r of the batch; false when it does not parse. */
@@ -1036,6 +1089,7 @@ static bool store_cell(tcol *c, int64_t r, const tcell *cell, const char *text) 
         if (!parse_date(s, n, &day)) return false;
         memcpy(c->values + r * 4, &day, 4);
         break;
+    case T_VARIANT: return false; /* store_variant */
     case T_TIMESTAMP:
         if (!parse_ts(s, n, &ts) || !ts_to_unit(&ts, c->unit, &i)) return false;
         memcpy(c->values + r * 8, &i, 8);
@@ -1060,6 +1114,27 @@ static bool store_cell(tcol *c, int64_t r, const tcell *cell, const char *text) 
     return true;
 }
 
+/* Encodes a --variant cell's JSON text at row r of the batch. */
+static int store_variant(tin *t, tcol *c, int64_t r, const tcell *cell) {
+    plank_error err;
+    const char *s = t->text.data + cell->off;
+    if (plank_variant_from_json(t->vb, s, cell->len, &err) != PLANK_OK) {
+        size_t n = cell->len > 60 ? 60 : cell->len;
+        return tin_fail(t, "line %lld, column %s (variant): \"%.*s%s\": %s",
+                        (long long)t->line_no, c->name, (int)n, s, cell->len > n ? "..." : "",
+                        err.message);
+    }
+    const uint8_t *m, *v;
+    size_t ml, vl;
+    plank_variant_builder_result(t->vb, &m, &ml, &v, &vl);
+    cli_buf_put(&c->data, (const char *)m, ml);
+    c->offsets[r + 1] = (int64_t)c->data.len;
+    cli_buf_put(&c->data2, (const char *)v, vl);
+    c->offsets2[r + 1] = (int64_t)c->data2.len;
+    c->validity[r >> 3] |= (uint8_t)(1u << (r & 7));
+    return 0;
+}
+
 /* Adds the parsed record as the next row of the batch. */
 static int add_row(tin *t) {
     int64_t r = t->batch_rows;
@@ -1071,6 +1146,11 @@ static int add_row(tin *t) {
         c->seen = t->row;
         if (cell_is_null(cell, t->text.data)) continue;
         c->set = t->row;
+        if (c->type == T_VARIANT) {
+            int rc = store_variant(t, c, r, cell);
+            if (rc) return rc;
+            continue;
+        }
         if (!store_cell(c, r, cell, t->text.data)) {
             char tb[40];
             const char *why = c->from_schema ? "given by --schema"
@@ -1088,6 +1168,7 @@ static int add_row(tin *t) {
         if (c->set == t->row) continue;
         c->validity[r >> 3] &= (uint8_t) ~(1u << (r & 7));
         if (c->offsets) c->offsets[r + 1] = c->offsets[r];
+        if (c->offsets2) c->offsets2[r + 1] = c->offsets2[r];
     }
     t->batch_rows++;
     t->row++;
@@ -1096,9 +1177,9 @@ static int add_row(tin *t) {
 
 static int flush_batch(tin *t, plank_writer *w, plank_batch *batches, const char *out) {
     if (t->batch_rows == 0) return 0;
-    for (int32_t k = 0; k < t->ncols; k++) {
+    plank_batch *b = batches;
+    for (int32_t k = 0; k < t->ncols; k++, b++) {
         tcol *c = &t->cols[k];
-        plank_batch *b = &batches[k];
         memset(b, 0, sizeof *b);
         b->struct_size = sizeof *b;
         b->length = t->batch_rows;
@@ -1106,12 +1187,18 @@ static int flush_batch(tin *t, plank_writer *w, plank_batch *batches, const char
         b->values = c->values;
         b->offsets = c->offsets;
         b->data = (const uint8_t *)(c->data.data ? c->data.data : "");
+        if (c->type == T_VARIANT) { /* metadata, then value */
+            b[1] = b[0];
+            b++;
+            b->offsets = c->offsets2;
+            b->data = (const uint8_t *)(c->data2.data ? c->data2.data : "");
+        }
     }
     plank_error err;
     plank_error_init(&err);
     plank_status s = plank_writer_write_rows(w, batches, t->batch_rows, &err);
     if (s != PLANK_OK) return cli_report(out, s, &err, -1, -1);
-    for (int32_t k = 0; k < t->ncols; k++) t->cols[k].data.len = 0;
+    for (int32_t k = 0; k < t->ncols; k++) t->cols[k].data.len = t->cols[k].data2.len = 0;
     t->batch_rows = 0;
     return 0;
 }
@@ -1220,6 +1307,18 @@ int cli_text_to_parquet(const char *in, const char *out, const cli_text_in *opt,
         sample_add(&smp, &t);
     }
     if (rc == 0 && opt->schema) rc = apply_schema(&t);
+    for (int32_t k = 0; rc == 0 && k < opt->num_variant; k++) {
+        const char *name = opt->variant[k];
+        if (find_column(&t, name, strlen(name)) >= 0) continue;
+        if (!opt->jsonl)
+            rc = tin_fail(&t, "--variant names column '%s', which the header lacks", name);
+        else add_column(&t, name, strlen(name)); /* no line has it: every row null */
+    }
+    if (rc == 0 && opt->num_variant > 0) {
+        plank_error verr;
+        if (plank_variant_builder_new(&t.vb, NULL, &verr) != PLANK_OK)
+            rc = tin_fail(&t, "%s", verr.message);
+    }
     if (rc == 0 && t.ncols == 0) rc = tin_fail(&t, "no columns (no keys in the first lines)");
     if (rc) goto done;
     t.columns_fixed = true;
@@ -1228,23 +1327,33 @@ int cli_text_to_parquet(const char *in, const char *out, const cli_text_in *opt,
         for (size_t k = from; k < to; k++)
             infer_cell(&t.cols[smp.cells[k].col], &smp.cells[k], smp.text.data);
     }
-    fields = calloc((size_t)t.ncols + 1, sizeof *fields);
-    batches = calloc((size_t)t.ncols, sizeof *batches);
+    int32_t nvariant = 0;
+    for (int32_t k = 0; k < t.ncols; k++) nvariant += t.cols[k].type == T_VARIANT;
+    fields = calloc((size_t)t.ncols + 2 * (size_t)nvariant + 1, sizeof *fields);
+    batches = calloc((size_t)t.ncols + (size_t)nvariant, sizeof *batches);
     if (!fields || !batches) {
         rc = cli_fail(in, "out of memory");
         goto done;
     }
     plank_schema_field_init(&fields[0]);
     fields[0].num_children = t.ncols;
+    int32_t nfields = 1;
     for (int32_t k = 0; k < t.ncols; k++) {
         decide_type(&t.cols[k]);
-        field_of(&t.cols[k], &fields[k + 1]);
-        column_alloc(&t.cols[k], &fields[k + 1]);
+        field_of(&t.cols[k], &fields[nfields]);
+        if (t.cols[k].type == T_VARIANT) {
+            variant_fields(&fields[nfields + 1]);
+            column_alloc(&t.cols[k], &fields[nfields + 1]);
+            nfields += 3;
+        } else {
+            column_alloc(&t.cols[k], &fields[nfields]);
+            nfields++;
+        }
     }
     cli_wopts_finish(wo);
     plank_error err;
     plank_error_init(&err);
-    plank_status s = plank_writer_open_path(&w, out, fields, t.ncols + 1, &wo->opts, &err);
+    plank_status s = plank_writer_open_path(&w, out, fields, nfields, &wo->opts, &err);
     if (s != PLANK_OK) {
         w = NULL;
         rc = cli_report(out, s, &err, -1, -1);
@@ -1287,5 +1396,6 @@ done:
     sample_free(&smp);
     free(fields);
     free(batches);
+    plank_variant_builder_free(t.vb);
     return rc;
 }

@@ -171,8 +171,12 @@ static void put_time_of_day(cli_buf *b, uint64_t v, plank_time_unit unit) {
 }
 
 void cli_format_time(cli_buf *b, int64_t v, plank_time_unit unit) {
-    /* A valid TIME is within [0, 24h]; anything else is shown as a signed
-     * duration rather than wrapped, so a corrupt value stays visible. */
+    /* A valid TIME is within [0, 24h]; anything else (parquet-mr writes
+     * negative millis) is shown as a signed duration, [-]HH:MM:SS.fff with
+     * hours above 23, neither wrapped nor clamped, so the stored value stays
+     * visible. DuckDB keeps the number as well (epoch_us) but has no text for
+     * it (its VARCHAR cast prints garbage or fails); tests/peer/names_times.mjs
+     * checks this text against DuckDB's number. */
     if (v < 0) {
         cli_buf_putc(b, '-');
         put_time_of_day(b, 0 - (uint64_t)v, unit);

@@ -492,7 +492,7 @@ static plank_status container_end(pk_vwriter *w, uint8_t basic, plank_error *err
     PK_RETURN_IF((uint64_t)data > VW_MAX_U32 || (uint64_t)num > VW_MAX_U32, err,
                  PLANK_ERR_LIMIT, "variant writer: an %s of %zu bytes exceeds 4 GiB - 1", what,
                  data);
-    pk_vw_entry *e = w->entries + f->first_entry;
+    pk_vw_entry *e = w->entries ? w->entries + f->first_entry : NULL; /* none yet: NULL */
     for (size_t i = 0; i < num; i++)
         e[i].size = (uint32_t)((i + 1 < num ? e[i + 1].offset : data) - e[i].offset);
 

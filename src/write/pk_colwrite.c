@@ -27,6 +27,9 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
     c->is_utf8 = c->type == PLANK_BYTE_ARRAY &&
                  (lk == PLANK_LOGICAL_STRING || lk == PLANK_LOGICAL_ENUM || lk == PLANK_LOGICAL_JSON);
     c->o = *o;
+    c->geo = c->type == PLANK_BYTE_ARRAY && c->o.statistics &&
+             (lk == PLANK_LOGICAL_GEOMETRY || lk == PLANK_LOGICAL_GEOGRAPHY);
+    pk_geo_reset(&c->geo_acc);
     pk_buffer *bufs[] = {&c->def, &c->rep, &c->vals, &c->offs, &c->pages, &c->idx, &c->enc,
                          &c->lv, &c->comp, &c->page_minmax, &c->page_entries, &c->p_def_hist,
                          &c->p_rep_hist, &c->seen, &c->sel};
@@ -208,6 +211,7 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
         PK_FORWARD(pk_minmax_merge(&c->c_mm, c->sort, &c->p_mm, err));
     }
     if (c->o.bloom) PK_FORWARD(bloom_hash_values(c, &v, err));
+    if (c->geo) pk_geo_update(&c->geo_acc, &v);
     int64_t unencoded = 0;
     if (c->type == PLANK_BYTE_ARRAY) unencoded = v.offsets[v.n] - v.offsets[0];
     c->c_unencoded += unencoded;
@@ -388,7 +392,11 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
         e.size = (int32_t)(c->pages.size - page_at);
         e.first_row = c->c_rows;
         e.null_count = nulls;
-        e.null_page = !c->p_mm.has;
+        /* A null page holds only nulls: a page of NaN (and nulls) has no
+         * bounds but is not one, or a reader pruning on null_pages would
+         * drop its rows. */
+        e.null_page = c->p_values == 0;
+        e.no_bounds = !e.null_page && !c->p_mm.has;
         e.unencoded_bytes = unencoded;
         e.minmax_at = c->page_minmax.size;
         if (c->p_mm.has) {
@@ -662,8 +670,13 @@ static plank_status write_page_index(pk_colw *c, int64_t data_offset, pk_arena *
     cc->offset_index_offset = (int64_t)at;
     cc->offset_index_length = (int32_t)(oi->size - at);
 
-    /* No ColumnIndex for a type without order (INT96, INTERVAL, ...). */
+    /* No ColumnIndex for a type without order (INT96, INTERVAL, ...), nor
+     * when a page's non-null values are all NaN: with TYPE_ORDER (the order
+     * plank writes) parquet.thrift forbids NaN bounds and requires the
+     * chunk's column index to be left out (ColumnOrder, ColumnIndex). */
     if (c->sort == PK_SORT_NONE) return PLANK_OK;
+    for (int32_t i = 0; i < np; i++)
+        if (pe[i].no_bounds) return PLANK_OK;
     plank_column_index x;
     memset(&x, 0, sizeof x);
     bool *null_pages = pk_arena_alloc(arena, un);
@@ -773,6 +786,17 @@ static plank_status fill_metadata(pk_colw *c, pk_arena *arena, plank_column_chun
             }
         }
     }
+    if (c->geo) {
+        /* GEOGRAPHY edges are not planar: a box around the vertices can
+         * miss where an edge bulges (toward a pole) or crosses the
+         * antimeridian, so only the type codes are written for it (as
+         * Arrow C++ writes no box for GEOGRAPHY either). */
+        plank_status st;
+        cc->has_geospatial_statistics =
+            pk_geo_finish(&c->geo_acc, c->node->logical.kind == PLANK_LOGICAL_GEOMETRY, arena,
+                          &cc->geospatial_statistics, err, &st);
+        PK_FORWARD(st);
+    }
     cc->unencoded_byte_array_data_bytes = -1;
     if (c->o.size_statistics) {
         if (c->type == PLANK_BYTE_ARRAY) cc->unencoded_byte_array_data_bytes = c->c_unencoded;
@@ -800,6 +824,7 @@ static void reset_chunk(pk_colw *c) {
     memset(c->enc_seen, 0, sizeof c->enc_seen);
     memset(c->enc_pages, 0, sizeof c->enc_pages);
     pk_minmax_clear(&c->c_mm);
+    pk_geo_reset(&c->geo_acc);
     if (c->def_hist) memset(c->def_hist, 0, sizeof(int64_t) * (size_t)(c->max_def + 1));
     if (c->rep_hist) memset(c->rep_hist, 0, sizeof(int64_t) * (size_t)(c->max_rep + 1));
     if (c->bloom_set) memset(c->bloom_set, 0, sizeof(uint64_t) * c->bloom_cap);

@@ -1,7 +1,8 @@
 /*
  * pk_write.h: internals of the writer (pk_writer.c: files, schema, row
  * groups, footer; pk_colwrite.c: one column chunk, its pages, page index
- * and bloom filter; pk_wstats.c: min/max in each type's sort order).
+ * and bloom filter; pk_wstats.c: min/max in each type's sort order;
+ * pk_geostats.c: GeospatialStatistics from WKB values).
  *
  * How data flows: plank_writer_write_column hands slots [begin, end) of a
  * caller's batch to the column writer, which stages the levels (int16) and
@@ -85,6 +86,24 @@ plank_status pk_minmax_finish(const pk_minmax *m, pk_sort_kind kind, bool is_utf
                               uint32_t *min_len, bool *min_exact, const uint8_t **max,
                               uint32_t *max_len, bool *max_exact, plank_error *err);
 
+/* ---- Geospatial statistics (pk_geostats.c) ------------------------------------ */
+
+/* The running GeospatialStatistics of a GEOMETRY/GEOGRAPHY chunk. */
+typedef struct pk_geo_acc {
+    bool invalid;           /* some value was not valid WKB: statistics omitted */
+    uint32_t types;         /* bit dim * 7 + kind - 1 per ISO code seen (dim 0..3) */
+    double min[4], max[4];  /* x y z m; +inf / -inf while a dimension has no value */
+} pk_geo_acc;
+
+void pk_geo_reset(pk_geo_acc *g);
+/* Folds the WKB values of v (BYTE_ARRAY) into g. */
+void pk_geo_update(pk_geo_acc *g, const pk_values *v);
+/* The statistics to store: false when they are to be omitted (invalid WKB;
+ * *st tells an allocation failure apart). bbox false leaves the box out
+ * (GEOGRAPHY, see pk_colwrite.c). Type codes sorted ascending, in arena. */
+bool pk_geo_finish(const pk_geo_acc *g, bool bbox, pk_arena *arena,
+                   plank_geospatial_statistics *out, plank_error *err, plank_status *st);
+
 /* ---- Column writer (pk_colwrite.c) ------------------------------------------- */
 
 /* Options resolved for one column. */
@@ -114,7 +133,8 @@ typedef struct pk_page_entry {
     int32_t size;              /* header + payload */
     int64_t first_row;
     int64_t null_count;
-    bool null_page;
+    bool null_page;            /* no non-null value (the ColumnIndex's null_pages) */
+    bool no_bounds;            /* non-null values, all NaN: no min/max */
     int64_t unencoded_bytes;   /* BYTE_ARRAY bytes of the page's values */
     size_t minmax_at;          /* min then max (untruncated) in the chunk's page_minmax */
     uint32_t min_len, max_len;
@@ -130,6 +150,8 @@ typedef struct pk_colw {
     int16_t max_def, max_rep;
     pk_sort_kind sort;
     bool is_utf8;
+    bool geo;                   /* GEOMETRY/GEOGRAPHY with statistics: geo_acc kept */
+    pk_geo_acc geo_acc;
     pk_col_opts o;
 
     /* ---- the page being staged ---- */

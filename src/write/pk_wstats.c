@@ -11,7 +11,10 @@
 
 pk_sort_kind pk_sort_kind_of(const plank_schema_node *n) {
     const plank_logical_type *lt = &n->logical;
+    /* GEOMETRY and GEOGRAPHY: undefined order, no min/max (LogicalTypes.md;
+     * their GeospatialStatistics are kept instead, pk_geostats.c). */
     if (lt->kind == PLANK_LOGICAL_INTERVAL || lt->kind == PLANK_LOGICAL_UNKNOWN ||
+        lt->kind == PLANK_LOGICAL_GEOMETRY || lt->kind == PLANK_LOGICAL_GEOGRAPHY ||
         n->converted_type == PLANK_CONVERTED_INTERVAL)
         return PK_SORT_NONE;
     bool unsigned_int = lt->kind == PLANK_LOGICAL_INTEGER && !lt->is_signed;

@@ -366,6 +366,21 @@ try {
     fs.rmSync(btmp, { recursive: true, force: true });
 }
 
+// plank schema: the shredding summary and the extension type. case-083's
+// typed_value is {c: {a: int32, b: string}, d: double} (its parquet-mr
+// schema); case-001 shreds a list of strings.
+for (const [file, want] of [
+    ['case-083.parquet', [/var: optional group logical=VARIANT\(1\) field_id=2 shredded=\{c:\{a:INT32,b:STRING\},d:DOUBLE\}/,
+        /var: struct "\+s" field_id=2 extension=arrow\.parquet\.variant\n    metadata: binary "z" not null\n    value: binary "z"\n/]],
+    ['case-001.parquet', [/shredded=array<STRING>/]],
+]) {
+    const r = spawnSync(plank, ['schema', path.join(sdir, file)], { encoding: 'utf8' });
+    check(`plank schema ${file}`, () => {
+        if (r.status !== 0) throw new Error(r.stderr);
+        for (const re of want) if (!re.test(r.stdout)) throw new Error(`no ${re} in:\n${r.stdout}`);
+    });
+}
+
 // ---- 2. shredded_variant/ ------------------------------------------------------------------
 const cases = JSON.parse(fs.readFileSync(path.join(sdir, 'cases.json'), 'utf8'));
 // Where DuckDB's reading differs from the case's expected value (which
