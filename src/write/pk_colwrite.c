@@ -29,7 +29,7 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
     c->o = *o;
     c->geo = c->type == PLANK_BYTE_ARRAY && c->o.statistics &&
              (lk == PLANK_LOGICAL_GEOMETRY || lk == PLANK_LOGICAL_GEOGRAPHY);
-    pk_geo_reset(&c->geo_acc);
+    pk_geo_init(&c->geo_acc, &node->logical);
     pk_buffer *bufs[] = {&c->def, &c->rep, &c->vals, &c->offs, &c->pages, &c->idx, &c->enc,
                          &c->lv, &c->comp, &c->page_minmax, &c->page_entries, &c->p_def_hist,
                          &c->p_rep_hist, &c->seen, &c->sel};
@@ -787,10 +787,9 @@ static plank_status fill_metadata(pk_colw *c, pk_arena *arena, plank_column_chun
         }
     }
     if (c->geo) {
-        /* GEOGRAPHY edges are not planar: a box around the vertices can
-         * miss where an edge bulges (toward a pole) or crosses the
-         * antimeridian, so only the type codes are written for it (as
-         * Arrow C++ writes no box for GEOGRAPHY either). */
+        /* GEOGRAPHY edges are not planar: its box is computed on the
+         * sphere for SPHERICAL edges (pk_geostats.c); other edge
+         * algorithms get the type codes only. */
         plank_status st;
         cc->has_geospatial_statistics =
             pk_geo_finish(&c->geo_acc, c->node->logical.kind == PLANK_LOGICAL_GEOMETRY, arena,

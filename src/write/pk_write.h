@@ -93,14 +93,23 @@ typedef struct pk_geo_acc {
     bool invalid;           /* some value was not valid WKB: statistics omitted */
     uint32_t types;         /* bit dim * 7 + kind - 1 per ISO code seen (dim 0..3) */
     double min[4], max[4];  /* x y z m; +inf / -inf while a dimension has no value */
+    /* GEOGRAPHY with spherical edges (pk_geo_init): the box on the sphere */
+    bool spherical;
+    double lat_lo, lat_hi;  /* degrees; +inf / -inf while empty */
+    double lon_lo, lon_hi;  /* arc of the circle, lon_lo > lon_hi wraps */
+    bool lon_empty;
 } pk_geo_acc;
 
+/* Resets g for a column of logical type lt: GEOGRAPHY whose edge algorithm
+ * is absent or SPHERICAL gets a spherical box, GEOMETRY a planar one. */
+void pk_geo_init(pk_geo_acc *g, const plank_logical_type *lt);
+/* Empties g for the next chunk (keeps what pk_geo_init chose). */
 void pk_geo_reset(pk_geo_acc *g);
 /* Folds the WKB values of v (BYTE_ARRAY) into g. */
 void pk_geo_update(pk_geo_acc *g, const pk_values *v);
 /* The statistics to store: false when they are to be omitted (invalid WKB;
- * *st tells an allocation failure apart). bbox false leaves the box out
- * (GEOGRAPHY, see pk_colwrite.c). Type codes sorted ascending, in arena. */
+ * *st tells an allocation failure apart). bbox false leaves the planar box
+ * out (GEOGRAPHY); a spherical accumulator writes its box regardless. Type codes sorted ascending, in arena. */
 bool pk_geo_finish(const pk_geo_acc *g, bool bbox, pk_arena *arena,
                    plank_geospatial_statistics *out, plank_error *err, plank_status *st);
 
