@@ -286,6 +286,33 @@ static int32_t push_group(const plank_reader *r, const char *name, int32_t **out
     return found;
 }
 
+/* The leaves of the top-level field whose output name (unique among the
+ * top-level fields: plank_schema_node.output_name) is `name`; 0 when no
+ * top-level field has that output name. This is how a field whose name
+ * repeats, renamed a_1 in cat's keys and headers, is selected. */
+static int32_t push_output_name(const plank_reader *r, const char *name, int32_t **out,
+                                int32_t *k, int32_t *cap, bool *oom) {
+    const plank_schema_node *root = plank_reader_schema_node(r, 0);
+    if (!root) return 0;
+    int32_t top = -1;
+    for (int32_t i = 0; i < root->num_children && top < 0; i++) {
+        const plank_schema_node *c = plank_reader_schema_node(r, root->children[i]);
+        if (c && c->output_name && strcmp(c->output_name, name) == 0) top = c->index;
+    }
+    if (top < 0) return 0;
+    int32_t found = 0;
+    for (int32_t c = 0; c < plank_reader_num_columns(r); c++) {
+        int32_t p = plank_reader_column_node(r, c)->index;
+        while (p > 0 && plank_reader_schema_node(r, p)->parent > 0)
+            p = plank_reader_schema_node(r, p)->parent;
+        if (p == top) {
+            if (!push_column(out, k, cap, c)) *oom = true;
+            found++;
+        }
+    }
+    return found;
+}
+
 int cli_select_columns(const char *file, const plank_reader *r, const char *list, int32_t **cols,
                        int32_t *n) {
     int32_t total = plank_reader_num_columns(r);
@@ -307,8 +334,11 @@ int cli_select_columns(const char *file, const plank_reader *r, const char *list
             }
             memcpy(name, p, len);
             name[len] = '\0';
-            int32_t c = plank_reader_find_column(r, name);
-            if (c >= 0 && c < total) oom = oom || !push_column(&out, &k, &cap, c);
+            int32_t c = -1;
+            if (push_output_name(r, name, &out, &k, &cap, &oom) > 0)
+                ; /* a top-level field by the name cat prints */
+            else if ((c = plank_reader_find_column(r, name)) >= 0 && c < total)
+                oom = oom || !push_column(&out, &k, &cap, c);
             else if (push_group(r, name, &out, &k, &cap, &oom) == 0) {
                 free(out);
                 return cli_fail(file, "no column '%s' (see plank schema)", name);
