@@ -69,26 +69,38 @@ static bool leaf_layout(const char *f, cli_leaf_layout *layout, int32_t *width) 
     return *width > 0;
 }
 
-/* Whether the field's Arrow metadata names the arrow.parquet.variant
- * extension (metadata: int32 count, then int32-length keys and values). */
-static bool is_variant_field(const struct ArrowSchema *s) {
-    const char *m = s->metadata;
-    if (!m) return false;
-    int32_t count;
-    memcpy(&count, m, 4);
-    size_t at = 4;
-    for (int32_t k = 0; k < count; k++) {
-        int32_t kl, vl;
-        memcpy(&kl, m + at, 4);
-        const char *key = m + at + 4;
-        memcpy(&vl, key + kl, 4);
-        const char *val = key + kl + 4;
-        if (kl == 20 && memcmp(key, "ARROW:extension:name", 20) == 0 && vl == 21 &&
-            memcmp(val, "arrow.parquet.variant", 21) == 0)
+/* The value of `key` in Arrow's binary field metadata (int32 count, then
+ * int32 length + bytes for each key and value, native byte order), copied
+ * into out; false when absent. */
+bool cli_arrow_metadata_value(const char *md, const char *key, char *out, size_t size) {
+    if (!md) return false;
+    int32_t count, len;
+    memcpy(&count, md, 4);
+    const char *p = md + 4;
+    /* plank writes this text itself; the bounds only guard against a bug. */
+    if (count < 0 || count > 4096) return false;
+    for (int32_t i = 0; i < count; i++) {
+        memcpy(&len, p, 4);
+        if (len < 0 || len > (1 << 20)) return false;
+        bool match = (size_t)len == strlen(key) && memcmp(p + 4, key, (size_t)len) == 0;
+        p += 4 + len;
+        memcpy(&len, p, 4);
+        if (len < 0 || len > (1 << 20)) return false;
+        if (match) {
+            size_t n = (size_t)len < size - 1 ? (size_t)len : size - 1;
+            memcpy(out, p + 4, n);
+            out[n] = '\0';
             return true;
-        at += 8 + (size_t)kl + (size_t)vl;
+        }
+        p += 4 + len;
     }
     return false;
+}
+
+static bool is_variant_field(const struct ArrowSchema *s) {
+    char v[32];
+    return cli_arrow_metadata_value(s->metadata, "ARROW:extension:name", v, sizeof v) &&
+           strcmp(v, "arrow.parquet.variant") == 0;
 }
 
 /* A variant: children metadata and value as binary leaves without a Parquet

@@ -84,6 +84,10 @@ const char *cli_anode_value(cli_buf *b, const cli_anode *n, const struct ArrowAr
  * for the benchmark's decoded-bytes figure. */
 uint64_t cli_anode_bytes(const cli_anode *n, const struct ArrowArray *a);
 
+/* The value of `key` in Arrow's binary field metadata, copied into out (size
+ * bytes, NUL-terminated, truncated); false when absent or malformed. */
+bool cli_arrow_metadata_value(const char *md, const char *key, char *out, size_t size);
+
 /* A readable Arrow type for a format string: "int64", "list",
  * "timestamp[us, tz=UTC]", "decimal128(9, 2)", ... */
 void cli_arrow_type_name(cli_buf *b, const char *format);

@@ -121,34 +121,6 @@ static void put_node(cli_buf *b, const plank_reader *r, const plank_schema_node 
     cli_buf_putc(b, '\n');
 }
 
-/* The value of `key` in Arrow's binary field metadata (int32 count, then
- * int32 length + bytes for each key and value, native byte order), copied
- * into out; false when absent. */
-static bool metadata_value(const char *md, const char *key, char *out, size_t size) {
-    if (!md) return false;
-    int32_t count, len;
-    memcpy(&count, md, 4);
-    const char *p = md + 4;
-    /* plank writes this text itself; the bounds only guard against a bug. */
-    if (count < 0 || count > 4096) return false;
-    for (int32_t i = 0; i < count; i++) {
-        memcpy(&len, p, 4);
-        if (len < 0 || len > (1 << 20)) return false;
-        bool match = (size_t)len == strlen(key) && memcmp(p + 4, key, (size_t)len) == 0;
-        p += 4 + len;
-        memcpy(&len, p, 4);
-        if (len < 0 || len > (1 << 20)) return false;
-        if (match) {
-            size_t n = (size_t)len < size - 1 ? (size_t)len : size - 1;
-            memcpy(out, p + 4, n);
-            out[n] = '\0';
-            return true;
-        }
-        p += 4 + len;
-    }
-    return false;
-}
-
 static void put_arrow_field(cli_buf *b, const struct ArrowSchema *f, int depth) {
     char value[256];
     for (int i = 0; i < depth; i++) cli_buf_puts(b, "  ");
@@ -159,9 +131,9 @@ static void put_arrow_field(cli_buf *b, const struct ArrowSchema *f, int depth) 
     cli_buf_printf(b, " \"%s\"", format);
     if (!(f->flags & ARROW_FLAG_NULLABLE)) cli_buf_puts(b, " not null");
     if (f->flags & ARROW_FLAG_MAP_KEYS_SORTED) cli_buf_puts(b, " keys_sorted");
-    if (metadata_value(f->metadata, "PARQUET:field_id", value, sizeof value))
+    if (cli_arrow_metadata_value(f->metadata, "PARQUET:field_id", value, sizeof value))
         cli_buf_printf(b, " field_id=%s", value);
-    if (metadata_value(f->metadata, "ARROW:extension:name", value, sizeof value))
+    if (cli_arrow_metadata_value(f->metadata, "ARROW:extension:name", value, sizeof value))
         cli_buf_printf(b, " extension=%s", value);
     cli_buf_putc(b, '\n');
     for (int64_t k = 0; k < f->n_children && depth < 1000; k++)
