@@ -106,8 +106,12 @@ int32_t plank_version_number(void) { return PLANK_VERSION_NUMBER; }
 
 static void *default_realloc(void *opaque, void *p, size_t old_n, size_t new_n) {
     (void)opaque;
-    (void)old_n;
-    return realloc(p, new_n ? new_n : 1);
+    void *q = realloc(p, new_n ? new_n : 1);
+    /* Large blocks (chunk buffers, a row group's pages) are asked to be
+     * mapped 2 MiB at a time: see pk_hugepage.c. Each growth re-advises
+     * the block, which may have moved. */
+    if (q && new_n >= PK_HUGE_BLOCK && new_n > old_n) pk_advise_huge(q, new_n);
+    return q;
 }
 static void default_free(void *opaque, void *p, size_t n) {
     (void)opaque;
@@ -268,6 +272,87 @@ plank_status pk_buffer_append(pk_buffer *b, const void *src, size_t n, plank_err
     PK_FORWARD(pk_buffer_reserve(b, need, err));
     memcpy(b->data + b->size, src, n);
     b->size = need;
+    return PLANK_OK;
+}
+
+/* ---- Chain of buffers --------------------------------------------------------- */
+
+#define PK_CHAIN_FIRST ((size_t)64 << 10)
+#define PK_CHAIN_LARGEST ((size_t)8 << 20)
+
+void pk_chain_init(pk_chain *c, const plank_allocator *a) {
+    c->seg = NULL;
+    c->used = c->count = 0;
+    c->done = 0;
+    c->alloc = a ? a : &k_default_allocator;
+}
+
+void pk_chain_release(pk_chain *c) {
+    for (int32_t i = 0; i < c->count; i++) pk_buffer_reset(&c->seg[i]);
+    pk_free(c->alloc, c->seg, sizeof(pk_buffer) * (size_t)c->count);
+    pk_chain_init(c, c->alloc);
+}
+
+void pk_chain_clear(pk_chain *c) {
+    for (int32_t i = 0; i < c->used; i++) c->seg[i].size = 0;
+    c->used = 0;
+    c->done = 0;
+}
+
+plank_status pk_chain_tail(pk_chain *c, size_t room, pk_buffer **tail, plank_error *err) {
+    *tail = NULL;
+    if (c->used > 0) {
+        pk_buffer *t = &c->seg[c->used - 1];
+        if (t->capacity - t->size >= room) {
+            *tail = t;
+            return PLANK_OK;
+        }
+        if (t->size == 0) {
+            PK_FORWARD(pk_buffer_reserve(t, room, err));
+            *tail = t;
+            return PLANK_OK;
+        }
+    }
+    if (c->used == c->count) {
+        if (c->count == INT32_MAX)
+            return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "too many buffer segments");
+        int32_t n = c->count ? c->count * 2 : 4;
+        if (n < 0) n = INT32_MAX;
+        pk_buffer *s = pk_realloc(c->alloc, c->seg, sizeof(pk_buffer) * (size_t)c->count,
+                                  sizeof(pk_buffer) * (size_t)n);
+        if (!s) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+        for (int32_t i = c->count; i < n; i++) pk_buffer_init(&s[i], c->alloc);
+        c->seg = s;
+        c->count = n;
+    }
+    /* Each new segment is twice the last one, within [64 KiB, 8 MiB], and
+     * at least `room`. */
+    size_t want = PK_CHAIN_FIRST;
+    if (c->used > 0) {
+        size_t last = c->seg[c->used - 1].capacity;
+        want = last >= PK_CHAIN_LARGEST / 2 ? PK_CHAIN_LARGEST : 2 * last;
+        if (want < PK_CHAIN_FIRST) want = PK_CHAIN_FIRST;
+    }
+    if (want < room) want = room;
+    pk_buffer *t = &c->seg[c->used];
+    if (t->capacity < want) {
+        /* a kept segment too small: replaced, not grown (nothing to copy) */
+        pk_buffer_reset(t);
+        PK_FORWARD(pk_buffer_reserve(t, want, err));
+    }
+    if (c->used > 0) c->done += c->seg[c->used - 1].size;
+    t->size = 0;
+    c->used++;
+    *tail = t;
+    return PLANK_OK;
+}
+
+plank_status pk_chain_each(const pk_chain *c,
+                           plank_status (*fn)(void *ctx, const uint8_t *p, size_t n,
+                                              plank_error *err),
+                           void *ctx, plank_error *err) {
+    for (int32_t i = 0; i < c->used; i++)
+        if (c->seg[i].size) PK_FORWARD(fn(ctx, c->seg[i].data, c->seg[i].size, err));
     return PLANK_OK;
 }
 

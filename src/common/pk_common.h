@@ -77,6 +77,11 @@ const char *pk_strerror(int errnum, char *buf, size_t size);
 
 /* The default allocator (malloc/realloc/free). */
 const plank_allocator *pk_default_allocator(void);
+/* Advises transparent huge pages for the 2 MiB-aligned part of [p, p + n)
+ * (pk_hugepage.c; a no-op where the system has no such advice). The default
+ * allocator calls it on blocks of PK_HUGE_BLOCK bytes or more. */
+void pk_advise_huge(void *p, size_t n);
+#define PK_HUGE_BLOCK ((size_t)2 << 20)
 void *pk_malloc(const plank_allocator *a, size_t n);
 void *pk_calloc(const plank_allocator *a, size_t n);
 void *pk_realloc(const plank_allocator *a, void *p, size_t old_n, size_t new_n);
@@ -155,6 +160,39 @@ plank_status pk_buffer_reserve(pk_buffer *b, size_t n, plank_error *err);
 /* Sets size to n, growing as needed (new bytes unspecified). */
 plank_status pk_buffer_resize(pk_buffer *b, size_t n, plank_error *err);
 plank_status pk_buffer_append(pk_buffer *b, const void *src, size_t n, plank_error *err);
+
+/* ---- Chain of buffers: bytes appended in order, never moved --------------- */
+
+/* A sequence of segments (pk_buffers) that together hold size bytes in
+ * order: what a column chunk's pages are written into. Appending never
+ * moves the bytes already there (a single growing buffer copies them at
+ * each doubling, and on first use faults every page twice: once in the old
+ * block, once in the new), and the segments are kept by pk_chain_clear for
+ * the next chunk. Segments grow from 64 KiB to 8 MiB; the large ones come
+ * from the default allocator's huge pages (pk_advise_huge). */
+typedef struct pk_chain {
+    pk_buffer *seg;   /* segments [0, used) hold the bytes; [used, count) are kept empty */
+    int32_t used, count;
+    size_t done;      /* bytes in segments [0, used - 1) */
+    const plank_allocator *alloc;
+} pk_chain;
+
+void pk_chain_init(pk_chain *c, const plank_allocator *a);
+void pk_chain_release(pk_chain *c); /* frees memory */
+void pk_chain_clear(pk_chain *c);   /* empties it, keeping the segments */
+PK_INLINE size_t pk_chain_size(const pk_chain *c) {
+    return c->used ? c->done + c->seg[c->used - 1].size : 0;
+}
+/* The segment to append to, with at least `room` bytes of capacity left:
+ * callers append to it (pk_buffer_append, encoders) up to that much, and
+ * the bytes land after everything already in the chain. Appending more
+ * than `room` still works (the segment grows and is copied). */
+plank_status pk_chain_tail(pk_chain *c, size_t room, pk_buffer **tail, plank_error *err);
+/* Calls fn on each segment's bytes in order until it fails. */
+plank_status pk_chain_each(const pk_chain *c,
+                           plank_status (*fn)(void *ctx, const uint8_t *p, size_t n,
+                                              plank_error *err),
+                           void *ctx, plank_error *err);
 
 /* ---- Arena: many small allocations freed at once (metadata) ------------- */
 

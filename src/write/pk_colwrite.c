@@ -30,10 +30,11 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
     c->geo = c->type == PLANK_BYTE_ARRAY && c->o.statistics &&
              (lk == PLANK_LOGICAL_GEOMETRY || lk == PLANK_LOGICAL_GEOGRAPHY);
     pk_geo_init(&c->geo_acc, &node->logical);
-    pk_buffer *bufs[] = {&c->def, &c->rep, &c->vals, &c->offs, &c->pages, &c->idx, &c->enc,
+    pk_buffer *bufs[] = {&c->def, &c->rep, &c->vals, &c->offs, &c->idx, &c->enc,
                          &c->lv, &c->comp, &c->page_minmax, &c->page_entries, &c->p_def_hist,
                          &c->p_rep_hist, &c->seen, &c->sel};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], alloc);
+    pk_chain_init(&c->pages, alloc);
     /* Staging buffers always have memory, so an all-null page hands the
      * encoders and statistics valid (empty) arrays rather than NULL. */
     PK_FORWARD(pk_buffer_reserve(&c->vals, 64, err));
@@ -63,10 +64,11 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
 }
 
 void pk_colw_release(pk_colw *c) {
-    pk_buffer *bufs[] = {&c->def, &c->rep, &c->vals, &c->offs, &c->pages, &c->idx, &c->enc,
+    pk_buffer *bufs[] = {&c->def, &c->rep, &c->vals, &c->offs, &c->idx, &c->enc,
                          &c->lv, &c->comp, &c->page_minmax, &c->page_entries, &c->p_def_hist,
                          &c->p_rep_hist, &c->seen, &c->sel};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
+    pk_chain_release(&c->pages);
     pk_minmax_release(&c->c_mm);
     pk_minmax_release(&c->p_mm);
     pk_compressor_release(&c->zc);
@@ -78,7 +80,7 @@ void pk_colw_release(pk_colw *c) {
 }
 
 size_t pk_colw_buffered(const pk_colw *c) {
-    return c->pages.size + c->vals.size + c->offs.size + c->def.size + c->rep.size +
+    return pk_chain_size(&c->pages) + c->vals.size + c->offs.size + c->def.size + c->rep.size +
            (c->o.dictionary ? c->dict.plain_bytes : 0);
 }
 
@@ -377,19 +379,23 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
         h.repetition_levels_byte_length = (int32_t)rep_len;
         h.is_compressed = compress;
     }
-    size_t page_at = c->pages.size;
-    PK_FORWARD(pk_thrift_write_page_header(&h, &c->pages, err));
-    size_t header_len = c->pages.size - page_at;
-    PK_FORWARD(pk_buffer_reserve(&c->pages, c->pages.size + n1 + n2, err));
-    if (n1) PK_FORWARD(pk_buffer_append(&c->pages, p1, n1, err));
-    if (n2) PK_FORWARD(pk_buffer_append(&c->pages, p2, n2, err));
+    /* header and payload go to one segment of the chunk's chain (room for
+     * any page header: it holds no statistics) */
+    size_t page_at = pk_chain_size(&c->pages);
+    pk_buffer *tail;
+    PK_FORWARD(pk_chain_tail(&c->pages, 256 + n1 + n2, &tail, err));
+    size_t t0 = tail->size;
+    PK_FORWARD(pk_thrift_write_page_header(&h, tail, err));
+    size_t header_len = tail->size - t0;
+    if (n1) PK_FORWARD(pk_buffer_append(tail, p1, n1, err));
+    if (n2) PK_FORWARD(pk_buffer_append(tail, p2, n2, err));
 
     /* page index entry */
     if (c->o.page_index) {
         pk_page_entry e;
         memset(&e, 0, sizeof e);
         e.offset = (int64_t)page_at;
-        e.size = (int32_t)(c->pages.size - page_at);
+        e.size = (int32_t)(pk_chain_size(&c->pages) - page_at);
         e.first_row = c->c_rows;
         e.null_count = nulls;
         /* A null page holds only nulls: a page of NaN (and nulls) has no
@@ -562,6 +568,10 @@ plank_status pk_out_write(pk_out *o, const void *buf, size_t len, plank_error *e
     }
     o->pos += (int64_t)len;
     return PLANK_OK;
+}
+
+static plank_status out_segment(void *ctx, const uint8_t *p, size_t n, plank_error *err) {
+    return pk_out_write(ctx, p, n, err);
 }
 
 static plank_status write_dictionary_page(pk_colw *c, pk_out *out, int64_t *uncompressed,
@@ -816,7 +826,7 @@ static plank_status fill_metadata(pk_colw *c, pk_arena *arena, plank_column_chun
 }
 
 static void reset_chunk(pk_colw *c) {
-    c->pages.size = 0;
+    pk_chain_clear(&c->pages);
     c->page_minmax.size = c->page_entries.size = 0;
     c->p_def_hist.size = c->p_rep_hist.size = 0;
     c->c_values = c->c_rows = c->c_nulls = c->c_uncompressed = c->c_unencoded = 0;
@@ -853,7 +863,7 @@ plank_status pk_colw_flush(pk_colw *c, pk_out *out, pk_arena *arena,
         PK_FORWARD(write_dictionary_page(c, out, &dict_uncompressed, err));
     }
     cc->data_page_offset = out->pos;
-    PK_FORWARD(pk_out_write(out, c->pages.data, c->pages.size, err));
+    PK_FORWARD(pk_chain_each(&c->pages, out_segment, out, err));
     cc->num_values = c->c_values;
     cc->total_compressed_size = out->pos - start;
     cc->total_uncompressed_size = c->c_uncompressed + dict_uncompressed;

@@ -178,7 +178,7 @@ typedef struct pk_colw {
     bool dict_on;               /* pages are dictionary encoded (not fallen back) */
     bool dict_used;             /* some page of the chunk used the dictionary */
     int64_t dict_pages;         /* dictionary-encoded pages of the chunk so far */
-    pk_buffer pages;            /* data pages: headers + payloads */
+    pk_chain pages;             /* data pages: headers + payloads */
     pk_buffer idx;              /* scratch: dictionary indices */
     pk_buffer seen, sel;        /* scratch: dictionary entries used by a page */
     pk_buffer enc, lv, comp;    /* scratch: values, levels, compressed */
