@@ -1256,6 +1256,15 @@ typedef struct plank_writer_options {
     int32_t num_key_values;
     const plank_column_options *columns; /* per-column overrides, copied at open */
     int32_t num_column_options;
+    /* Since 0.2: */
+    /* Threads that encode and compress (plank_writer_write_rows, the Arrow
+     * writers, and the last pages of each row group): the columns of a row
+     * group are split among them, the caller's thread included, and their
+     * pages written in column order, so the file's bytes are the same for
+     * every thread count. 1 (default): the caller's thread only; 0: one per
+     * processor online; at most 1024. With more than 1, the allocator is
+     * called from several threads at once. */
+    PLANK_LAYOUT_START int32_t threads;
 } plank_writer_options;
 
 /* Fills the defaults. Always call it before setting fields. */

@@ -815,9 +815,12 @@ static void describe(sbuf *s, const config *cf, const char *file) {
     sb_printf(s, "]}");
 }
 
-static void write_config(const char *dir, const config *cf) {
+/* Writes cf's file as DIR/NAME.parquet, or with `suffix` DIR/NAME.SUFFIX.parquet,
+ * encoding on `threads` threads. */
+static void write_config(const char *dir, const config *cf, int threads, const char *suffix) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s.parquet", dir, cf->name);
+    snprintf(path, sizeof path, "%s/%s%s%s.parquet", dir, cf->name, suffix ? "." : "",
+             suffix ? suffix : "");
     plank_schema_field f[NFIELDS];
     build_schema(f);
     plank_writer_options o;
@@ -830,6 +833,7 @@ static void write_config(const char *dir, const config *cf) {
     if (cf->rg_rows) o.row_group_rows = cf->rg_rows;
     if (cf->fallback) o.dictionary_page_size = 1;
     if (plain_config(cf)) o.encoding = PLANK_ENC_PLAIN;
+    o.threads = threads;
     plank_column_options co[NLEAF];
     int nco = 0;
     for (int c = 0; c < NLEAF; c++) {
@@ -874,6 +878,54 @@ static void write_config(const char *dir, const config *cf) {
     }
 }
 
+static bool read_whole(const char *path, sbuf *s) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return false;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, fp)) > 0) {
+        if (s->n + n > s->cap) {
+            s->cap = (s->n + n) * 2;
+            s->p = realloc(s->p, s->cap);
+            if (!s->p) exit(1);
+        }
+        memcpy(s->p + s->n, buf, n);
+        s->n += n;
+    }
+    fclose(fp);
+    return true;
+}
+
+/* The file written on 2 and on 3 threads must be the one written on 1, byte
+ * for byte (the writer's promise: plank_writer_options.threads). */
+static void check_threads(const char *dir, const config *cf) {
+    char p1[1024], pn[1024];
+    snprintf(p1, sizeof p1, "%s/%s.parquet", dir, cf->name);
+    sbuf one = {0};
+    if (!read_whole(p1, &one)) {
+        fprintf(stderr, "%s: cannot read %s\n", cf->name, p1);
+        exit(1);
+    }
+    for (int t = 2; t <= 3; t++) {
+        char sfx[8];
+        snprintf(sfx, sizeof sfx, "t%d", t);
+        write_config(dir, cf, t, sfx);
+        snprintf(pn, sizeof pn, "%s/%s.%s.parquet", dir, cf->name, sfx);
+        sbuf other = {0};
+        if (!read_whole(pn, &other) || other.n != one.n || memcmp(other.p, one.p, one.n) != 0) {
+            size_t at = 0;
+            while (at < one.n && at < other.n && one.p[at] == other.p[at]) at++;
+            fprintf(stderr, "%s: the file written on %d threads differs from the one on 1 "
+                            "(%zu and %zu bytes, first difference at byte %zu)\n",
+                    cf->name, t, other.n, one.n, at);
+            exit(1);
+        }
+        free(other.p);
+        remove(pn);
+    }
+    free(one.p);
+}
+
 static void write_text(const char *dir, const char *name, const sbuf *s) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -903,7 +955,8 @@ int main(int argc, char **argv) {
         }
         char file[256];
         snprintf(file, sizeof file, "%s.parquet", cf->name);
-        write_config(dir, cf);
+        write_config(dir, cf, 1, NULL);
+        check_threads(dir, cf);
         if (written++) sb_printf(&cfg, ",\n");
         describe(&cfg, cf, file);
     }

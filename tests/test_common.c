@@ -1,6 +1,10 @@
 /* test_common.c: common's chain of buffers (pk_chain) against a flat copy of
  * what was appended, with reuse after clear and every allocation failing in
- * turn (no leak, contents kept up to the failure). */
+ * turn (no leak, contents kept up to the failure); the worker pool (pk_pool):
+ * every index of every loop run exactly once, its effects visible to the
+ * caller, on pools of 1 to 8 threads. */
+#include <stdatomic.h>
+
 #include "tharness.h"
 
 #include "common/pk_common.h"
@@ -23,8 +27,10 @@ static uint64_t rng_next(uint64_t *s) {
  * bytes. */
 static bool fill(pk_chain *c, pk_buffer *ref, uint64_t seed, int pieces) {
     uint64_t s = seed;
-    static uint8_t src[3 << 20];
-    for (size_t i = 0; i < sizeof src; i++) src[i] = (uint8_t)(i * 131 + seed);
+    static uint8_t src[(3 << 20) / 2];
+    static bool src_made;
+    for (size_t i = 0; !src_made && i < sizeof src; i++) src[i] = (uint8_t)(i * 131 + 17);
+    src_made = true;
     for (int i = 0; i < pieces; i++) {
         uint64_t r = rng_next(&s);
         size_t n = r % 7 == 0 ? (size_t)(r >> 8) % sizeof src : (size_t)(r >> 8) % 5000;
@@ -79,7 +85,7 @@ static void test_chain(void) {
         pk_chain_init(&c, &fa);
         pk_buffer ref;
         pk_buffer_init(&ref, NULL);
-        bool ok = fill(&c, &ref, 42, 60);
+        bool ok = fill(&c, &ref, 42, 30);
         if (ok) {
             check_same(&c, &ref);
         } else {
@@ -98,7 +104,62 @@ static void test_chain(void) {
     }
 }
 
+typedef struct loop_ctx {
+    atomic_int hits[300];
+    int64_t plain[300]; /* written without atomics: the caller must see them after the loop */
+} loop_ctx;
+
+static void loop_body(void *ctx, int64_t i) {
+    loop_ctx *l = ctx;
+    atomic_fetch_add(&l->hits[i], 1);
+    l->plain[i] = i * 7 + 1;
+}
+
+static void test_pool(void) {
+    pk_pool *p = NULL;
+    plank_error err;
+    CHECK(pk_pool_new(&p, 0, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT && p == NULL);
+    CHECK(pk_pool_new(&p, 1025, NULL, &err) == PLANK_ERR_INVALID_ARGUMENT && p == NULL);
+    CHECK(pk_pool_threads(NULL) == 1);
+    static loop_ctx l;
+    static const int32_t sizes[] = {1, 2, 3, 8};
+    for (size_t k = 0; k <= sizeof sizes / sizeof sizes[0]; k++) {
+        p = NULL; /* the last round: no pool, the caller alone */
+        if (k < sizeof sizes / sizeof sizes[0]) {
+            th_alloc ta;
+            plank_allocator a = th_alloc_init(&ta);
+            CHECK(pk_pool_new(&p, sizes[k], &a, &err) == PLANK_OK);
+            CHECK_EQ_I64(pk_pool_threads(p), sizes[k]);
+            for (int round = 0; round < 400; round++) {
+                int64_t n = (round * 37) % 300;
+                for (int64_t i = 0; i < 300; i++) {
+                    atomic_store(&l.hits[i], 0);
+                    l.plain[i] = -1;
+                }
+                pk_pool_run(p, n, loop_body, &l);
+                int bad = 0;
+                for (int64_t i = 0; i < 300; i++) {
+                    int want = i < n;
+                    bad += atomic_load(&l.hits[i]) != want;
+                    bad += l.plain[i] != (i < n ? i * 7 + 1 : -1);
+                }
+                CHECK_MSG(bad == 0, "%d threads, loop of %lld: %d indices wrong", (int)sizes[k],
+                          (long long)n, bad);
+            }
+            pk_pool_free(p);
+            CHECK_EQ_I64(ta.live_blocks, 0);
+        } else {
+            for (int64_t i = 0; i < 300; i++) atomic_store(&l.hits[i], 0);
+            pk_pool_run(NULL, 300, loop_body, &l);
+            for (int64_t i = 0; i < 300; i++) CHECK(atomic_load(&l.hits[i]) == 1);
+        }
+    }
+    pk_pool_free(NULL);
+    CHECK(pk_cpu_count() >= 1);
+}
+
 int main(void) {
     test_chain();
+    test_pool();
     TEST_END();
 }

@@ -59,14 +59,16 @@ typedef struct fconf {
     bool dictionary;
     int32_t page_version;
     bool by_column; /* plank_writer_write_column from one thread per column */
+    int32_t threads; /* plank_writer_options.threads: the writer's own pool */
 } fconf;
 
-/* [3] is the zstd one; main() sets its codec from what the build has. */
+/* [3] and [4] are the zstd ones; main() sets their codec from what the build has. */
 static fconf k_files[] = {
-    {"plain.parquet", PLANK_CODEC_UNCOMPRESSED, false, 1, false}, /* zero copy */
-    {"dict.parquet", PLANK_CODEC_UNCOMPRESSED, true, 1, false},
-    {"columns.parquet", PLANK_CODEC_UNCOMPRESSED, false, 1, true},
-    {"v2.parquet", PLANK_CODEC_ZSTD, true, 2, false},
+    {"plain.parquet", PLANK_CODEC_UNCOMPRESSED, false, 1, false, 1}, /* zero copy */
+    {"dict.parquet", PLANK_CODEC_UNCOMPRESSED, true, 1, false, 1},
+    {"columns.parquet", PLANK_CODEC_UNCOMPRESSED, false, 1, true, 2},
+    {"v2.parquet", PLANK_CODEC_ZSTD, true, 2, false, 1},
+    {"pool.parquet", PLANK_CODEC_ZSTD, true, 2, false, 3},
 };
 #define NFILES (int)(sizeof k_files / sizeof k_files[0])
 
@@ -165,6 +167,7 @@ static void *write_thread(void *arg) {
     o.row_group_rows = RG_ROWS;
     o.columns = co;
     o.num_column_options = NCOL;
+    o.threads = cf->threads;
     plank_writer *w;
     plank_error e;
     plank_error_init(&e);
@@ -794,10 +797,11 @@ int main(void) {
     if (!tmp || !*tmp) tmp = "/tmp";
     snprintf(g_dir, sizeof g_dir, "%s/plank_threads_XXXXXX", tmp);
     if (!mkdtemp(g_dir)) TEST_SKIP("mkdtemp %s failed", g_dir);
-    if (!plank_codec_available(PLANK_CODEC_ZSTD)) k_files[3].codec = PLANK_CODEC_UNCOMPRESSED;
+    if (!plank_codec_available(PLANK_CODEC_ZSTD))
+        k_files[3].codec = k_files[4].codec = PLANK_CODEC_UNCOMPRESSED;
     build_data();
 
-    /* Four writers at once, each to its own file. */
+    /* Five writers at once, each to its own file. */
     pthread_t th[NFILES];
     write_job wj[NFILES];
     for (int f = 0; f < NFILES; f++) {
@@ -808,6 +812,16 @@ int main(void) {
     for (int f = 0; f < NFILES; f++) {
         pthread_join(th[f], NULL);
         CHECK_MSG(wj[f].ok, "writing %s: %s", k_files[f].name, wj[f].msg);
+    }
+    /* The writer's own pool (3 threads) wrote what one thread wrote. */
+    if (wj[3].ok && wj[4].ok) {
+        size_t n3 = 0, n4 = 0;
+        unsigned char *b3 = th_read_file(g_path[3], &n3), *b4 = th_read_file(g_path[4], &n4);
+        CHECK_MSG(b3 && b4 && n3 == n4 && memcmp(b3, b4, n3) == 0,
+                  "%s and %s differ (%zu and %zu bytes)", k_files[3].name, k_files[4].name, n3,
+                  n4);
+        free(b3);
+        free(b4);
     }
 
     for (int f = 0; f < NFILES; f++) {

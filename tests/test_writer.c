@@ -6,6 +6,7 @@
  * generator; statistics are compared with min/max computed here. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -205,6 +206,7 @@ typedef struct config {
     int64_t rg_rows;
     bool by_column;       /* write_column + end_row_group instead of write_rows */
     int32_t format_version;
+    int32_t threads;      /* plank_writer_options.threads; 0 here means 1 */
 } config;
 
 static int enc_for(int set, int c) {
@@ -245,6 +247,7 @@ static plank_status write_file(const char *path, const config *cf, int64_t nrows
     o.row_group_rows = cf->rg_rows;
     o.format_version = cf->format_version ? cf->format_version : 2;
     o.max_statistics_size = 16;
+    o.threads = cf->threads ? cf->threads : 1;
     plank_column_options co[NCOL];
     int nco = 0;
     for (int c = 0; c < NCOL; c++) {
@@ -528,18 +531,43 @@ static void verify_file(const char *path, const config *cf, int64_t nrows) {
     plank_reader_close(r);
 }
 
+/* The file at `path` (written on one thread) must be what 2, 3 and one thread
+ * per processor write, byte for byte. */
+static void same_bytes_threads(const char *path, const char *other, const config *cf,
+                               int64_t nrows) {
+    size_t n1 = 0;
+    unsigned char *one = th_read_file(path, &n1);
+    CHECK(one != NULL);
+    static const int32_t counts[] = {2, 3, 0};
+    for (size_t k = 0; one && k < sizeof counts / sizeof counts[0]; k++) {
+        config c2 = *cf;
+        c2.threads = counts[k];
+        plank_error err;
+        CHECK_MSG(write_file(other, &c2, nrows, NULL, &err) == PLANK_OK, "%s", err.message);
+        size_t n2 = 0;
+        unsigned char *two = th_read_file(other, &n2);
+        CHECK_MSG(two && n2 == n1 && memcmp(one, two, n1) == 0,
+                  "codec %d pv %d set %d: %d threads wrote other bytes (%zu vs %zu)",
+                  (int)cf->codec, cf->page_version, cf->enc_set, (int)counts[k], n2, n1);
+        free(two);
+    }
+    free(one);
+    unlink(other);
+}
+
 static void test_matrix(const char *dir) {
     static const plank_codec codecs[] = {PLANK_CODEC_UNCOMPRESSED, PLANK_CODEC_SNAPPY,
                                          PLANK_CODEC_GZIP, PLANK_CODEC_ZSTD, PLANK_CODEC_LZ4_RAW,
                                          PLANK_CODEC_LZ4, PLANK_CODEC_BROTLI};
-    char path[512];
+    char path[512], path2[512];
     snprintf(path, sizeof path, "%s/matrix.parquet", dir);
+    snprintf(path2, sizeof path2, "%s/matrix_threads.parquet", dir);
     int n = 0;
     for (size_t ci = 0; ci < sizeof codecs / sizeof codecs[0]; ci++) {
         if (!plank_codec_available(codecs[ci])) continue;
         for (int pv = 1; pv <= 2; pv++)
             for (int set = 0; set < 3; set++) {
-                config cf = {codecs[ci], pv, set == 0, set, 20000, 1 << 20, false, 2};
+                config cf = {codecs[ci], pv, set == 0, set, 20000, 1 << 20, false, 2, 1};
                 if (set == 0 && ci % 2) cf.page_rows = 7;       /* tiny pages */
                 if (set == 1) cf.rg_rows = 1000;                 /* several row groups */
                 if (set == 2 && pv == 2) cf.by_column = true;
@@ -550,10 +578,12 @@ static void test_matrix(const char *dir) {
                 CHECK_MSG(st == PLANK_OK, "write codec %d pv %d set %d: %s", (int)cf.codec, pv,
                           set, err.message);
                 if (st == PLANK_OK) verify_file(path, &cf, nrows);
+                if (st == PLANK_OK) same_bytes_threads(path, path2, &cf, nrows);
                 n++;
             }
     }
-    fprintf(stderr, "matrix: %d files written and verified\n", n);
+    fprintf(stderr, "matrix: %d files written and verified, each also on 2, 3 and 0 threads\n",
+            n);
     unlink(path);
 }
 
@@ -1045,7 +1075,7 @@ static void test_failures(const char *dir) {
 static void test_alloc_failures(const char *dir) {
     char path[512];
     snprintf(path, sizeof path, "%s/alloc.parquet", dir);
-    config cf = {PLANK_CODEC_UNCOMPRESSED, 2, true, 0, 50, 100, false, 2};
+    config cf = {PLANK_CODEC_UNCOMPRESSED, 2, true, 0, 50, 100, false, 2, 1};
     if (plank_codec_available(PLANK_CODEC_ZSTD)) cf.codec = PLANK_CODEC_ZSTD;
     int64_t total = 0;
     int failures_seen = 0;
@@ -1070,6 +1100,100 @@ static void test_alloc_failures(const char *dir) {
     fprintf(stderr, "alloc failures: %d injected over %lld allocations\n", failures_seen,
             (long long)total);
     if (access(path, F_OK) == 0) verify_file(path, &cf, 250);
+    unlink(path);
+}
+
+/* A th_alloc behind a mutex: with threads the writer allocates from several
+ * threads at once. */
+typedef struct locked_alloc {
+    pthread_mutex_t mu;
+    plank_allocator inner;
+} locked_alloc;
+
+static void *locked_realloc(void *opaque, void *p, size_t old_n, size_t new_n) {
+    locked_alloc *l = opaque;
+    pthread_mutex_lock(&l->mu);
+    void *q = l->inner.reallocate(l->inner.opaque, p, old_n, new_n);
+    pthread_mutex_unlock(&l->mu);
+    return q;
+}
+
+static void locked_free(void *opaque, void *p, size_t n) {
+    locked_alloc *l = opaque;
+    pthread_mutex_lock(&l->mu);
+    l->inner.free(l->inner.opaque, p, n);
+    pthread_mutex_unlock(&l->mu);
+}
+
+/* Every allocation failing in turn while two and three threads encode:
+ * wherever the failure lands (which allocation is the n-th depends on the
+ * threads' timing), a clean error, no leak and no file. */
+static void test_alloc_failures_threads(const char *dir) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/alloc_threads.parquet", dir);
+    for (int32_t threads = 2; threads <= 3; threads++) {
+        config cf = {PLANK_CODEC_UNCOMPRESSED, 2, true, 0, 50, 100, false, 2, threads};
+        if (plank_codec_available(PLANK_CODEC_ZSTD)) cf.codec = PLANK_CODEC_ZSTD;
+        int failures_seen = 0;
+        for (int64_t n = 1;; n++) {
+            th_alloc ta;
+            locked_alloc la;
+            pthread_mutex_init(&la.mu, NULL);
+            la.inner = th_alloc_init(&ta);
+            plank_allocator a = {locked_realloc, locked_free, &la};
+            ta.fail_at = n;
+            plank_error err;
+            plank_status st = write_file(path, &cf, 250, &a, &err);
+            pthread_mutex_destroy(&la.mu);
+            CHECK_MSG(ta.live_blocks == 0 && ta.live_bytes == 0,
+                      "%d threads, fail at %lld: leak %lld blocks", (int)threads, (long long)n,
+                      (long long)ta.live_blocks);
+            if (!ta.failed) {
+                CHECK(st == PLANK_OK);
+                break;
+            }
+            failures_seen++;
+            CHECK_MSG(st == PLANK_ERR_OUT_OF_MEMORY, "%d threads, fail at %lld: status %d (%s)",
+                      (int)threads, (long long)n, (int)st, err.message);
+            CHECK(access(path, F_OK) != 0);
+        }
+        fprintf(stderr, "alloc failures on %d threads: %d injected\n", (int)threads,
+                failures_seen);
+        if (access(path, F_OK) == 0) verify_file(path, &cf, 250);
+        unlink(path);
+    }
+}
+
+/* The threads option: its range, and a caller built before it existed. */
+static void test_threads_option(const char *dir) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/threads_opt.parquet", dir);
+    plank_schema_field f[NCOL + 1];
+    schema_flat(f);
+    plank_writer_options o;
+    plank_writer_options_init(&o);
+    CHECK_EQ_I64(o.threads, 1);
+    plank_writer *w = NULL;
+    plank_error err;
+    o.threads = -1;
+    CHECK(plank_writer_open_path(&w, path, f, NCOL + 1, &o, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err.message, "threads") != NULL);
+    o.threads = 1025;
+    CHECK(plank_writer_open_path(&w, path, f, NCOL + 1, &o, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(access(path, F_OK) != 0);
+    /* the first layout (up to num_column_options): threads is not read, so a
+     * garbage value there is ignored and the writer runs on one thread */
+    o.threads = -7;
+    o.struct_size = offsetof(plank_writer_options, num_column_options) + sizeof(int32_t);
+    CHECK(plank_writer_open_path(&w, path, f, NCOL + 1, &o, &err) == PLANK_OK);
+    if (w) {
+        plank_batch b[NCOL];
+        colbuf cb[NCOL];
+        for (int c = 0; c < NCOL; c++) make_batch(c, 0, 100, &cb[c], &b[c]);
+        CHECK(plank_writer_write_rows(w, b, 100, &err) == PLANK_OK);
+        for (int c = 0; c < NCOL; c++) free_batch(&cb[c]);
+        CHECK(plank_writer_close(w, &err) == PLANK_OK);
+    }
     unlink(path);
 }
 
@@ -1149,6 +1273,8 @@ int main(void) {
     test_nan_pages(dir);
     test_failures(dir);
     test_alloc_failures(dir);
+    test_alloc_failures_threads(dir);
+    test_threads_option(dir);
     test_alloc_failures_nested(dir);
     rmdir(dir);
     TEST_END();

@@ -194,6 +194,25 @@ plank_status pk_chain_each(const pk_chain *c,
                                               plank_error *err),
                            void *ctx, plank_error *err);
 
+/* ---- Worker pool (pk_pool.c) ------------------------------------------------ */
+
+/* A pool of threads - 1 worker threads for parallel loops. Creating fewer
+ * threads than asked (the system refuses) is not an error. */
+typedef struct pk_pool pk_pool;
+plank_status pk_pool_new(pk_pool **out, int32_t threads, const plank_allocator *a,
+                         plank_error *err);
+void pk_pool_free(pk_pool *p); /* NULL is fine */
+/* Threads a loop runs on, the caller's included (1 for a NULL pool). */
+int32_t pk_pool_threads(const pk_pool *p);
+/* Calls fn(ctx, i) once for every i in [0, count), on the pool's workers and
+ * the calling thread, and returns when every call has returned (its effects
+ * are then visible to the caller). Indices are handed out in increasing
+ * order, each to the first free thread. A NULL pool runs the loop on the
+ * caller. One loop at a time per pool. */
+void pk_pool_run(pk_pool *p, int64_t count, void (*fn)(void *ctx, int64_t i), void *ctx);
+/* Processors online (1..1024). */
+int32_t pk_cpu_count(void);
+
 /* ---- Arena: many small allocations freed at once (metadata) ------------- */
 
 typedef struct pk_arena_block pk_arena_block;

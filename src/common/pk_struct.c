@@ -17,7 +17,8 @@
 
 PK_LAYOUT(reader_options, plank_reader_options, PK_FIELDS_END(plank_reader_options, memory_map));
 PK_LAYOUT(writer_options, plank_writer_options,
-          PK_FIELDS_END(plank_writer_options, num_column_options));
+          PK_FIELDS_END(plank_writer_options, num_column_options),
+          PK_FIELDS_END(plank_writer_options, threads));
 PK_LAYOUT(arrow_options, plank_arrow_options, PK_FIELDS_END(plank_arrow_options, large_offsets),
           PK_FIELDS_END(plank_arrow_options, variant_shredded));
 PK_LAYOUT(scan_options, plank_scan_options, PK_FIELDS_END(plank_scan_options, num_row_groups));

@@ -136,6 +136,8 @@ void cli_usage(FILE *f) {
           "  --row-group-size ROWS  --page-size BYTES  --page-rows N  --page-version 1|2\n"
           "  --dictionary on|off  --bloom COLUMN (repeatable)  --no-stats  --no-page-index\n"
           "  --format-version 1|2\n"
+          "  --threads N (convert, bench write): columns encoded on N threads (0: one per\n"
+          "      processor; default 1); the file's bytes do not depend on N\n"
           "CSV/JSONL options (convert):\n"
           "  --schema 'name:type,...' (bool, int32, int64, float, double, string, binary, date,\n"
           "      timestamp[ms|us|ns], timestamptz[ms|us|ns], decimal(P,S); others inferred)\n"

@@ -161,6 +161,11 @@ int cli_wopts_parse(cli_wopts *w, const char *command, const char *arg, const ch
         if (strcmp(value, "on") == 0) o->dictionary = true;
         else if (strcmp(value, "off") == 0) o->dictionary = false;
         else return cli_usage_error("%s: --dictionary is on or off, not '%s'", command, value);
+    } else if (strcmp(name, "--threads") == 0) {
+        if (!cli_parse_i64(value, 0, 1024, &v))
+            return cli_usage_error("%s: --threads needs a thread count from 0 (one per "
+                                   "processor) to 1024, not '%s'", command, value);
+        o->threads = (int32_t)v;
     } else if (strcmp(name, "--no-stats") == 0) {
         o->statistics = false;
     } else if (strcmp(name, "--no-page-index") == 0) {
@@ -180,6 +185,7 @@ int cli_wopts_kind(const char *name, size_t len) {
         {"--bloom", true},          {"--row-group-size", true}, {"--page-size", true},
         {"--page-rows", true},      {"--page-version", true}, {"--format-version", true},
         {"--dictionary", true},     {"--no-stats", false},    {"--no-page-index", false},
+        {"--threads", true},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (strlen(known[i].name) == len && strncmp(name, known[i].name, len) == 0)

@@ -32,7 +32,7 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
     pk_geo_init(&c->geo_acc, &node->logical);
     pk_buffer *bufs[] = {&c->def, &c->rep, &c->vals, &c->offs, &c->idx, &c->enc,
                          &c->lv, &c->comp, &c->page_minmax, &c->page_entries, &c->p_def_hist,
-                         &c->p_rep_hist, &c->seen, &c->sel};
+                         &c->p_rep_hist, &c->seen, &c->sel, &c->dpage};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], alloc);
     pk_chain_init(&c->pages, alloc);
     /* Staging buffers always have memory, so an all-null page hands the
@@ -66,7 +66,7 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
 void pk_colw_release(pk_colw *c) {
     pk_buffer *bufs[] = {&c->def, &c->rep, &c->vals, &c->offs, &c->idx, &c->enc,
                          &c->lv, &c->comp, &c->page_minmax, &c->page_entries, &c->p_def_hist,
-                         &c->p_rep_hist, &c->seen, &c->sel};
+                         &c->p_rep_hist, &c->seen, &c->sel, &c->dpage};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
     pk_chain_release(&c->pages);
     pk_minmax_release(&c->c_mm);
@@ -574,8 +574,9 @@ static plank_status out_segment(void *ctx, const uint8_t *p, size_t n, plank_err
     return pk_out_write(ctx, p, n, err);
 }
 
-static plank_status write_dictionary_page(pk_colw *c, pk_out *out, int64_t *uncompressed,
-                                          plank_error *err) {
+/* Encodes and compresses the chunk's dictionary page (header and body) into
+ * c->dpage, once the chunk's last page is cut. */
+static plank_status prepare_dictionary_page(pk_colw *c, plank_error *err) {
     c->enc.size = 0;
     PK_FORWARD(pk_dict_builder_encode(&c->dict, &c->enc, err));
     c->comp.size = 0;
@@ -595,11 +596,18 @@ static plank_status write_dictionary_page(pk_colw *c, pk_out *out, int64_t *unco
     h.has_dictionary_header = true;
     h.dict_num_values = (int32_t)c->dict.count;
     h.dict_encoding = c->o.format_version == 1 ? PLANK_ENC_PLAIN_DICTIONARY : PLANK_ENC_PLAIN;
-    c->lv.size = 0;
-    PK_FORWARD(pk_thrift_write_page_header(&h, &c->lv, err));
-    *uncompressed = (int64_t)(c->lv.size + c->enc.size);
-    PK_FORWARD(pk_out_write(out, c->lv.data, c->lv.size, err));
-    return pk_out_write(out, c->comp.data, c->comp.size, err);
+    c->dpage.size = 0;
+    PK_FORWARD(pk_thrift_write_page_header(&h, &c->dpage, err));
+    c->dpage_uncompressed = (int64_t)(c->dpage.size + c->enc.size);
+    return pk_buffer_append(&c->dpage, c->comp.data, c->comp.size, err);
+}
+
+plank_status pk_colw_finish(pk_colw *c, plank_error *err) {
+    if (c->finished) return PLANK_OK;
+    PK_FORWARD(cut_page(c, err));
+    if (c->dict_used) PK_FORWARD(prepare_dictionary_page(c, err));
+    c->finished = true;
+    return PLANK_OK;
 }
 
 static plank_status write_bloom(pk_colw *c, pk_out *out, plank_column_chunk_info *cc,
@@ -843,12 +851,13 @@ static void reset_chunk(pk_colw *c) {
     c->dict_on = c->o.dictionary;
     c->dict_used = false;
     c->dict_pages = 0;
+    c->finished = false;
 }
 
 plank_status pk_colw_flush(pk_colw *c, pk_out *out, pk_arena *arena,
                            plank_column_chunk_info *cc, pk_buffer *ci, pk_buffer *oi,
                            plank_error *err) {
-    PK_FORWARD(cut_page(c, err));
+    PK_FORWARD(pk_colw_finish(c, err));
     memset(cc, 0, sizeof *cc);
     cc->column = c->column;
     cc->path = c->node->path;
@@ -860,7 +869,8 @@ plank_status pk_colw_flush(pk_colw *c, pk_out *out, pk_arena *arena,
     int64_t start = out->pos, dict_uncompressed = 0;
     if (c->dict_used) {
         cc->dictionary_page_offset = start;
-        PK_FORWARD(write_dictionary_page(c, out, &dict_uncompressed, err));
+        dict_uncompressed = c->dpage_uncompressed;
+        PK_FORWARD(pk_out_write(out, c->dpage.data, c->dpage.size, err));
     }
     cc->data_page_offset = out->pos;
     PK_FORWARD(pk_chain_each(&c->pages, out_segment, out, err));

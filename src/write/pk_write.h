@@ -179,6 +179,9 @@ typedef struct pk_colw {
     bool dict_used;             /* some page of the chunk used the dictionary */
     int64_t dict_pages;         /* dictionary-encoded pages of the chunk so far */
     pk_chain pages;             /* data pages: headers + payloads */
+    pk_buffer dpage;            /* the dictionary page (header + body), made by pk_colw_finish */
+    int64_t dpage_uncompressed; /* its header + uncompressed body */
+    bool finished;              /* pk_colw_finish ran for this chunk */
     pk_buffer idx;              /* scratch: dictionary indices */
     pk_buffer seen, sel;        /* scratch: dictionary entries used by a page */
     pk_buffer enc, lv, comp;    /* scratch: values, levels, compressed */
@@ -227,7 +230,13 @@ typedef struct pk_out {
 
 plank_status pk_out_write(pk_out *o, const void *buf, size_t len, plank_error *err);
 
-/* Cuts the last page, writes dictionary page + data pages to out, then the
+/* Cuts the chunk's last page and makes its dictionary page: the CPU work of
+ * ending a chunk, which the writer runs for its columns in parallel before
+ * writing them in order. Once per chunk (later calls do nothing until the
+ * chunk is flushed). */
+plank_status pk_colw_finish(pk_colw *c, plank_error *err);
+
+/* pk_colw_finish if not done, writes dictionary page + data pages to out, then the
  * bloom filter (right after the chunk), and fills cc (column metadata,
  * statistics, size statistics; allocations in arena). The page index is
  * serialized into ci/oi buffers with offsets absolute; cc's

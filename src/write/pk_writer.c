@@ -51,7 +51,21 @@ struct plank_writer {
     pk_buffer cursors;      /* write_rows scratch: per column slot cursors */
     pk_buffer batches;      /* write_rows scratch: the caller's batches in this build's layout */
     const pk_kernels *kernels;
+    /* threads > 1: the columns of each step of write_rows, and the ends of
+     * a row group's chunks, run on this pool */
+    pk_pool *pool;
+    pk_buffer tasks;        /* pk_wtask per column */
+    pk_buffer order;        /* int32 columns, costliest last step first */
 };
+
+/* One column's share of a parallel step. */
+typedef struct pk_wtask {
+    int64_t end;            /* slot cursor after the step */
+    int64_t cost_ns;        /* time of the column's last step: the next step starts the
+                               costliest first, so the threads finish together */
+    plank_status st;
+    plank_error err;
+} pk_wtask;
 
 void plank_schema_field_init(plank_schema_field *f) {
     memset(f, 0, sizeof *f);
@@ -90,6 +104,7 @@ void plank_writer_options_init(plank_writer_options *o) {
     o->crc = true;
     o->max_statistics_size = 64;
     o->bloom_fpp = 0.01;
+    o->threads = 1;
 }
 
 /* ---- Output -------------------------------------------------------------------- */
@@ -430,6 +445,21 @@ static plank_status setup(plank_writer *w, const plank_schema_field *schema, int
     pk_buffer_init(&w->oi, &w->alloc);
     pk_buffer_init(&w->cursors, &w->alloc);
     pk_buffer_init(&w->batches, &w->alloc);
+    pk_buffer_init(&w->tasks, &w->alloc);
+    pk_buffer_init(&w->order, &w->alloc);
+    if (opts->threads < 0 || opts->threads > 1024)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "writer options: threads is %d, not in 0..1024", (int)opts->threads);
+    int32_t threads = opts->threads == 0 ? pk_cpu_count() : opts->threads;
+    if (threads > w->num_columns) threads = w->num_columns;
+    if (threads > 1) {
+        PK_FORWARD(pk_pool_new(&w->pool, threads, &w->alloc, err));
+        PK_FORWARD(pk_buffer_resize(&w->tasks, sizeof(pk_wtask) * (size_t)w->num_columns, err));
+        PK_FORWARD(pk_buffer_resize(&w->order, sizeof(int32_t) * (size_t)w->num_columns, err));
+        memset(w->tasks.data, 0, w->tasks.size);
+        int32_t *ord = (int32_t *)w->order.data;
+        for (int32_t c = 0; c < w->num_columns; c++) ord[c] = c;
+    }
     w->out.write = out_write;
     w->out.opaque = w;
     return pk_out_write(&w->out, "PAR1", 4, err);
@@ -447,6 +477,9 @@ static void writer_free(plank_writer *w) {
     pk_buffer_reset(&w->oi);
     pk_buffer_reset(&w->cursors);
     pk_buffer_reset(&w->batches);
+    pk_buffer_reset(&w->tasks);
+    pk_buffer_reset(&w->order);
+    pk_pool_free(w->pool);
     pk_arena_reset(&w->arena);
     if (w->sink_open && w->sink.close) w->sink.close(w->sink.opaque);
     if (w->fd >= 0) close(w->fd);
@@ -658,6 +691,62 @@ plank_status plank_writer_write_column(plank_writer *w, int32_t column, const pl
     return fail(w, st);
 }
 
+/* ---- Columns in parallel -------------------------------------------------------- */
+
+typedef struct pk_wrun {
+    plank_writer *w;
+    plank_status (*fn)(plank_writer *w, int32_t column, void *arg, plank_error *err);
+    void *arg;
+} pk_wrun;
+
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void run_one(void *ctx, int64_t k) {
+    pk_wrun *r = ctx;
+    int32_t c = ((const int32_t *)r->w->order.data)[k];
+    pk_wtask *t = &((pk_wtask *)r->w->tasks.data)[c];
+    plank_error_init(&t->err);
+    int64_t t0 = now_ns();
+    t->st = r->fn(r->w, c, r->arg, &t->err);
+    t->cost_ns = now_ns() - t0;
+}
+
+/* Runs fn for every column on the pool, the costliest columns of the last
+ * run first (an insertion sort of a few dozen entries), and reports the
+ * error of the first failing column in column order, whatever thread ran
+ * it, so that errors do not depend on timing. */
+static plank_status run_columns(plank_writer *w,
+                                plank_status (*fn)(plank_writer *w, int32_t column, void *arg,
+                                                   plank_error *err),
+                                void *arg, int32_t *failed, plank_error *err) {
+    int32_t n = w->num_columns;
+    int32_t *ord = (int32_t *)w->order.data;
+    pk_wtask *t = (pk_wtask *)w->tasks.data;
+    for (int32_t i = 1; i < n; i++) {
+        int32_t x = ord[i], j = i;
+        for (; j > 0 && t[ord[j - 1]].cost_ns < t[x].cost_ns; j--) ord[j] = ord[j - 1];
+        ord[j] = x;
+    }
+    pk_wrun r = {w, fn, arg};
+    pk_pool_run(w->pool, n, run_one, &r);
+    for (int32_t c = 0; c < n; c++) {
+        if (t[c].st == PLANK_OK) continue;
+        if (err) *err = t[c].err;
+        *failed = c;
+        return t[c].st;
+    }
+    return PLANK_OK;
+}
+
+static plank_status finish_column(plank_writer *w, int32_t c, void *arg, plank_error *err) {
+    (void)arg;
+    return pk_colw_finish(&w->cols[c], err);
+}
+
 static plank_status flush_row_group(plank_writer *w, plank_error *err) {
     int64_t rows = column_rows(&w->cols[0]);
     for (int32_t c = 1; c < w->num_columns; c++)
@@ -678,6 +767,15 @@ static plank_status flush_row_group(plank_writer *w, plank_error *err) {
     rg.info.file_offset = w->out.pos;
     rg.info.ordinal = ordinal <= INT16_MAX ? ordinal : -1;
     int64_t total = 0, compressed = 0;
+    if (w->pool) {
+        int32_t c = -1;
+        plank_status st = run_columns(w, finish_column, NULL, &c, err);
+        if (st != PLANK_OK) {
+            pk_error_prefix(err, "row group %d, column %s", (int)ordinal, w->cols[c].node->path);
+            pk_error_locate(err, w->out.pos, ordinal, c, -1);
+            return fail(w, st);
+        }
+    }
     for (int32_t c = 0; c < w->num_columns; c++) {
         plank_column_chunk_info *cc = &rg.columns[c];
         plank_status st = pk_colw_flush(&w->cols[c], &w->out, &w->arena, cc, &w->ci, &w->oi, err);
@@ -714,6 +812,21 @@ static int64_t skip_records(const pk_colw *c, const plank_batch *b, int64_t from
         }
     }
     return i;
+}
+
+/* One step of write_rows: `take` records of every column from its cursor. */
+typedef struct pk_wstep {
+    const plank_batch *cols;
+    const int64_t *cur;
+    int64_t take;
+} pk_wstep;
+
+static plank_status append_column(plank_writer *w, int32_t c, void *arg, plank_error *err) {
+    const pk_wstep *s = arg;
+    pk_colw *cw = &w->cols[c];
+    int64_t end = skip_records(cw, &s->cols[c], s->cur[c], s->take);
+    ((pk_wtask *)w->tasks.data)[c].end = end;
+    return pk_colw_append(cw, &s->cols[c], s->cur[c], end, err);
 }
 
 plank_status plank_writer_write_rows(plank_writer *w, const plank_batch *given, int64_t num_rows,
@@ -759,7 +872,21 @@ plank_status plank_writer_write_rows(plank_writer *w, const plank_batch *given, 
         if (take > room) take = room;
         if (take > PK_ROWS_STEP) take = PK_ROWS_STEP;
         size_t buffered = 0;
-        for (int32_t c = 0; c < w->num_columns; c++) {
+        if (w->pool) {
+            pk_wstep step = {cols, cur, take};
+            int32_t c = -1;
+            plank_status st = run_columns(w, append_column, &step, &c, err);
+            if (st != PLANK_OK) {
+                pk_error_prefix(err, "column %s", w->cols[c].node->path);
+                return fail(w, st);
+            }
+            const pk_wtask *t = (const pk_wtask *)w->tasks.data;
+            for (int32_t k = 0; k < w->num_columns; k++) {
+                cur[k] = t[k].end;
+                buffered += pk_colw_buffered(&w->cols[k]);
+            }
+        }
+        for (int32_t c = 0; c < w->num_columns && !w->pool; c++) {
             pk_colw *cw = &w->cols[c];
             int64_t end = skip_records(cw, &cols[c], cur[c], take);
             plank_status st = pk_colw_append(cw, &cols[c], cur[c], end, err);
