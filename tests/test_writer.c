@@ -25,8 +25,10 @@ static uint64_t mix(uint64_t x) {
     return x;
 }
 
+/* C_BIN is a required byte-array column: the writer encodes its pages from
+ * the caller's buffers when a page lies whole inside a batch. */
 static bool optional_col(int c) {
-    return !(c == C_I32 || c == C_D || c == C_U32 || c == C_DATE);
+    return !(c == C_I32 || c == C_D || c == C_U32 || c == C_DATE || c == C_BIN);
 }
 static bool is_null(int c, int64_t row) { return optional_col(c) && mix((uint64_t)(row * 31 + c)) % 7 == 0; }
 
@@ -207,6 +209,8 @@ typedef struct config {
     bool by_column;       /* write_column + end_row_group instead of write_rows */
     int32_t format_version;
     int32_t threads;      /* plank_writer_options.threads; 0 here means 1 */
+    int64_t step;         /* rows per write_rows call; 0 here means 777 */
+    int64_t page_size;    /* 0: the writer's default */
 } config;
 
 static int enc_for(int set, int c) {
@@ -248,6 +252,7 @@ static plank_status write_file(const char *path, const config *cf, int64_t nrows
     o.format_version = cf->format_version ? cf->format_version : 2;
     o.max_statistics_size = 16;
     o.threads = cf->threads ? cf->threads : 1;
+    if (cf->page_size) o.page_size = cf->page_size;
     plank_column_options co[NCOL];
     int nco = 0;
     for (int c = 0; c < NCOL; c++) {
@@ -267,7 +272,7 @@ static plank_status write_file(const char *path, const config *cf, int64_t nrows
     plank_writer *w;
     plank_status st = plank_writer_open_path(&w, path, f, NCOL + 1, &o, err);
     if (st != PLANK_OK) return st;
-    int64_t step = 777;
+    int64_t step = cf->step ? cf->step : 777;
     for (int64_t r = 0; r < nrows && st == PLANK_OK; r += step) {
         int64_t r1 = r + step < nrows ? r + step : nrows;
         plank_batch b[NCOL];
@@ -567,12 +572,18 @@ static void test_matrix(const char *dir) {
         if (!plank_codec_available(codecs[ci])) continue;
         for (int pv = 1; pv <= 2; pv++)
             for (int set = 0; set < 3; set++) {
-                config cf = {codecs[ci], pv, set == 0, set, 20000, 1 << 20, false, 2, 1};
+                config cf = {codecs[ci], pv, set == 0, set, 20000, 1 << 20, false, 2, 1, 0, 0};
                 if (set == 0 && ci % 2) cf.page_rows = 7;       /* tiny pages */
                 if (set == 1) cf.rg_rows = 1000;                 /* several row groups */
                 if (set == 2 && pv == 2) cf.by_column = true;
                 if (set == 0 && pv == 2 && ci == 0) cf.format_version = 1;
                 int64_t nrows = set == 1 ? 2500 : 3001;
+                /* whole-file batches with pages cut by bytes: byte-string pages
+                 * encoded from the caller's buffers, the last one unpadded */
+                if (set == 2 && pv == 1) {
+                    cf.step = nrows;
+                    cf.page_size = 3000;
+                }
                 plank_error err;
                 plank_status st = write_file(path, &cf, nrows, NULL, &err);
                 CHECK_MSG(st == PLANK_OK, "write codec %d pv %d set %d: %s", (int)cf.codec, pv,
@@ -1075,7 +1086,7 @@ static void test_failures(const char *dir) {
 static void test_alloc_failures(const char *dir) {
     char path[512];
     snprintf(path, sizeof path, "%s/alloc.parquet", dir);
-    config cf = {PLANK_CODEC_UNCOMPRESSED, 2, true, 0, 50, 100, false, 2, 1};
+    config cf = {PLANK_CODEC_UNCOMPRESSED, 2, true, 0, 50, 100, false, 2, 1, 0, 0};
     if (plank_codec_available(PLANK_CODEC_ZSTD)) cf.codec = PLANK_CODEC_ZSTD;
     int64_t total = 0;
     int failures_seen = 0;
@@ -1132,7 +1143,7 @@ static void test_alloc_failures_threads(const char *dir) {
     char path[512];
     snprintf(path, sizeof path, "%s/alloc_threads.parquet", dir);
     for (int32_t threads = 2; threads <= 3; threads++) {
-        config cf = {PLANK_CODEC_UNCOMPRESSED, 2, true, 0, 50, 100, false, 2, threads};
+        config cf = {PLANK_CODEC_UNCOMPRESSED, 2, true, 0, 50, 100, false, 2, threads, 0, 0};
         if (plank_codec_available(PLANK_CODEC_ZSTD)) cf.codec = PLANK_CODEC_ZSTD;
         int failures_seen = 0;
         for (int64_t n = 1;; n++) {

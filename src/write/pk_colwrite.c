@@ -194,6 +194,11 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
     const uint8_t *fixed = c->direct ? c->direct : c->vals.data;
     pk_values v = {c->type, c->width, c->p_values, fixed,
                    (const int64_t *)c->offs.data, c->vals.data, true};
+    if (c->direct_offs) {
+        v.offsets = c->direct_offs;
+        v.data = c->direct_data;
+        v.padded = c->direct_padded;
+    }
     int64_t nulls = c->p_slots - c->p_values;
 
     /* statistics of the page, folded into the chunk's. Byte strings of a
@@ -426,6 +431,8 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
     if (c->type == PLANK_BYTE_ARRAY) c->offs.size = sizeof(int64_t); /* offsets[0] == 0 stays */
     c->page_full = false;
     c->direct = NULL;
+    c->direct_offs = NULL;
+    c->direct_data = NULL;
     return PLANK_OK;
 }
 
@@ -503,6 +510,25 @@ static size_t staged_size(const pk_colw *c) {
     return s;
 }
 
+/* For a required flat BYTE_ARRAY column with nothing staged: the end of the
+ * page that staging would cut from slot i on (steps of PK_STAGE_STEP until
+ * page_rows or page_size is reached), if that page lies inside the batch's
+ * slots [i, end); else -1 (the rows are staged as usual). */
+static int64_t direct_binary_page(const pk_colw *c, const plank_batch *b, int64_t i,
+                                  int64_t end) {
+    int64_t k = i, rows = 0;
+    while (k < end) {
+        int64_t rows_left = c->o.page_rows - rows;
+        int64_t step = rows_left < PK_STAGE_STEP ? rows_left : PK_STAGE_STEP;
+        if (step < 1) step = 1;
+        k = end - k < step ? end : k + step;
+        rows = k - i;
+        int64_t bytes = b->offsets[k] - b->offsets[i] + 4 * rows;
+        if (rows >= c->o.page_rows || bytes >= c->o.page_size) return k;
+    }
+    return -1;
+}
+
 plank_status pk_colw_append(pk_colw *c, const plank_batch *b, int64_t begin, int64_t end,
                             plank_error *err) {
     const int16_t *rep = c->max_rep > 0 ? b->rep_levels : NULL;
@@ -512,6 +538,7 @@ plank_status pk_colw_append(pk_colw *c, const plank_batch *b, int64_t begin, int
     const bool direct_ok = c->max_def == 0 && c->max_rep == 0 && c->type != PLANK_BOOLEAN &&
                            c->type != PLANK_BYTE_ARRAY &&
                            c->o.page_rows <= c->o.page_size / c->width;
+    const bool direct_binary = c->max_def == 0 && c->max_rep == 0 && c->type == PLANK_BYTE_ARRAY;
     int64_t i = begin;
     while (i < end) {
         bool starts = !rep || rep[i] == 0;
@@ -526,6 +553,27 @@ plank_status pk_colw_append(pk_colw *c, const plank_batch *b, int64_t begin, int
                 return st;
             }
             i += c->o.page_rows;
+            continue;
+        }
+        /* Required byte strings: a page that lies whole in the batch is
+         * encoded from the caller's offsets and bytes, not copied into the
+         * staging buffers first (the same page staging would make). */
+        int64_t pe;
+        if (direct_binary && c->p_slots == 0 && (pe = direct_binary_page(c, b, i, end)) > 0) {
+            c->direct_offs = b->offsets + i;
+            c->direct_data = b->data;
+            /* the dictionary and statistics read short values as whole
+             * 16-byte words: only where the batch's own bytes reach that far */
+            c->direct_padded = b->offsets[pe - 1] + 16 <= b->offsets[end];
+            c->p_slots = c->p_values = c->p_rows = pe - i;
+            plank_status st = cut_page(c, err); /* resets direct_* and the counts */
+            if (st != PLANK_OK) {
+                c->direct_offs = NULL;
+                c->direct_data = NULL;
+                c->p_slots = c->p_values = c->p_rows = 0;
+                return st;
+            }
+            i = pe;
             continue;
         }
         int64_t rows_left = c->o.page_rows - c->p_rows;

@@ -171,6 +171,9 @@ typedef struct pk_colw {
     bool page_full;             /* cut before the next record start */
     const uint8_t *direct;      /* the current page's fixed-width values read in place from
                                    the caller's batch (instead of `vals`), or NULL */
+    const int64_t *direct_offs; /* the current page's byte strings read in place: offsets */
+    const uint8_t *direct_data; /*   (n + 1, the first may be > 0) and bytes, or NULL */
+    bool direct_padded;         /*   16 bytes readable from every value's start */
     bool in_record;             /* the last slot appended may continue */
 
     /* ---- the chunk (row group) ---- */
