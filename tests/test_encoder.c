@@ -9,6 +9,7 @@
 #include "encoding/pk_encoding.h"
 #include "simd/pk_kernels.h"
 #include "enc_ref.h"
+#include "simd_sets.h"
 #include "tharness.h"
 
 /* 0..70 every length, then around the group/run/block boundaries, then large. */
@@ -36,6 +37,9 @@ static bool bytes_eq(const pk_buffer *b, size_t from, const uint8_t *want, size_
 /* Encodes v with pk_rle_encode_u32 after a few existing bytes, decodes with
  * the scalar reference and the best kernels, and checks the runs end exactly
  * at the end of the output. */
+static const pk_kernels *g_sets[PK_SIMD_AVX512 + 1];
+static int g_nsets;
+
 static void rle_roundtrip_u32(const uint32_t *v, size_t n, int bw, const pk_kernels *k) {
     plank_error err;
     pk_buffer b;
@@ -44,6 +48,17 @@ static void rle_roundtrip_u32(const uint32_t *v, size_t n, int bw, const pk_kern
     plank_status st = pk_rle_encode_u32(v, n, bw, &b, &err);
     CHECK_MSG(st == PLANK_OK, "bw %d n %zu: %s", bw, n, err.message);
     CHECK(memcmp(b.data, "xyz", 3) == 0);
+    /* the encode kernels of every level write the same bytes */
+    for (int s = 0; s < g_nsets; s++) {
+        pk_buffer bk;
+        pk_buffer_init(&bk, NULL);
+        CHECK(pk_buffer_append(&bk, "xyz", 3, &err) == PLANK_OK);
+        CHECK(pk_rle_encode_u32_k(v, n, bw, g_sets[s], &bk, &err) == PLANK_OK);
+        CHECK_MSG(bk.size == b.size && memcmp(bk.data, b.data, b.size) == 0,
+                  "%s: pk_rle_encode_u32_k bw %d n %zu differs from the scalar encoder",
+                  pk_simd_level_name(g_sets[s]->level), bw, n);
+        pk_buffer_reset(&bk);
+    }
     size_t len = b.size - 3;
     uint8_t *buf = exact_copy(b.data + 3, len);
     uint32_t *out = malloc((n + 1) * sizeof *out);
@@ -700,20 +715,20 @@ static void test_dict_basic(void) {
 
     /* Indices section: width byte 2, then 0,1,0,2,1,0 packed (one group). */
     b.size = 0;
-    CHECK(pk_encode_dict_indices(idx, 6, d.count, &b, &err) == PLANK_OK);
+    CHECK(pk_encode_dict_indices(idx, 6, d.count, NULL, &b, &err) == PLANK_OK);
     /* 0,1,0,2,1,0 on 2 bits from bit 0: bits 2, 7 and 8 set -> 0x84 0x01 */
     const uint8_t wantidx[] = {2, 0x03, 0x84, 0x01};
     CHECK(bytes_eq(&b, 0, wantidx, sizeof wantidx));
     /* A dictionary of one entry: width 0, one run header. */
     const uint32_t z[10] = {0};
     b.size = 0;
-    CHECK(pk_encode_dict_indices(z, 10, 1, &b, &err) == PLANK_OK);
+    CHECK(pk_encode_dict_indices(z, 10, 1, NULL, &b, &err) == PLANK_OK);
     const uint8_t want1[] = {0, 0x14};
     CHECK(bytes_eq(&b, 0, want1, sizeof want1));
     b.size = 0;
-    CHECK(pk_encode_dict_indices(idx, 6, 2, &b, &err) == PLANK_ERR_INVALID_ARGUMENT);
-    CHECK(pk_encode_dict_indices(idx, 6, -1, &b, &err) == PLANK_ERR_INVALID_ARGUMENT);
-    CHECK(pk_encode_dict_indices(NULL, 0, 0, &b, &err) == PLANK_OK);
+    CHECK(pk_encode_dict_indices(idx, 6, 2, NULL, &b, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(pk_encode_dict_indices(idx, 6, -1, NULL, &b, &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(pk_encode_dict_indices(NULL, 0, 0, NULL, &b, &err) == PLANK_OK);
     CHECK_EQ_I64(b.size, 1);
 
     /* clear(): empty, indices from 0 again. */
@@ -813,7 +828,7 @@ static void dict_check(pk_dict_builder *d, const pk_values *v) {
     pk_buffer_init(&ind, NULL);
     CHECK(pk_dict_builder_encode(d, &page, &err) == PLANK_OK);
     CHECK_EQ_I64(page.size, d->plain_bytes);
-    CHECK(pk_encode_dict_indices(idx, n, d->count, &ind, &err) == PLANK_OK);
+    CHECK(pk_encode_dict_indices(idx, n, d->count, NULL, &ind, &err) == PLANK_OK);
     pk_dict dict;
     memset(&dict, 0, sizeof dict);
     pk_buffer_init(&dict.storage, NULL);
@@ -1117,6 +1132,7 @@ static void test_dict_oom(void) {
 
 int main(void) {
     init_lengths();
+    g_nsets = simd_sets(g_sets);
     test_rle_bytes();
     test_rle_roundtrip();
     test_values_bytes();

@@ -7,9 +7,11 @@
  * zero bytes ("a" < "a\0") and empty strings are common: the cases the
  * prefix shortcuts of the scan must order exactly as memcmp + length does.
  * Each batch is scanned from a padded pk_buffer (whole-word loads) and from
- * an exact-size copy. Integers: pk_minmax_offer_int must equal the scan.
+ * an exact-size copy. Integers: pk_minmax_offer_int must equal the scan, and so must the min/max
+ * kernels of every SIMD level (signed and unsigned order).
  */
 #include "enc_ref.h"
+#include "simd_sets.h"
 #include "tharness.h"
 #include "write/pk_write.h"
 
@@ -27,7 +29,7 @@ static void check_bytes_batch(const int64_t *off, const uint8_t *data, size_t n,
                    .padded = padded};
     pk_minmax m;
     pk_minmax_init(&m, NULL);
-    CHECK(pk_minmax_update(&m, PK_SORT_BYTES, &v, &err) == PLANK_OK);
+    CHECK(pk_minmax_update(&m, PK_SORT_BYTES, &v, NULL, &err) == PLANK_OK);
     size_t lo = 0, hi = 0;
     for (size_t i = 1; i < n; i++) {
         const uint8_t *p = data + off[i];
@@ -75,13 +77,16 @@ static void test_bytes(void) {
     }
 }
 
+static const pk_kernels *g_sets[PK_SIMD_AVX512 + 1];
+static int g_nsets;
+
 static void test_int_offer(void) {
     ref_rng r = {9};
     plank_error err;
     for (int round = 0; round < 200; round++) {
-        size_t n = 1 + ref_below(&r, 50);
-        int64_t v64[50];
-        int32_t v32[50];
+        size_t n = 1 + ref_below(&r, round % 2 ? 50 : 200); /* vector bodies and tails */
+        int64_t v64[200];
+        int32_t v32[200];
         for (size_t i = 0; i < n; i++) {
             v64[i] = (int64_t)ref_next(&r) >> ref_below(&r, 64);
             v32[i] = (int32_t)v64[i];
@@ -100,11 +105,31 @@ static void test_int_offer(void) {
             pk_minmax a, b;
             pk_minmax_init(&a, NULL);
             pk_minmax_init(&b, NULL);
-            CHECK(pk_minmax_update(&a, kind, &v, &err) == PLANK_OK);
+            CHECK(pk_minmax_update(&a, kind, &v, NULL, &err) == PLANK_OK);
             CHECK(pk_minmax_offer_int(&b, kind, lo, hi, &err) == PLANK_OK);
             CHECK(a.has && b.has && a.min.size == b.min.size && a.max.size == b.max.size &&
                   memcmp(a.min.data, b.min.data, a.min.size) == 0 &&
                   memcmp(a.max.data, b.max.data, a.max.size) == 0);
+            /* the min/max kernels of every level, in signed and unsigned order,
+             * against the scalar loops */
+            for (int un = 0; un < 2; un++) {
+                pk_sort_kind k2 = un ? (t ? PK_SORT_U64 : PK_SORT_U32) : kind;
+                pk_minmax ref;
+                pk_minmax_init(&ref, NULL);
+                CHECK(pk_minmax_update(&ref, k2, &v, NULL, &err) == PLANK_OK);
+                for (int s = 0; s < g_nsets; s++) {
+                    pk_minmax c;
+                    pk_minmax_init(&c, NULL);
+                    CHECK(pk_minmax_update(&c, k2, &v, g_sets[s], &err) == PLANK_OK);
+                    CHECK_MSG(c.has && c.min.size == ref.min.size &&
+                                  memcmp(c.min.data, ref.min.data, c.min.size) == 0 &&
+                                  memcmp(c.max.data, ref.max.data, c.max.size) == 0,
+                              "%s: kind %d, %zu values", pk_simd_level_name(g_sets[s]->level),
+                              (int)k2, n);
+                    pk_minmax_release(&c);
+                }
+                pk_minmax_release(&ref);
+            }
             pk_minmax_release(&a);
             pk_minmax_release(&b);
         }
@@ -112,6 +137,7 @@ static void test_int_offer(void) {
 }
 
 int main(void) {
+    g_nsets = simd_sets(g_sets);
     test_bytes();
     test_int_offer();
     TEST_END();

@@ -570,7 +570,7 @@ plank_status pk_dict_builder_encode(const pk_dict_builder *d, pk_buffer *out, pl
 /* ---- Indices ------------------------------------------------------------------- */
 
 plank_status pk_encode_dict_indices(const uint32_t *idx, size_t n, int64_t dict_count,
-                                    pk_buffer *out, plank_error *err) {
+                                    const struct pk_kernels *k, pk_buffer *out, plank_error *err) {
     PK_RETURN_IF(dict_count < 0 || dict_count > (int64_t)UINT32_MAX + 1, err,
                  PLANK_ERR_INVALID_ARGUMENT, "dictionary of %lld entries", (long long)dict_count);
     uint32_t max = 0;
@@ -581,7 +581,7 @@ plank_status pk_encode_dict_indices(const uint32_t *idx, size_t n, int64_t dict_
     size_t at = out->size;
     uint8_t b = (uint8_t)bw;
     PK_FORWARD(pk_buffer_append(out, &b, 1, err));
-    plank_status st = pk_rle_encode_u32(idx, n, bw, out, err);
+    plank_status st = pk_rle_encode_u32_k(idx, n, bw, k, out, err);
     if (st != PLANK_OK) out->size = at;
     return st;
 }

@@ -18,7 +18,7 @@
 #include "pk_encoder.h"
 #include "pk_encoding_internal.h"
 
-#include "../simd/pk_decode_kernels.h"
+#include "../simd/pk_kernels.h"
 
 /* Bytes a packer may store past what it reports as written. */
 #define ENC_SLACK 8
@@ -239,6 +239,67 @@ static plank_status hybrid_u32(const void *v, size_t n, int bw, pk_buffer *out,
                                plank_error *err) {
     return hybrid_body(v, n, bw, K_U32, out, err);
 }
+
+/* flush_packed for uint32 values through the pack32 kernel: each run's whole
+ * groups in one call, a partial last group from a zero-padded copy. */
+static plank_status flush_packed_k(const uint32_t *v, size_t n, int bw, const pk_kernels *k,
+                                   pk_buffer *out, plank_error *err) {
+    if (n == 0) return PLANK_OK;
+    uint8_t *o;
+    PK_FORWARD(room(out, packed_bytes(n, bw), &o, err));
+    while (n > 0) {
+        size_t m = n < PACKED_RUN_VALUES ? n : PACKED_RUN_VALUES;
+        size_t whole = m / 8 * 8;
+        *o++ = (uint8_t)(((m + 7) / 8) << 1 | 1);
+        k->pack32(v, whole, bw, o); /* its 8 bytes of zeros past the end: ENC_SLACK */
+        o += whole / 8 * (size_t)bw;
+        if (m > whole) {
+            uint32_t tail[8] = {0};
+            memcpy(tail, v + whole, (m - whole) * sizeof *v);
+            k->pack32(tail, 8, bw, o);
+            o += (size_t)bw;
+        }
+        v += m;
+        n -= m;
+    }
+    written(out, o);
+    return PLANK_OK;
+}
+
+/* hybrid_body for uint32 values with the kernels: the groups before the next
+ * run of 8 equal values are found by rle_scan32 (which also ORs them into
+ * `any`), bit-packed runs written by pack32. The same runs, so the same
+ * bytes, as hybrid_body. */
+static plank_status hybrid_u32_k(const uint32_t *v, size_t n, int bw, const pk_kernels *k,
+                                 pk_buffer *out, plank_error *err) {
+    uint32_t any = 0;
+    size_t start = 0, g = 0;
+    while (g + 8 <= n) {
+        size_t scan = (n - g) / 8 * 8, limit = start + PACKED_FLUSH_VALUES - g;
+        if (scan > limit) scan = limit;
+        size_t groups = k->rle_scan32(v + g, scan, &any);
+        g += groups * 8;
+        if (groups * 8 == scan) {
+            if (g - start == PACKED_FLUSH_VALUES) {
+                PK_FORWARD(check_fits(any, bw, K_U32, err));
+                PK_FORWARD(flush_packed_k(v + start, g - start, bw, k, out, err));
+                start = g;
+            }
+            continue;
+        }
+        uint32_t x = v[g];
+        size_t e = run_end(v, g + 8, n, x, K_U32);
+        PK_FORWARD(check_fits(any, bw, K_U32, err));
+        PK_FORWARD(flush_packed_k(v + start, g - start, bw, k, out, err));
+        PK_FORWARD(put_rle_run(e - g, x, bw, out, err));
+        start = g = e;
+    }
+    for (size_t i = g; i < n; i++) any |= v[i];
+    PK_FORWARD(check_fits(any, bw, K_U32, err));
+    if (start == g && g < n && run_end(v, g, n, v[g], K_U32) == n)
+        return put_rle_run(n - g, v[g], bw, out, err);
+    return flush_packed_k(v + start, n - start, bw, k, out, err);
+}
 static plank_status hybrid_i16(const void *v, size_t n, int bw, pk_buffer *out,
                                plank_error *err) {
     return hybrid_body(v, n, bw, K_I16, out, err);
@@ -278,6 +339,18 @@ static plank_status hybrid_run(hybrid_fn fn, const void *v, size_t n, int bw, in
 plank_status pk_rle_encode_u32(const uint32_t *v, size_t n, int bit_width, pk_buffer *out,
                                plank_error *err) {
     return hybrid_run(hybrid_u32, v, n, bit_width, 32, false, out, err);
+}
+
+plank_status pk_rle_encode_u32_k(const uint32_t *v, size_t n, int bit_width,
+                                 const pk_kernels *k, pk_buffer *out, plank_error *err) {
+    if (!k) return pk_rle_encode_u32(v, n, bit_width, out, err);
+    PK_RETURN_IF(bit_width < 0 || bit_width > 32, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "RLE/bit-packed bit width %d is not in 0..32", bit_width);
+    PK_RETURN_IF(n > 0 && !v, err, PLANK_ERR_INVALID_ARGUMENT, "no values to encode");
+    size_t at = out->size;
+    plank_status st = n > 0 ? hybrid_u32_k(v, n, bit_width, k, out, err) : PLANK_OK;
+    if (st != PLANK_OK) out->size = at;
+    return st;
 }
 
 plank_status pk_rle_encode_i16(const int16_t *v, size_t n, int bit_width, pk_buffer *out,

@@ -57,6 +57,10 @@ plank_status pk_rle_encode_u32(const uint32_t *v, size_t n, int bit_width, pk_bu
                                plank_error *err);
 plank_status pk_rle_encode_i16(const int16_t *v, size_t n, int bit_width, pk_buffer *out,
                                plank_error *err);
+/* pk_rle_encode_u32 through the encode kernels of k (pack32, rle_scan32): the
+ * same bytes; k NULL is pk_rle_encode_u32. */
+plank_status pk_rle_encode_u32_k(const uint32_t *v, size_t n, int bit_width,
+                                 const struct pk_kernels *k, pk_buffer *out, plank_error *err);
 /* Data page v1 levels: a 4-byte little-endian length, then the runs. */
 plank_status pk_rle_encode_levels_v1(const int16_t *v, size_t n, int bit_width, pk_buffer *out,
                                      plank_error *err);
@@ -140,8 +144,9 @@ plank_status pk_dict_builder_encode(const pk_dict_builder *d, pk_buffer *out, pl
 /* Appends an RLE_DICTIONARY / PLAIN_DICTIONARY data page values section:
  * one byte bit width, pk_bit_width_for(dict_count - 1) (0 for a dictionary
  * of one entry, as parquet-mr and Arrow write it), then the hybrid runs of
- * idx[0..n). */
+ * idx[0..n), through the encode kernels of k (NULL: scalar code). */
 plank_status pk_encode_dict_indices(const uint32_t *idx, size_t n, int64_t dict_count,
-                                    pk_buffer *out, plank_error *err);
+                                    const struct pk_kernels *k, pk_buffer *out,
+                                    plank_error *err);
 
 #endif /* PK_ENCODER_H */

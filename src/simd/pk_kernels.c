@@ -31,6 +31,11 @@ static const pk_kernels pk_kernels_scalar = {
     .filter_f32 = pk_filter_f32_scalar,
     .filter_f64 = pk_filter_f64_scalar,
     .filter_codes = pk_filter_codes_scalar,
+    /* the writer's encoders (pk_encode_kernels.c) */
+    .pack32 = pk_pack32_scalar,
+    .rle_scan32 = pk_rle_scan32_scalar,
+    .minmax_i32 = pk_minmax_i32_scalar,
+    .minmax_i64 = pk_minmax_i64_scalar,
 };
 
 #ifdef PK_KERNELS_X86
@@ -60,6 +65,11 @@ static const pk_kernels pk_kernels_avx2 = {
     .filter_f32 = pk_filter_f32_avx2,
     .filter_f64 = pk_filter_f64_avx2,
     .filter_codes = pk_filter_codes_avx2,
+    /* the writer's encoders (pk_encode_kernels.c) */
+    .pack32 = pk_pack32_avx2,
+    .rle_scan32 = pk_rle_scan32_avx2,
+    .minmax_i32 = pk_minmax_i32_avx2,
+    .minmax_i64 = pk_minmax_i64_avx2,
 };
 
 /* AVX-512 F, BW, VL, DQ where it measured at least as fast as AVX2 on the AVX-512
@@ -90,6 +100,11 @@ static const pk_kernels pk_kernels_avx512 = {
     .filter_f32 = pk_filter_f32_avx512,
     .filter_f64 = pk_filter_f64_avx512,
     .filter_codes = pk_filter_codes_avx512,
+    /* the writer's encoders (pk_encode_kernels.c) */
+    .pack32 = pk_pack32_avx512,
+    .rle_scan32 = pk_rle_scan32_avx512,
+    .minmax_i32 = pk_minmax_i32_avx512,
+    .minmax_i64 = pk_minmax_i64_avx512,
 };
 #endif
 

@@ -1,5 +1,5 @@
 /*
- * pk_kernels.h: the table of decoding kernels chosen once per reader.
+ * pk_kernels.h: the table of kernels chosen once per reader or writer.
  *
  * pk_kernels_for(level) returns a static const table whose function pointers
  * are the fastest kernels of that level (or of the highest lower level that
@@ -129,6 +129,20 @@ typedef struct pk_kernels {
      * pass past npass are ignored. */
     int64_t (*filter_codes)(const int32_t *codes, size_t n, const uint8_t *pass, int64_t npass,
                             uint8_t *out);
+
+    /* ---- the writer's encoders (pk_encode_kernels.c) ---- */
+    /* Bit-packs in[0..n) (n a multiple of 8, every value below 2^bw, bw 0..32) LSB-first
+     * into out[0 .. n/8*bw); may store zeros in the 8 bytes after those. */
+    void (*pack32)(const uint32_t *in, size_t n, int bw, uint8_t *out);
+    /* The index of the first of the n/8 whole groups of 8 values (group g: v[8g .. 8g+8))
+     * whose values are all equal, or n/8 when there is none; ORs into *any every value of
+     * the groups before it and of that group (all n/8 groups when there is none). */
+    size_t (*rle_scan32)(const uint32_t *v, size_t n, uint32_t *any);
+    /* The smallest and largest of v[0..n) (n >= 1) compared as (intN_t)(v[i] ^ flip):
+     * flip 0 for signed order, the sign bit alone for unsigned; returned as stored (not
+     * flipped). v need not be aligned. */
+    void (*minmax_i32)(const int32_t *v, size_t n, uint32_t flip, int32_t *mn, int32_t *mx);
+    void (*minmax_i64)(const int64_t *v, size_t n, uint64_t flip, int64_t *mn, int64_t *mx);
 } pk_kernels;
 
 /* filter_f32 / filter_f64 flags: open bounds, and NaN values passing. */
@@ -193,18 +207,30 @@ int pk_kernels_available(const pk_kernels **out);
     int64_t pk_filter_codes_##isa(const int32_t *codes, size_t n, const uint8_t *pass,        \
                                   int64_t npass, uint8_t *out);
 
+/* The writer's kernels of one instruction set (pk_encode_kernels.c). */
+#define PK_ENCODE_KERNELS(isa)                                                              \
+    void pk_pack32_##isa(const uint32_t *in, size_t n, int bw, uint8_t *out);                 \
+    size_t pk_rle_scan32_##isa(const uint32_t *v, size_t n, uint32_t *any);                   \
+    void pk_minmax_i32_##isa(const int32_t *v, size_t n, uint32_t flip, int32_t *mn,          \
+                             int32_t *mx);                                                    \
+    void pk_minmax_i64_##isa(const int64_t *v, size_t n, uint64_t flip, int64_t *mn,          \
+                             int64_t *mx);
+
 PK_UNPACK_LEVEL_KERNELS(scalar)
 PK_BITS_KERNELS(scalar)
 PK_FILTER_KERNELS(scalar)
+PK_ENCODE_KERNELS(scalar)
 
 #ifdef PK_KERNELS_X86
 PK_UNPACK_LEVEL_KERNELS(avx2)
 PK_BITS_KERNELS(avx2)
 PK_FILTER_KERNELS(avx2)
+PK_ENCODE_KERNELS(avx2)
 /* AVX-512 F, BW, VL, DQ (no VBMI: the level does not imply it); the bitmap kernels of
  * that level are the AVX2 ones. */
 PK_UNPACK_LEVEL_KERNELS(avx512)
 PK_FILTER_KERNELS(avx512)
+PK_ENCODE_KERNELS(avx512)
 #endif
 
 /* DELTA, dictionary and BYTE_STREAM_SPLIT implementations (pk_delta_*.c, pk_dict_*.c,

@@ -214,7 +214,7 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
                          (c->sort == PK_SORT_I32 || c->sort == PK_SORT_I64);
     pk_minmax_clear(&c->p_mm);
     if (want_mm && !mm_from_dict && !mm_after_dict) {
-        PK_FORWARD(pk_minmax_update(&c->p_mm, c->sort, &v, err));
+        PK_FORWARD(pk_minmax_update(&c->p_mm, c->sort, &v, c->kernels, err));
         PK_FORWARD(pk_minmax_merge(&c->c_mm, c->sort, &c->p_mm, err));
     }
     if (c->o.bloom) PK_FORWARD(bloom_hash_values(c, &v, err));
@@ -259,11 +259,11 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
                 PK_FORWARD(pk_minmax_offer_int(&c->p_mm, c->sort, c->dict.put_lo,
                                                c->dict.put_hi, err));
             else
-                PK_FORWARD(pk_minmax_update(&c->p_mm, c->sort, &v, err));
+                PK_FORWARD(pk_minmax_update(&c->p_mm, c->sort, &v, c->kernels, err));
             PK_FORWARD(pk_minmax_merge(&c->c_mm, c->sort, &c->p_mm, err));
         }
         PK_FORWARD(pk_encode_dict_indices((const uint32_t *)c->idx.data, (size_t)v.n,
-                                          c->dict.count, &c->enc, err));
+                                          c->dict.count, c->kernels, &c->enc, err));
         used = c->o.format_version == 1 ? PLANK_ENC_PLAIN_DICTIONARY : PLANK_ENC_RLE_DICTIONARY;
         c->dict_used = true;
         /* The next pages fall back (this one keeps its indices) past the

@@ -59,9 +59,10 @@ typedef struct pk_minmax {
 void pk_minmax_init(pk_minmax *m, const plank_allocator *a);
 void pk_minmax_release(pk_minmax *m);
 void pk_minmax_clear(pk_minmax *m);
-/* Folds the values of v into m. */
+/* Folds the values of v into m; integers through the min/max kernels of k
+ * (NULL: the scalar loops). */
 plank_status pk_minmax_update(pk_minmax *m, pk_sort_kind kind, const pk_values *v,
-                              plank_error *err);
+                              const pk_kernels *k, plank_error *err);
 /* Folds the entries sel[0..n) of a dictionary (pk_dict_builder_entries)
  * into m: a dictionary-encoded page's min/max from its distinct values. */
 plank_status pk_minmax_update_entries(pk_minmax *m, pk_sort_kind kind, const pk_values *entries,

@@ -297,8 +297,20 @@ static plank_status update_bytes(pk_minmax *m, const pk_values *v, plank_error *
 }
 
 plank_status pk_minmax_update(pk_minmax *m, pk_sort_kind kind, const pk_values *v,
-                              plank_error *err) {
+                              const pk_kernels *k, plank_error *err) {
     if (v->n == 0 || kind == PK_SORT_NONE) return PLANK_OK;
+    if (k && (kind == PK_SORT_I32 || kind == PK_SORT_U32)) {
+        int32_t lo, hi;
+        k->minmax_i32((const int32_t *)(const void *)v->fixed, (size_t)v->n,
+                      kind == PK_SORT_U32 ? UINT32_C(0x80000000) : 0, &lo, &hi);
+        return offer(m, kind, (const uint8_t *)&lo, 4, (const uint8_t *)&hi, 4, err);
+    }
+    if (k && (kind == PK_SORT_I64 || kind == PK_SORT_U64)) {
+        int64_t lo, hi;
+        k->minmax_i64((const int64_t *)(const void *)v->fixed, (size_t)v->n,
+                      kind == PK_SORT_U64 ? UINT64_C(0x8000000000000000) : 0, &lo, &hi);
+        return offer(m, kind, (const uint8_t *)&lo, 8, (const uint8_t *)&hi, 8, err);
+    }
     switch (kind) {
     case PK_SORT_BOOL: {
         uint8_t lo = 1, hi = 0;

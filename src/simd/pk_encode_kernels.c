@@ -1,0 +1,346 @@
+/*
+ * pk_encode_kernels.c: the writer's kernels: bit-packing of dictionary indices
+ * (pack32), the search for RLE runs in them (rle_scan32), and the min/max of a
+ * page of 32- and 64-bit integers (minmax_i32 / minmax_i64). Contracts in
+ * pk_kernels.h.
+ *
+ * pack32: Parquet's bit-packed layout is horizontal (value i at bits
+ * [i*bw, (i+1)*bw) of one little-endian stream), so a group of 8 values is bw
+ * bytes. The scalar kernel packs a group into a 64-bit accumulator with the
+ * width a constant (one loop per width, PK_PACK_WIDTHS), the reference the
+ * vector kernels are tested against. For widths up to 16 (dictionaries of up
+ * to 65,536 entries, nearly all of them) the vector kernels merge the values
+ * of a group pairwise in 64-bit lanes: 8 values of bw bits become 4 of 2*bw,
+ * then 2 of 4*bw (each still in one 64-bit lane), and the last merge of two
+ * 64-bit words is done on general registers; AVX-512 does two groups per
+ * 512-bit register. Wider values take the scalar loop.
+ *
+ * rle_scan32: a group is a run candidate when its 8 values are equal: one
+ * compare of the group against its first value broadcast (AVX2: a 256-bit
+ * register per group; AVX-512: two groups per register, a mask each).
+ *
+ * minmax: running min and max registers over the values, the sign bit flipped
+ * first for unsigned order (the caller's flip), reduced at the end.
+ */
+#include "pk_kernels.h"
+
+/* ---- scalar ------------------------------------------------------------------------ */
+
+/* One group of 8 values of bw bits (a constant in every stamped copy) at o. */
+PK_INLINE uint8_t *pack_group(const uint32_t *v, int bw, uint8_t *o) {
+    if (bw == 0) return o;
+    if (bw <= 8) {
+        uint64_t acc = 0;
+        for (int k = 0; k < 8; k++) acc |= (uint64_t)v[k] << (k * bw);
+        pk_store_u64(o, acc); /* 8 bytes: the bw after o belong to the group */
+        return o + bw;
+    }
+    /* 8*bw bits in 64-bit words, filled in order */
+    uint64_t acc = 0;
+    int nb = 0;
+    for (int k = 0; k < 8; k++) {
+        uint64_t x = v[k];
+        acc |= x << nb;
+        nb += bw;
+        if (nb >= 64) {
+            pk_store_u64(o, acc);
+            o += 8;
+            nb -= 64;
+            acc = nb ? x >> (bw - nb) : 0;
+        }
+    }
+    if (nb) pk_store_u64(o, acc);
+    return o + (nb + 7) / 8;
+}
+
+PK_INLINE void pack_groups(const uint32_t *in, size_t n, int bw, uint8_t *out) {
+    for (size_t g = 0; g < n; g += 8) out = pack_group(in + g, bw, out);
+}
+
+#define PK_PACK_CASE(W) case (W): pack_groups(in, n, (W), out); return;
+#define PK_PACK_WIDTHS(lo)                                                                   \
+    PK_PACK_CASE(lo) PK_PACK_CASE((lo) + 1) PK_PACK_CASE((lo) + 2) PK_PACK_CASE((lo) + 3)     \
+    PK_PACK_CASE((lo) + 4) PK_PACK_CASE((lo) + 5) PK_PACK_CASE((lo) + 6) PK_PACK_CASE((lo) + 7)
+
+/* Widths 17..32 at every level (and all widths in the scalar kernel). */
+static void pack32_wide(const uint32_t *in, size_t n, int bw, uint8_t *out) {
+    switch (bw) {
+        PK_PACK_WIDTHS(16)
+        PK_PACK_WIDTHS(24)
+    default: pack_groups(in, n, 32, out); return;
+    }
+}
+
+void pk_pack32_scalar(const uint32_t *in, size_t n, int bw, uint8_t *out) {
+    switch (bw) {
+        PK_PACK_WIDTHS(0)
+        PK_PACK_WIDTHS(8)
+    default: pack32_wide(in, n, bw, out); return;
+    }
+}
+
+size_t pk_rle_scan32_scalar(const uint32_t *v, size_t n, uint32_t *any) {
+    uint32_t a = 0;
+    size_t g = 0;
+    for (; g + 8 <= n; g += 8) {
+        uint32_t x = v[g], d = 0;
+        for (int k = 0; k < 8; k++) {
+            d |= v[g + k] ^ x;
+            a |= v[g + k];
+        }
+        if (!d) break;
+    }
+    *any |= a;
+    return g / 8;
+}
+
+void pk_minmax_i32_scalar(const int32_t *v, size_t n, uint32_t flip, int32_t *mn, int32_t *mx) {
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    for (size_t i = 0; i < n; i++) {
+        int32_t x = (int32_t)(pk_load_u32((const uint8_t *)v + 4 * i) ^ flip);
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    *mn = (int32_t)((uint32_t)lo ^ flip);
+    *mx = (int32_t)((uint32_t)hi ^ flip);
+}
+
+void pk_minmax_i64_scalar(const int64_t *v, size_t n, uint64_t flip, int64_t *mn, int64_t *mx) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        int64_t x = (int64_t)(pk_load_u64((const uint8_t *)v + 8 * i) ^ flip);
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    *mn = (int64_t)((uint64_t)lo ^ flip);
+    *mx = (int64_t)((uint64_t)hi ^ flip);
+}
+
+#ifdef PK_KERNELS_X86
+#include <immintrin.h>
+
+#define PK_AVX2_FN __attribute__((target("avx2,bmi2")))
+#define PK_AVX512_FN __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,bmi2")))
+
+/* ---- AVX2 -------------------------------------------------------------------------- */
+
+/* The last merge of a group: 8*bw bits from two words of 4*bw bits each,
+ * stored as bw bytes (and zeros up to 16 bytes from o). */
+PK_INLINE uint8_t *put_merged(uint64_t u0, uint64_t u1, int bw, uint8_t *o) {
+    int s = 4 * bw; /* 0 < s <= 64 */
+    uint64_t lo = s == 64 ? u0 : u0 | u1 << s;
+    uint64_t hi = s == 64 ? u1 : u1 >> (64 - s);
+    pk_store_u64(o, lo);
+    pk_store_u64(o + 8, hi);
+    return o + bw;
+}
+
+/* Widths 1..16, a constant in each stamped copy: per 64-bit lane, its two
+ * values joined (v0 | v1 << bw), then per 128-bit half the two lanes joined
+ * (2*bw-bit values), leaving 4*bw bits in the low lane of each half. */
+PK_AVX2_FN static inline void pack_narrow_avx2(const uint32_t *in, size_t n, const int bw,
+                                               uint8_t *out) {
+    const __m256i lo32 = _mm256_set1_epi64x(0xFFFFFFFF);
+    for (size_t g = 0; g < n; g += 8) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(in + g));
+        __m256i t = _mm256_or_si256(_mm256_and_si256(x, lo32),
+                                    _mm256_slli_epi64(_mm256_srli_epi64(x, 32), bw));
+        __m256i u = _mm256_or_si256(t, _mm256_slli_epi64(_mm256_srli_si256(t, 8), 2 * bw));
+        uint64_t u0 = (uint64_t)_mm256_extract_epi64(u, 0);
+        uint64_t u1 = (uint64_t)_mm256_extract_epi64(u, 2);
+        out = put_merged(u0, u1, bw, out);
+    }
+}
+
+#define PK_NARROW_CASE(W, isa) case (W): pack_narrow_##isa(in, n, (W), out); return;
+#define PK_NARROW_CASES(isa)                                                                  \
+    PK_NARROW_CASE(1, isa) PK_NARROW_CASE(2, isa) PK_NARROW_CASE(3, isa)                      \
+    PK_NARROW_CASE(4, isa) PK_NARROW_CASE(5, isa) PK_NARROW_CASE(6, isa)                      \
+    PK_NARROW_CASE(7, isa) PK_NARROW_CASE(8, isa) PK_NARROW_CASE(9, isa)                      \
+    PK_NARROW_CASE(10, isa) PK_NARROW_CASE(11, isa) PK_NARROW_CASE(12, isa)                   \
+    PK_NARROW_CASE(13, isa) PK_NARROW_CASE(14, isa) PK_NARROW_CASE(15, isa)                   \
+    PK_NARROW_CASE(16, isa)
+
+/* put_merged stores 16 bytes from a group's start, into the groups after it:
+ * the last ceil(16 / bw) groups are packed by the scalar loop, which writes
+ * over those bytes and stores at most 8 (zero) bytes past the end. */
+#define PK_PACK_VECTOR(isa)                                                                   \
+    void pk_pack32_##isa(const uint32_t *in, size_t n, int bw, uint8_t *out) {                \
+        size_t tail = bw > 0 ? (size_t)(16 + bw - 1) / (size_t)bw : 0;                        \
+        if (bw == 0 || bw > 16 || n / 8 <= tail) {                                            \
+            pk_pack32_scalar(in, n, bw, out);                                                 \
+            return;                                                                           \
+        }                                                                                     \
+        size_t body = n - 8 * tail;                                                           \
+        pack_body_##isa(in, body, bw, out);                                                   \
+        pk_pack32_scalar(in + body, n - body, bw, out + body / 8 * (size_t)bw);               \
+    }
+
+PK_AVX2_FN static void pack_body_avx2(const uint32_t *in, size_t n, int bw, uint8_t *out) {
+    switch (bw) { PK_NARROW_CASES(avx2) default: break; }
+}
+PK_AVX2_FN PK_PACK_VECTOR(avx2)
+
+PK_AVX2_FN size_t pk_rle_scan32_avx2(const uint32_t *v, size_t n, uint32_t *any) {
+    __m256i a = _mm256_setzero_si256();
+    size_t g = 0;
+    for (; g + 8 <= n; g += 8) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(v + g));
+        a = _mm256_or_si256(a, x);
+        __m256i first = _mm256_broadcastd_epi32(_mm256_castsi256_si128(x));
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(x, first)) == -1) break;
+    }
+    __m128i h = _mm_or_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+    h = _mm_or_si128(h, _mm_shuffle_epi32(h, 0x4E));
+    h = _mm_or_si128(h, _mm_shuffle_epi32(h, 0xB1));
+    *any |= (uint32_t)_mm_cvtsi128_si32(h);
+    return g / 8;
+}
+
+PK_AVX2_FN void pk_minmax_i32_avx2(const int32_t *v, size_t n, uint32_t flip, int32_t *mn,
+                                   int32_t *mx) {
+    const __m256i f = _mm256_set1_epi32((int32_t)flip);
+    __m256i lo = _mm256_set1_epi32(INT32_MAX), hi = _mm256_set1_epi32(INT32_MIN);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(v + i)), f);
+        lo = _mm256_min_epi32(lo, x);
+        hi = _mm256_max_epi32(hi, x);
+    }
+    int32_t l[8], h[8];
+    _mm256_storeu_si256((__m256i *)(void *)l, lo);
+    _mm256_storeu_si256((__m256i *)(void *)h, hi);
+    int32_t a = INT32_MAX, b = INT32_MIN;
+    for (int k = 0; k < 8; k++) {
+        a = l[k] < a ? l[k] : a;
+        b = h[k] > b ? h[k] : b;
+    }
+    for (; i < n; i++) {
+        int32_t x = (int32_t)(pk_load_u32((const uint8_t *)v + 4 * i) ^ flip);
+        a = x < a ? x : a;
+        b = x > b ? x : b;
+    }
+    *mn = (int32_t)((uint32_t)a ^ flip);
+    *mx = (int32_t)((uint32_t)b ^ flip);
+}
+
+/* AVX2 has no 64-bit min/max: a compare and two blends per register. */
+PK_AVX2_FN void pk_minmax_i64_avx2(const int64_t *v, size_t n, uint64_t flip, int64_t *mn,
+                                   int64_t *mx) {
+    const __m256i f = _mm256_set1_epi64x((int64_t)flip);
+    __m256i lo = _mm256_set1_epi64x(INT64_MAX), hi = _mm256_set1_epi64x(INT64_MIN);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(v + i)), f);
+        lo = _mm256_blendv_epi8(lo, x, _mm256_cmpgt_epi64(lo, x));
+        hi = _mm256_blendv_epi8(hi, x, _mm256_cmpgt_epi64(x, hi));
+    }
+    int64_t l[4], h[4];
+    _mm256_storeu_si256((__m256i *)(void *)l, lo);
+    _mm256_storeu_si256((__m256i *)(void *)h, hi);
+    int64_t a = INT64_MAX, b = INT64_MIN;
+    for (int k = 0; k < 4; k++) {
+        a = l[k] < a ? l[k] : a;
+        b = h[k] > b ? h[k] : b;
+    }
+    for (; i < n; i++) {
+        int64_t x = (int64_t)(pk_load_u64((const uint8_t *)v + 8 * i) ^ flip);
+        a = x < a ? x : a;
+        b = x > b ? x : b;
+    }
+    *mn = (int64_t)((uint64_t)a ^ flip);
+    *mx = (int64_t)((uint64_t)b ^ flip);
+}
+
+/* ---- AVX-512 ------------------------------------------------------------------------ */
+
+/* Two groups per register: the same two merges as AVX2 in each 128-bit lane. */
+PK_AVX512_FN static inline void pack_narrow_avx512(const uint32_t *in, size_t n, const int bw,
+                                                   uint8_t *out) {
+    const __m512i lo32 = _mm512_set1_epi64(0xFFFFFFFF);
+    size_t g = 0;
+    for (; g + 16 <= n; g += 16) {
+        __m512i x = _mm512_loadu_si512((const void *)(in + g));
+        __m512i t = _mm512_or_si512(_mm512_and_si512(x, lo32),
+                                    _mm512_slli_epi64(_mm512_srli_epi64(x, 32), bw));
+        __m512i u = _mm512_or_si512(t, _mm512_slli_epi64(_mm512_bsrli_epi128(t, 8), 2 * bw));
+        /* the low lane of each 128-bit part: u0, u1 of the first group, then the second's */
+        __m256i q = _mm512_castsi512_si256(_mm512_permutexvar_epi64(
+            _mm512_set_epi64(0, 0, 0, 0, 6, 4, 2, 0), u));
+        uint64_t w[4];
+        _mm256_storeu_si256((__m256i *)(void *)w, q);
+        out = put_merged(w[0], w[1], bw, out);
+        out = put_merged(w[2], w[3], bw, out);
+    }
+    pack_narrow_avx2(in + g, n - g, bw, out);
+}
+
+PK_AVX512_FN static void pack_body_avx512(const uint32_t *in, size_t n, int bw, uint8_t *out) {
+    switch (bw) { PK_NARROW_CASES(avx512) default: break; }
+}
+PK_AVX512_FN PK_PACK_VECTOR(avx512)
+
+PK_AVX512_FN size_t pk_rle_scan32_avx512(const uint32_t *v, size_t n, uint32_t *any) {
+    __m512i a = _mm512_setzero_si512();
+    /* index of each group's first value, per lane */
+    const __m512i firsts = _mm512_set_epi32(8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0);
+    size_t g = 0;
+    for (; g + 16 <= n; g += 16) {
+        __m512i x = _mm512_loadu_si512((const void *)(v + g));
+        __mmask16 eq = _mm512_cmpeq_epi32_mask(x, _mm512_permutexvar_epi32(firsts, x));
+        if ((eq & 0xFF) == 0xFF) break; /* the first group: `a` holds nothing of it yet */
+        a = _mm512_or_si512(a, _mm512_maskz_mov_epi32(0xFF, x));
+        if ((eq & 0xFF00) == 0xFF00) {
+            g += 8;
+            break;
+        }
+        a = _mm512_or_si512(a, x);
+    }
+    uint32_t r = (uint32_t)_mm512_reduce_or_epi32(a);
+    /* the group found (or the groups after the vector loop) by the AVX2 body,
+     * which also adds the found group's values */
+    *any |= r;
+    return g / 8 + pk_rle_scan32_avx2(v + g, n - g, any);
+}
+
+PK_AVX512_FN void pk_minmax_i32_avx512(const int32_t *v, size_t n, uint32_t flip, int32_t *mn,
+                                       int32_t *mx) {
+    const __m512i f = _mm512_set1_epi32((int32_t)flip);
+    __m512i lo = _mm512_set1_epi32(INT32_MAX), hi = _mm512_set1_epi32(INT32_MIN);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(v + i)), f);
+        lo = _mm512_min_epi32(lo, x);
+        hi = _mm512_max_epi32(hi, x);
+    }
+    if (i < n) {
+        __mmask16 m = (__mmask16)((1u << (n - i)) - 1);
+        __m512i x = _mm512_xor_si512(_mm512_maskz_loadu_epi32(m, v + i), f);
+        lo = _mm512_mask_min_epi32(lo, m, lo, x);
+        hi = _mm512_mask_max_epi32(hi, m, hi, x);
+    }
+    *mn = (int32_t)((uint32_t)_mm512_reduce_min_epi32(lo) ^ flip);
+    *mx = (int32_t)((uint32_t)_mm512_reduce_max_epi32(hi) ^ flip);
+}
+
+PK_AVX512_FN void pk_minmax_i64_avx512(const int64_t *v, size_t n, uint64_t flip, int64_t *mn,
+                                       int64_t *mx) {
+    const __m512i f = _mm512_set1_epi64((int64_t)flip);
+    __m512i lo = _mm512_set1_epi64(INT64_MAX), hi = _mm512_set1_epi64(INT64_MIN);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(v + i)), f);
+        lo = _mm512_min_epi64(lo, x);
+        hi = _mm512_max_epi64(hi, x);
+    }
+    if (i < n) {
+        __mmask8 m = (__mmask8)((1u << (n - i)) - 1);
+        __m512i x = _mm512_xor_si512(_mm512_maskz_loadu_epi64(m, v + i), f);
+        lo = _mm512_mask_min_epi64(lo, m, lo, x);
+        hi = _mm512_mask_max_epi64(hi, m, hi, x);
+    }
+    *mn = (int64_t)((uint64_t)_mm512_reduce_min_epi64(lo) ^ flip);
+    *mx = (int64_t)((uint64_t)_mm512_reduce_max_epi64(hi) ^ flip);
+}
+
+#endif /* PK_KERNELS_X86 */

@@ -1,0 +1,172 @@
+/* test_simd_encode.c: the writer's kernels (pack32, rle_scan32, minmax_i32,
+ * minmax_i64) at every dispatch level this machine has, against references
+ * written here (a bit-by-bit packer, a plain group scan, a plain min/max):
+ * every bit width, lengths 0..4096, unaligned inputs and outputs, and canary
+ * bytes around the output (nothing written outside what the contract
+ * allows). The packed bytes are also unpacked by the reader's scalar
+ * unpack32, the decoder's own kernel. */
+#include "simd_sets.h"
+#include "tharness.h"
+
+static uint64_t rng_state = 0x243F6A8885A308D3ull;
+static uint64_t rnd(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* The reference packer: value i's bit j goes to bit i*bw + j of the stream. */
+static void ref_pack(const uint32_t *v, size_t n, int bw, uint8_t *out) {
+    memset(out, 0, n / 8 * (size_t)bw);
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < bw; j++)
+            if ((v[i] >> j) & 1) {
+                size_t bit = i * (size_t)bw + (size_t)j;
+                out[bit / 8] |= (uint8_t)(1u << (bit % 8));
+            }
+}
+
+#define MAXN 4096
+#define CANARY 0xA5
+
+static void test_pack(const pk_kernels *const *sets, int nsets) {
+    static uint32_t vals[MAXN + 8];
+    static uint8_t want[MAXN * 4 + 64], got[MAXN * 4 + 64], back_bytes[(MAXN + 8) * 4];
+    int64_t cases = 0;
+    for (int bw = 0; bw <= 32; bw++) {
+        uint32_t mask = bw == 32 ? UINT32_MAX : (1u << bw) - 1;
+        for (size_t n = 0; n <= MAXN; n += (n < 256 ? 8 : 8 * (1 + rnd() % 9))) {
+            size_t off_in = rnd() % 4, off_out = rnd() % 8;
+            uint32_t *v = vals + off_in;
+            int shape = (int)(rnd() % 4);
+            for (size_t i = 0; i < n; i++) {
+                uint32_t x = (uint32_t)rnd();
+                /* runs, extremes and random bits */
+                if (shape == 1) x = (uint32_t)(i / 13);
+                if (shape == 2) x = i % 3 ? mask : 0;
+                v[i] = x & mask;
+            }
+            size_t bytes = n / 8 * (size_t)bw;
+            ref_pack(v, n, bw, want);
+            for (int s = 0; s < nsets; s++) {
+                memset(got, CANARY, sizeof got);
+                sets[s]->pack32(v, n, bw, got + off_out);
+                bool ok = memcmp(got + off_out, want, bytes) == 0;
+                /* the 8 bytes after: zero or untouched; nothing before or after that */
+                for (size_t k = 0; k < off_out; k++) ok &= got[k] == CANARY;
+                for (size_t k = bytes; k < bytes + 8; k++)
+                    ok &= got[off_out + k] == CANARY || got[off_out + k] == 0;
+                for (size_t k = off_out + bytes + 8; k < sizeof got; k++) ok &= got[k] == CANARY;
+                CHECK_MSG(ok, "%s pack32 bw %d n %zu (offsets %zu, %zu) differs",
+                          pk_simd_level_name(sets[s]->level), bw, n, off_in, off_out);
+                cases++;
+            }
+            /* the decoder reads back what was packed */
+            uint32_t *back = (uint32_t *)(void *)back_bytes;
+            pk_unpack32_scalar(want, bytes, back, n, bw);
+            CHECK_MSG(n == 0 || memcmp(back, v, n * 4) == 0, "unpack of bw %d n %zu differs", bw,
+                      n);
+        }
+    }
+    fprintf(stderr, "pack32: %lld cases\n", (long long)cases);
+}
+
+static size_t ref_scan(const uint32_t *v, size_t n, uint32_t *any) {
+    size_t g = 0;
+    for (; g < n / 8; g++) {
+        bool eq = true;
+        for (int k = 0; k < 8; k++) {
+            *any |= v[8 * g + (size_t)k];
+            eq &= v[8 * g + (size_t)k] == v[8 * g];
+        }
+        if (eq) break;
+    }
+    return g;
+}
+
+static void test_rle_scan(const pk_kernels *const *sets, int nsets) {
+    static uint32_t vals[MAXN + 8];
+    int64_t cases = 0;
+    for (size_t n = 0; n <= MAXN; n += (n < 300 ? 1 : 1 + rnd() % 40)) {
+        for (int rep = 0; rep < 3; rep++) {
+            uint32_t *v = vals + rnd() % 4;
+            for (size_t i = 0; i < n; i++) v[i] = (uint32_t)(rnd() % (rep == 0 ? 2 : 1000));
+            /* plant a run at a random place (not always on a group boundary) */
+            if (n && rep > 0) {
+                size_t at = rnd() % n, len = 8 + rnd() % 12;
+                for (size_t i = at; i < n && i < at + len; i++) v[i] = 77u << (rep * 7);
+            }
+            uint32_t want_any = 0x10000u;
+            size_t want = ref_scan(v, n, &want_any);
+            for (int s = 0; s < nsets; s++) {
+                uint32_t any = 0x10000u;
+                size_t got = sets[s]->rle_scan32(v, n, &any);
+                CHECK_MSG(got == want && any == want_any,
+                          "%s rle_scan32 n %zu: group %zu (want %zu), any %x (want %x)",
+                          pk_simd_level_name(sets[s]->level), n, got, want, any, want_any);
+                cases++;
+            }
+        }
+    }
+    fprintf(stderr, "rle_scan32: %lld cases\n", (long long)cases);
+}
+
+static void test_minmax(const pk_kernels *const *sets, int nsets) {
+    static uint8_t buf[MAXN * 8 + 16];
+    int64_t cases = 0;
+    for (size_t n = 1; n <= MAXN; n += (n < 300 ? 1 : 1 + rnd() % 40)) {
+        size_t off = rnd() % 8; /* any byte alignment */
+        int shape = (int)(rnd() % 3);
+        for (size_t i = 0; i < n * 8; i++) buf[off + i] = (uint8_t)rnd();
+        if (shape == 1) /* the extremes somewhere */
+            for (int k = 0; k < 4; k++) {
+                size_t at = rnd() % n;
+                memset(buf + off + at * 8, k % 2 ? 0xFF : 0, 8);
+                buf[off + at * 8 + 7] ^= k < 2 ? 0x80 : 0;
+                buf[off + at * 4 + 3] ^= k < 2 ? 0x80 : 0;
+            }
+        if (shape == 2) memset(buf + off, 0x42, n * 8); /* all equal */
+        for (int fl = 0; fl < 2; fl++) {
+            int32_t wmn32 = 0, wmx32 = 0;
+            int64_t wmn64 = 0, wmx64 = 0;
+            uint32_t f32 = fl ? 0x80000000u : 0;
+            uint64_t f64 = fl ? UINT64_C(0x8000000000000000) : 0;
+            for (size_t i = 0; i < n; i++) {
+                uint32_t x32;
+                uint64_t x64;
+                memcpy(&x32, buf + off + 4 * i, 4);
+                memcpy(&x64, buf + off + 8 * i, 8);
+                int32_t a = (int32_t)(x32 ^ f32);
+                int64_t b = (int64_t)(x64 ^ f64);
+                if (i == 0 || a < (int32_t)((uint32_t)wmn32 ^ f32)) wmn32 = (int32_t)x32;
+                if (i == 0 || a > (int32_t)((uint32_t)wmx32 ^ f32)) wmx32 = (int32_t)x32;
+                if (i == 0 || b < (int64_t)((uint64_t)wmn64 ^ f64)) wmn64 = (int64_t)x64;
+                if (i == 0 || b > (int64_t)((uint64_t)wmx64 ^ f64)) wmx64 = (int64_t)x64;
+            }
+            for (int s = 0; s < nsets; s++) {
+                int32_t mn32, mx32;
+                int64_t mn64, mx64;
+                sets[s]->minmax_i32((const int32_t *)(const void *)(buf + off), n, f32, &mn32,
+                                    &mx32);
+                sets[s]->minmax_i64((const int64_t *)(const void *)(buf + off), n, f64, &mn64,
+                                    &mx64);
+                CHECK_MSG(mn32 == wmn32 && mx32 == wmx32, "%s minmax_i32 n %zu flip %d",
+                          pk_simd_level_name(sets[s]->level), n, fl);
+                CHECK_MSG(mn64 == wmn64 && mx64 == wmx64, "%s minmax_i64 n %zu flip %d",
+                          pk_simd_level_name(sets[s]->level), n, fl);
+                cases += 2;
+            }
+        }
+    }
+    fprintf(stderr, "minmax: %lld cases\n", (long long)cases);
+}
+
+int main(void) {
+    const pk_kernels *sets[PK_SIMD_AVX512 + 1];
+    int n = simd_sets(sets);
+    test_pack(sets, n);
+    test_rle_scan(sets, n);
+    test_minmax(sets, n);
+    TEST_END();
+}
