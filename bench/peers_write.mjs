@@ -41,7 +41,10 @@ function stats(times) {
   return { median_s: s[Math.floor(s.length / 2)], best_s: s[0] };
 }
 
-const inst = await DuckDBInstance.create(':memory:', { threads: '1' });
+// WRITE_THREADS (default 1): DuckDB's threads and plank's --threads; the
+// caller sets POLARS_MAX_THREADS to the same number (bench/run_write.sh).
+const threads = process.env.WRITE_THREADS ?? '1';
+const inst = await DuckDBInstance.create(':memory:', { threads });
 const con = await inst.connect();
 await con.run(`CREATE TABLE t AS SELECT * FROM read_csv('${csv}', header = true, columns = {${cols}})`);
 const rows = Number((await con.runAndReadAll('SELECT count(*) FROM t')).getRows()[0][0]);
@@ -57,7 +60,8 @@ const rowsArg = String(rows);
 function plankOnce(codec, dict, file) {
   const c = codec === 'uncompressed' ? 'none' : codec;
   const out = execFileSync(plank, ['bench', 'write', '--rows', rowsArg, '--repeat', '1',
-    '--codec', c, '--dictionary', dict, '-o', file, '--json'], { encoding: 'utf8' });
+    '--codec', c, '--dictionary', dict, '--threads', threads, '-o', file, '--json'],
+    { encoding: 'utf8' });
   const r = JSON.parse(out.trim().split('\n').pop());
   return { secs: r.median_seconds, bytes: r.file_bytes };
 }
@@ -86,6 +90,7 @@ for (const codec of codecs) {
   bytes.polars = fs.statSync(pfile).size;
   for (const [peer, t] of Object.entries(times)) {
     if (!t.length) continue;
-    console.log(JSON.stringify({ peer, codec, rows, repeat, ...stats(t), bytes: bytes[peer] }));
+    console.log(JSON.stringify({ peer, codec, rows, repeat, threads: Number(threads), ...stats(t),
+                                 bytes: bytes[peer] }));
   }
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/run_write.sh [ROWS] [REPEAT]: `plank bench write` next to DuckDB
-# (COPY ... TO, one thread) and Polars (writeParquet, POLARS_MAX_THREADS=1)
+# (COPY ... TO, one thread) and Polars (writeParquet, POLARS_MAX_THREADS=1),
+# and with THREADS="1 2" also all three on two threads
 # writing the same lineitem-like table, per codec, with output sizes.
 # plank generates the table (deterministic) and exports it as CSV; the peers
 # load that CSV once (not timed) and time only their Parquet write. The
@@ -23,24 +24,29 @@ trap 'rm -rf "$tmp"' EXIT
 out=$tmp/results.jsonl
 # One node process loads the table into DuckDB and Polars once; each round
 # runs plank (dictionary on, off), DuckDB and Polars one after the other.
-PLANK="$build/plank" POLARS_MAX_THREADS=1 node bench/peers_write.mjs "$tmp/lineitem.csv" \
-    "$tmp/peers" "$rep" snappy zstd uncompressed >"$out"
+# THREADS="1 2" (default "1"): each count in turn, the peers at the same
+# count (DuckDB threads=N, POLARS_MAX_THREADS=N) and plank --threads N.
+for t in ${THREADS:-1}; do
+    PLANK="$build/plank" WRITE_THREADS=$t POLARS_MAX_THREADS=$t node bench/peers_write.mjs \
+        "$tmp/lineitem.csv" "$tmp/peers" "$rep" snappy zstd uncompressed >>"$out"
+done
 cat "$out"
 node -e '
 const rows = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(JSON.parse);
 const norm = c => ({ uncompressed: "none" }[c] ?? c);
 const name = { plank_on: "plank (dictionary on)", plank_off: "plank (dictionary off)",
                duckdb: "DuckDB", polars: "Polars" };
-console.log("| codec | writer | median s | best s | rows/s (median) | file MB | speedup of plank (dictionary on) |");
-console.log("|---|---|---:|---:|---:|---:|---:|");
+console.log("| threads | codec | writer | median s | best s | rows/s (median) | file MB | speedup of plank (dictionary on) |");
+console.log("|---:|---|---|---:|---:|---:|---:|---:|");
+for (const t of [...new Set(rows.map(r => r.threads ?? 1))])
 for (const c of ["snappy", "zstd", "none"]) {
   const order = ["plank_on", "plank_off", "duckdb", "polars"];
-  const here = rows.filter(r => norm(r.codec) === c)
+  const here = rows.filter(r => norm(r.codec) === c && (r.threads ?? 1) === t)
                    .sort((a, b) => order.indexOf(a.peer) - order.indexOf(b.peer));
   const p = here.find(r => r.peer === "plank_on");
   for (const r of here) {
     const sp = r.peer.startsWith("plank") ? "" : (r.median_s / p.median_s).toFixed(2) + "x";
-    console.log(`| ${c} | ${name[r.peer]} | ${r.median_s.toFixed(3)} | ${r.best_s.toFixed(3)} | ` +
+    console.log(`| ${t} | ${c} | ${name[r.peer]} | ${r.median_s.toFixed(3)} | ${r.best_s.toFixed(3)} | ` +
                 `${(r.rows / r.median_s / 1e6).toFixed(2)} M | ${(r.bytes / 1e6).toFixed(1)} | ${sp} |`);
   }
 }' "$out"

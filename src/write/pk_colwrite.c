@@ -32,7 +32,7 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
     pk_geo_init(&c->geo_acc, &node->logical);
     pk_buffer *bufs[] = {&c->def, &c->rep, &c->vals, &c->offs, &c->idx, &c->enc,
                          &c->lv, &c->comp, &c->page_minmax, &c->page_entries, &c->p_def_hist,
-                         &c->p_rep_hist, &c->seen, &c->sel, &c->dpage};
+                         &c->p_rep_hist, &c->seen, &c->sel, &c->dpage, &c->doffs};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], alloc);
     pk_chain_init(&c->pages, alloc);
     /* Staging buffers always have memory, so an all-null page hands the
@@ -66,7 +66,7 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
 void pk_colw_release(pk_colw *c) {
     pk_buffer *bufs[] = {&c->def, &c->rep, &c->vals, &c->offs, &c->idx, &c->enc,
                          &c->lv, &c->comp, &c->page_minmax, &c->page_entries, &c->p_def_hist,
-                         &c->p_rep_hist, &c->seen, &c->sel, &c->dpage};
+                         &c->p_rep_hist, &c->seen, &c->sel, &c->dpage, &c->doffs};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
     pk_chain_release(&c->pages);
     pk_minmax_release(&c->c_mm);
@@ -529,6 +529,67 @@ static int64_t direct_binary_page(const pk_colw *c, const plank_batch *b, int64_
     return -1;
 }
 
+/* The same for an optional flat BYTE_ARRAY column (max_def 1), whose null
+ * slots are empty (Arrow's layout, and what the reader produces): the page
+ * staging would cut from slot i on, if it lies inside [i, end), gets its
+ * levels staged and its values as offsets into the batch's bytes (c->doffs,
+ * one per non-null slot, then the end), not copied. *pe is the page's end,
+ * or 0 when the rows are to be staged as usual (the batch ends first, or a
+ * null slot has bytes). */
+static plank_status direct_optional_binary(pk_colw *c, const plank_batch *b, int64_t i,
+                                           int64_t end, int64_t *pe, plank_error *err) {
+    *pe = 0;
+    int64_t k = i, values = 0;
+    bool full = false;
+    while (k < end && !full) {
+        int64_t rows_left = c->o.page_rows - (k - i);
+        int64_t step = rows_left < PK_STAGE_STEP ? rows_left : PK_STAGE_STEP;
+        if (step < 1) step = 1;
+        int64_t j = end - k < step ? end : k + step;
+        size_t n = (size_t)(j - k), at = c->def.size;
+        PK_FORWARD(pk_buffer_resize(&c->def, at + n * 2, err));
+        int16_t *def = (int16_t *)(c->def.data + at);
+        if (b->def_levels) {
+            memcpy(def, b->def_levels + k, n * 2);
+        } else {
+            for (size_t q = 0; q < n; q++)
+                def[q] = (int16_t)(!b->validity || pk_bit_get(b->validity, k + (int64_t)q));
+        }
+        values += pk_count_eq16(c->kernels, def, n, 1);
+        k = j;
+        int64_t rows = k - i;
+        int64_t staged = b->offsets[k] - b->offsets[i] + 2 * rows / 4 + 4 * values;
+        full = rows >= c->o.page_rows || staged >= c->o.page_size;
+    }
+    if (!full) {
+        c->def.size = 0;
+        return PLANK_OK;
+    }
+    PK_FORWARD(pk_buffer_resize(&c->doffs, (size_t)(values + 1) * 8, err));
+    int64_t *o = (int64_t *)c->doffs.data;
+    const int16_t *def = (const int16_t *)c->def.data;
+    const int64_t *off = b->offsets + i;
+    int64_t q = 0;
+    uint64_t bytes_in_nulls = 0;
+    for (int64_t s = 0; s < k - i; s++) {
+        o[q] = off[s];
+        q += def[s];
+        bytes_in_nulls |= (uint64_t)((off[s + 1] - off[s]) & (def[s] - 1));
+    }
+    o[q] = off[k - i];
+    if (bytes_in_nulls) {
+        c->def.size = 0;
+        return PLANK_OK;
+    }
+    c->direct_offs = o;
+    c->direct_data = b->data;
+    c->direct_padded = values == 0 || o[values - 1] + 16 <= b->offsets[end];
+    c->p_slots = c->p_rows = k - i;
+    c->p_values = values;
+    *pe = k;
+    return PLANK_OK;
+}
+
 plank_status pk_colw_append(pk_colw *c, const plank_batch *b, int64_t begin, int64_t end,
                             plank_error *err) {
     const int16_t *rep = c->max_rep > 0 ? b->rep_levels : NULL;
@@ -539,6 +600,7 @@ plank_status pk_colw_append(pk_colw *c, const plank_batch *b, int64_t begin, int
                            c->type != PLANK_BYTE_ARRAY &&
                            c->o.page_rows <= c->o.page_size / c->width;
     const bool direct_binary = c->max_def == 0 && c->max_rep == 0 && c->type == PLANK_BYTE_ARRAY;
+    const bool direct_optional = c->max_def == 1 && c->max_rep == 0 && c->type == PLANK_BYTE_ARRAY;
     int64_t i = begin;
     while (i < end) {
         bool starts = !rep || rep[i] == 0;
@@ -575,6 +637,22 @@ plank_status pk_colw_append(pk_colw *c, const plank_batch *b, int64_t begin, int
             }
             i = pe;
             continue;
+        }
+        if (direct_optional && c->p_slots == 0) {
+            int64_t ope;
+            PK_FORWARD(direct_optional_binary(c, b, i, end, &ope, err));
+            if (ope > 0) {
+                plank_status st = cut_page(c, err); /* resets direct_*, levels and counts */
+                if (st != PLANK_OK) {
+                    c->direct_offs = NULL;
+                    c->direct_data = NULL;
+                    c->p_slots = c->p_values = c->p_rows = 0;
+                    c->def.size = 0;
+                    return st;
+                }
+                i = ope;
+                continue;
+            }
         }
         int64_t rows_left = c->o.page_rows - c->p_rows;
         int64_t j;

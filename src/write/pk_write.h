@@ -175,6 +175,7 @@ typedef struct pk_colw {
     const int64_t *direct_offs; /* the current page's byte strings read in place: offsets */
     const uint8_t *direct_data; /*   (n + 1, the first may be > 0) and bytes, or NULL */
     bool direct_padded;         /*   16 bytes readable from every value's start */
+    pk_buffer doffs;            /* direct optional byte strings: their offsets in the batch */
     bool in_record;             /* the last slot appended may continue */
 
     /* ---- the chunk (row group) ---- */
