@@ -956,7 +956,10 @@ int main(int argc, char **argv) {
         char file[256];
         snprintf(file, sizeof file, "%s.parquet", cf->name);
         write_config(dir, cf, 1, NULL);
-        check_threads(dir, cf);
+        /* PLANK_MATRIX_THREADS=0: the sanitizer builds leave the 2- and
+         * 3-thread copies out (test_writer compares thread counts there) */
+        const char *mt = getenv("PLANK_MATRIX_THREADS");
+        if (!mt || strcmp(mt, "0") != 0) check_threads(dir, cf);
         if (written++) sb_printf(&cfg, ",\n");
         describe(&cfg, cf, file);
     }
