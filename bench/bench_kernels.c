@@ -43,7 +43,8 @@ typedef struct op {
                  6 spread_bits, 7 spread_fixed, 8 plain spread loop, 9 plain boolean loop,
                  10 count_eq16 AVX2 called directly (no table),
                  11 pk_count_eq16 (the inline front of the table), 12 levels_in_range,
-                 13 def_to_bitmap (bit offset 3) */
+                 13 def_to_bitmap (bit offset 3), 14 pack32, 15 rle_scan32,
+                 16 minmax_i32, 17 minmax_i64 */
     const pk_kernels *k;
     int size, bw;
     const uint8_t *in;
@@ -104,6 +105,24 @@ static void run(const op *o) {
     case 11: sink += (uint64_t)pk_count_eq16(o->k, o->lv, o->n, 1); break;
     case 12: sink += o->k->levels_in_range(o->lv, o->n, 1); break;
     case 13: sink += (uint64_t)o->k->def_to_bitmap(o->lv, o->n, 1, o->out, 3); break;
+    case 14: o->k->pack32((const uint32_t *)(const void *)o->in, o->n, o->bw, o->out); break;
+    case 15: {
+        uint32_t any = 0;
+        sink += o->k->rle_scan32((const uint32_t *)(const void *)o->in, o->n, &any) + any;
+        break;
+    }
+    case 16: {
+        int32_t a, b;
+        o->k->minmax_i32((const int32_t *)(const void *)o->in, o->n, 0, &a, &b);
+        sink += (uint64_t)(a ^ b);
+        break;
+    }
+    case 17: {
+        int64_t a, b;
+        o->k->minmax_i64((const int64_t *)(const void *)o->in, o->n, 0, &a, &b);
+        sink += (uint64_t)(a ^ b);
+        break;
+    }
     default: plain_bools(o); break;
     }
 }
@@ -347,6 +366,41 @@ static void bench_bits(const pk_kernels **tabs, int ntab) {
     free(out);
 }
 
+/* The writer's kernels over 4096 values (a page's dictionary indices of one
+ * batch): pack32 at the widths of dictionaries of 2 to 2^20 entries, the RLE
+ * group scan over values without a run, and integer page min/max. */
+static void bench_encode(const pk_kernels **tabs, int ntab) {
+    size_t n = 4096;
+    uint32_t *in = aligned_alloc(64, n * 8);
+    uint8_t *out = aligned_alloc(64, n * 4 + 64);
+    printf("\n### Writer kernels, 4096 values, G values/s (median / best)\n\n");
+    header("kernel", tabs, ntab, NULL);
+    static const int widths[] = {1, 2, 3, 4, 6, 8, 10, 12, 16, 20};
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+        int bw = widths[wi];
+        for (size_t i = 0; i < n; i++) in[i] = (uint32_t)(i * 2654435761u >> 7) & ((1u << bw) - 1);
+        printf("| pack32 bw %d |", bw);
+        for (int t = 0; t < ntab; t++) {
+            op o = {.kind = 14, .k = tabs[t], .in = (const uint8_t *)in, .out = out, .n = n,
+                    .bw = bw};
+            cell(rate(&o, (double)n), 1e9);
+        }
+        printf("\n");
+    }
+    for (size_t i = 0; i < 2 * n; i++) in[i] = (uint32_t)(i * 2654435761u >> 7);
+    static const char *names[] = {"rle_scan32 (no run)", "minmax_i32", "minmax_i64"};
+    for (int k = 0; k < 3; k++) {
+        printf("| %s |", names[k]);
+        for (int t = 0; t < ntab; t++) {
+            op o = {.kind = 15 + k, .k = tabs[t], .in = (const uint8_t *)in, .out = out, .n = n};
+            cell(rate(&o, (double)n), 1e9);
+        }
+        printf("\n");
+    }
+    free(in);
+    free(out);
+}
+
 int main(int argc, char **argv) {
     const pk_kernels *tabs[4];
     int ntab = pk_kernels_available(tabs);
@@ -356,5 +410,6 @@ int main(int argc, char **argv) {
     if (all || strcmp(what, "levels") == 0) bench_levels(tabs, ntab);
     if (all || strcmp(what, "wide") == 0) bench_wide(tabs, ntab);
     if (all || strcmp(what, "bits") == 0) bench_bits(tabs, ntab);
+    if (all || strcmp(what, "encode") == 0) bench_encode(tabs, ntab);
     return 0;
 }

@@ -16,8 +16,9 @@
  * 512-bit register. Wider values take the scalar loop.
  *
  * rle_scan32: a group is a run candidate when its 8 values are equal: one
- * compare of the group against its first value broadcast (AVX2: a 256-bit
- * register per group; AVX-512: two groups per register, a mask each).
+ * compare of the group against its first value broadcast, a 256-bit register
+ * per group (the AVX-512 table takes it: two groups per 512-bit register
+ * measured slower, bench/README.md "Writer kernels").
  *
  * minmax: running min and max registers over the values, the sign bit flipped
  * first for unsigned order (the caller's flip), reduced at the end.
@@ -279,29 +280,6 @@ PK_AVX512_FN static void pack_body_avx512(const uint32_t *in, size_t n, int bw, 
     switch (bw) { PK_NARROW_CASES(avx512) default: break; }
 }
 PK_AVX512_FN PK_PACK_VECTOR(avx512)
-
-PK_AVX512_FN size_t pk_rle_scan32_avx512(const uint32_t *v, size_t n, uint32_t *any) {
-    __m512i a = _mm512_setzero_si512();
-    /* index of each group's first value, per lane */
-    const __m512i firsts = _mm512_set_epi32(8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0);
-    size_t g = 0;
-    for (; g + 16 <= n; g += 16) {
-        __m512i x = _mm512_loadu_si512((const void *)(v + g));
-        __mmask16 eq = _mm512_cmpeq_epi32_mask(x, _mm512_permutexvar_epi32(firsts, x));
-        if ((eq & 0xFF) == 0xFF) break; /* the first group: `a` holds nothing of it yet */
-        a = _mm512_or_si512(a, _mm512_maskz_mov_epi32(0xFF, x));
-        if ((eq & 0xFF00) == 0xFF00) {
-            g += 8;
-            break;
-        }
-        a = _mm512_or_si512(a, x);
-    }
-    uint32_t r = (uint32_t)_mm512_reduce_or_epi32(a);
-    /* the group found (or the groups after the vector loop) by the AVX2 body,
-     * which also adds the found group's values */
-    *any |= r;
-    return g / 8 + pk_rle_scan32_avx2(v + g, n - g, any);
-}
 
 PK_AVX512_FN void pk_minmax_i32_avx512(const int32_t *v, size_t n, uint32_t flip, int32_t *mn,
                                        int32_t *mx) {

@@ -102,7 +102,7 @@ static const pk_kernels pk_kernels_avx512 = {
     .filter_codes = pk_filter_codes_avx512,
     /* the writer's encoders (pk_encode_kernels.c) */
     .pack32 = pk_pack32_avx512,
-    .rle_scan32 = pk_rle_scan32_avx512,
+    .rle_scan32 = pk_rle_scan32_avx2,
     .minmax_i32 = pk_minmax_i32_avx512,
     .minmax_i64 = pk_minmax_i64_avx512,
 };

@@ -230,7 +230,9 @@ PK_ENCODE_KERNELS(avx2)
  * that level are the AVX2 ones. */
 PK_UNPACK_LEVEL_KERNELS(avx512)
 PK_FILTER_KERNELS(avx512)
-PK_ENCODE_KERNELS(avx512)
+void pk_pack32_avx512(const uint32_t *in, size_t n, int bw, uint8_t *out);
+void pk_minmax_i32_avx512(const int32_t *v, size_t n, uint32_t flip, int32_t *mn, int32_t *mx);
+void pk_minmax_i64_avx512(const int64_t *v, size_t n, uint64_t flip, int64_t *mn, int64_t *mx);
 #endif
 
 /* DELTA, dictionary and BYTE_STREAM_SPLIT implementations (pk_delta_*.c, pk_dict_*.c,
