@@ -44,7 +44,7 @@ typedef struct op {
                  10 count_eq16 AVX2 called directly (no table),
                  11 pk_count_eq16 (the inline front of the table), 12 levels_in_range,
                  13 def_to_bitmap (bit offset 3), 14 pack32, 15 rle_scan32,
-                 16 minmax_i32, 17 minmax_i64 */
+                 16 minmax_i32, 17 minmax_i64, 18 delta_block64 (128 values) */
     const pk_kernels *k;
     int size, bw;
     const uint8_t *in;
@@ -115,6 +115,11 @@ static void run(const op *o) {
         int32_t a, b;
         o->k->minmax_i32((const int32_t *)(const void *)o->in, o->n, 0, &a, &b);
         sink += (uint64_t)(a ^ b);
+        break;
+    }
+    case 18: {
+        uint64_t d[PK_DELTA_BLOCK], mn, ors[4];
+        sink += o->k->delta_block64(o->in, PK_DELTA_BLOCK, 0, d, &mn, ors) + mn + ors[0];
         break;
     }
     case 17: {
@@ -388,12 +393,13 @@ static void bench_encode(const pk_kernels **tabs, int ntab) {
         printf("\n");
     }
     for (size_t i = 0; i < 2 * n; i++) in[i] = (uint32_t)(i * 2654435761u >> 7);
-    static const char *names[] = {"rle_scan32 (no run)", "minmax_i32", "minmax_i64"};
-    for (int k = 0; k < 3; k++) {
+    static const char *names[] = {"rle_scan32 (no run)", "minmax_i32", "minmax_i64",
+                                  "delta_block64 (128 values)"};
+    for (int k = 0; k < 4; k++) {
         printf("| %s |", names[k]);
         for (int t = 0; t < ntab; t++) {
             op o = {.kind = 15 + k, .k = tabs[t], .in = (const uint8_t *)in, .out = out, .n = n};
-            cell(rate(&o, (double)n), 1e9);
+            cell(rate(&o, k == 3 ? (double)PK_DELTA_BLOCK : (double)n), 1e9);
         }
         printf("\n");
     }

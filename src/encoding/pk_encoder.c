@@ -556,11 +556,41 @@ PK_INLINE uint64_t delta_block(const void *src, size_t i, size_t k, uint64_t pre
     return prev;
 }
 
+/* One block of k (1..128) INT32/INT64 values through the kernels: deltas,
+ * minimum and miniblock ORs by delta_block32/64, miniblocks of up to 32 bits
+ * packed by pack32 (wider ones by pack_mini); the same bytes as delta_block. */
+static uint64_t delta_block_k(const void *src, size_t i, size_t k, uint64_t prev, bool is64,
+                              const pk_kernels *kn, uint8_t **op) {
+    uint64_t d[DELTA_BLOCK], min, ors[DELTA_MINIS];
+    prev = is64 ? kn->delta_block64((const uint8_t *)src + 8 * i, k, prev, d, &min, ors)
+                : kn->delta_block32((const uint8_t *)src + 4 * i, k, prev, d, &min, ors);
+    size_t minis = (k + DELTA_MINI - 1) / DELTA_MINI;
+    uint8_t *o = put_uleb(*op, zigzag(min));
+    uint8_t *widths = o;
+    o += DELTA_MINIS;
+    for (size_t m = 0; m < DELTA_MINIS; m++) widths[m] = (uint8_t)(m < minis ? width_of(ors[m]) : 0);
+    for (size_t m = 0; m < minis; m++) {
+        const uint64_t *dm = d + m * DELTA_MINI;
+        int bw = widths[m];
+        if (bw <= 32) {
+            uint32_t n32[DELTA_MINI];
+            for (size_t j = 0; j < DELTA_MINI; j++) n32[j] = (uint32_t)dm[j];
+            kn->pack32(n32, DELTA_MINI, bw, o); /* may store 8 zero bytes past: ENC_SLACK */
+            o += (size_t)bw * DELTA_MINI / 8;
+        } else {
+            o = pack_mini(dm, bw, o);
+        }
+    }
+    *op = o;
+    return prev;
+}
+
 /* Header (block of 128 values in 4 miniblocks, count, first value) and the
  * blocks of n values. Unused miniblocks of the last block have width 0 and
- * no bytes; the last used one is padded to 32 values with zeros. */
-PK_INLINE plank_status delta_body(const void *src, size_t n, int kind, pk_buffer *out,
-                                  plank_error *err) {
+ * no bytes; the last used one is padded to 32 values with zeros. With
+ * kernels (INT32/INT64 sources only) the blocks go through delta_block_k. */
+PK_INLINE plank_status delta_body(const void *src, size_t n, int kind, const pk_kernels *kn,
+                                  pk_buffer *out, plank_error *err) {
     uint8_t *o;
     PK_FORWARD(room(out, 3 + 10 + 10, &o, err));
     *o++ = DELTA_BLOCK | 0x80; /* 128 as ULEB128: 0x80 0x01 */
@@ -573,19 +603,22 @@ PK_INLINE plank_status delta_body(const void *src, size_t n, int kind, pk_buffer
     for (size_t i = 1; i < n; i += DELTA_BLOCK) {
         size_t k = n - i < DELTA_BLOCK ? n - i : DELTA_BLOCK;
         PK_FORWARD(room(out, 10 + DELTA_MINIS + DELTA_BLOCK * 8, &o, err));
-        prev = delta_block(src, i, k, prev, kind, &o);
+        if (kn && (kind == S_I32 || kind == S_I64))
+            prev = delta_block_k(src, i, k, prev, kind == S_I64, kn, &o);
+        else
+            prev = delta_block(src, i, k, prev, kind, &o);
         written(out, o);
     }
     return PLANK_OK;
 }
 
-static plank_status delta_encode(const void *src, size_t n, int kind, pk_buffer *out,
-                                 plank_error *err) {
+static plank_status delta_encode(const void *src, size_t n, int kind, const pk_kernels *kn,
+                                 pk_buffer *out, plank_error *err) {
     switch (kind) {
-    case S_I32: return delta_body(src, n, S_I32, out, err);
-    case S_I64: return delta_body(src, n, S_I64, out, err);
-    case S_LENGTHS: return delta_body(src, n, S_LENGTHS, out, err);
-    default: return delta_body(src, n, S_U32, out, err);
+    case S_I32: return delta_body(src, n, S_I32, kn, out, err);
+    case S_I64: return delta_body(src, n, S_I64, kn, out, err);
+    case S_LENGTHS: return delta_body(src, n, S_LENGTHS, NULL, out, err);
+    default: return delta_body(src, n, S_U32, NULL, out, err);
     }
 }
 
@@ -635,7 +668,7 @@ PK_INLINE const uint8_t *value_bytes(const pk_values *v, size_t i, size_t *len) 
 
 static plank_status encode_delta_length(const pk_values *v, pk_buffer *out, plank_error *err) {
     size_t n = (size_t)v->n;
-    PK_FORWARD(delta_encode(v->offsets, n, S_LENGTHS, out, err));
+    PK_FORWARD(delta_encode(v->offsets, n, S_LENGTHS, NULL, out, err));
     size_t bytes = n ? (size_t)(v->offsets[n] - v->offsets[0]) : 0;
     return bytes ? pk_buffer_append(out, v->data + v->offsets[0], bytes, err) : PLANK_OK;
 }
@@ -661,14 +694,14 @@ static plank_status delta_byte_array_body(const pk_values *v, uint32_t *lens, pk
         prev = p;
         prev_len = len;
     }
-    PK_FORWARD(delta_encode(lens, n, S_U32, out, err));
+    PK_FORWARD(delta_encode(lens, n, S_U32, NULL, out, err));
     size_t total = 0;
     for (size_t i = 0; i < n; i++) {
         value_bytes(v, i, &len);
         lens[i] = (uint32_t)(len - lens[i]);
         total += lens[i]; /* at most the bytes of the values, which exist */
     }
-    PK_FORWARD(delta_encode(lens, n, S_U32, out, err));
+    PK_FORWARD(delta_encode(lens, n, S_U32, NULL, out, err));
     uint8_t *o;
     PK_FORWARD(room(out, total, &o, err));
     for (size_t i = 0; i < n; i++) {
@@ -726,7 +759,6 @@ bool pk_encoding_applies(plank_encoding enc, plank_physical_type type) {
 
 plank_status pk_encode_values(plank_encoding enc, const pk_values *v, pk_buffer *out,
                               const struct pk_kernels *kernels, plank_error *err) {
-    (void)kernels; /* every encoder is scalar so far */
     PK_FORWARD(pk_values_check(v, err));
     PK_RETURN_IF(!pk_encoding_applies(enc, v->type), err, PLANK_ERR_INVALID_ARGUMENT,
                  "%s encoding does not apply to %s values", plank_encoding_name(enc),
@@ -738,8 +770,8 @@ plank_status pk_encode_values(plank_encoding enc, const pk_values *v, pk_buffer 
         st = hybrid_run(hybrid_bool8, v->fixed, (size_t)v->n, 1, 1, true, out, err);
         break;
     case PLANK_ENC_DELTA_BINARY_PACKED:
-        st = delta_encode(v->fixed, (size_t)v->n, v->type == PLANK_INT64 ? S_I64 : S_I32, out,
-                          err);
+        st = delta_encode(v->fixed, (size_t)v->n, v->type == PLANK_INT64 ? S_I64 : S_I32,
+                          kernels, out, err);
         break;
     case PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY: st = encode_delta_length(v, out, err); break;
     case PLANK_ENC_DELTA_BYTE_ARRAY: st = encode_delta_byte_array(v, out, err); break;

@@ -22,6 +22,11 @@
  *
  * minmax: running min and max registers over the values, the sign bit flipped
  * first for unsigned order (the caller's flip), reduced at the end.
+ *
+ * delta_block: the values of a DELTA_BINARY_PACKED block behind the previous
+ * one in one array, so that the deltas are a subtraction of two overlapping
+ * loads; the minimum over the block's live lanes; then the deltas less it,
+ * ORed per miniblock (whose widths the encoder takes from the ORs).
  */
 #include "pk_kernels.h"
 
@@ -115,6 +120,56 @@ void pk_minmax_i64_scalar(const int64_t *v, size_t n, uint64_t flip, int64_t *mn
     }
     *mn = (int64_t)((uint64_t)lo ^ flip);
     *mx = (int64_t)((uint64_t)hi ^ flip);
+}
+
+/* DELTA_BINARY_PACKED blocks. The deltas of a block are taken with 64-bit
+ * wrapping arithmetic; INT32 values are sign-extended first and their
+ * deltas reduced to the sign-extended 32-bit wrapping difference, as the
+ * format's 32-bit readers take them. */
+PK_INLINE uint64_t sext32_u(uint64_t v) {
+    return (uint64_t)((uint32_t)v ^ 0x80000000u) - UINT64_C(0x80000000);
+}
+
+/* The block's minimum (signed), d[j] -= it for j < k, zeros up to 128, the
+ * miniblock ORs: shared by every level after its deltas are taken. */
+PK_INLINE void delta_finish(uint64_t *d, size_t k, uint64_t min, uint64_t *ors) {
+    for (size_t j = 0; j < k; j++) d[j] -= min;
+    for (size_t j = k; j < PK_DELTA_BLOCK; j++) d[j] = 0;
+    for (size_t m = 0; m < PK_DELTA_BLOCK / 32; m++) {
+        uint64_t o = 0;
+        for (size_t j = 0; j < 32; j++) o |= d[32 * m + j];
+        ors[m] = o;
+    }
+}
+
+uint64_t pk_delta_block64_scalar(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,
+                                 uint64_t *min, uint64_t *ors) {
+    uint64_t lo = UINT64_MAX; /* the minimum with the sign bit flipped */
+    for (size_t j = 0; j < k; j++) {
+        uint64_t cur = pk_load_u64(v + 8 * j);
+        d[j] = cur - prev;
+        prev = cur;
+        uint64_t f = d[j] ^ (UINT64_C(1) << 63);
+        lo = f < lo ? f : lo;
+    }
+    *min = lo ^ (UINT64_C(1) << 63);
+    delta_finish(d, k, *min, ors);
+    return prev;
+}
+
+uint64_t pk_delta_block32_scalar(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,
+                                 uint64_t *min, uint64_t *ors) {
+    uint64_t lo = UINT64_MAX;
+    for (size_t j = 0; j < k; j++) {
+        uint64_t cur = sext32_u(pk_load_u32(v + 4 * j));
+        d[j] = sext32_u(cur - prev);
+        prev = cur;
+        uint64_t f = d[j] ^ (UINT64_C(1) << 63);
+        lo = f < lo ? f : lo;
+    }
+    *min = lo ^ (UINT64_C(1) << 63);
+    delta_finish(d, k, *min, ors);
+    return prev;
 }
 
 #ifdef PK_KERNELS_X86
@@ -319,6 +374,111 @@ PK_AVX512_FN void pk_minmax_i64_avx512(const int64_t *v, size_t n, uint64_t flip
     }
     *mn = (int64_t)((uint64_t)_mm512_reduce_min_epi64(lo) ^ flip);
     *mx = (int64_t)((uint64_t)_mm512_reduce_max_epi64(hi) ^ flip);
+}
+
+/* ---- DELTA blocks (AVX2, AVX-512) ------------------------------------------------ */
+
+/* The values preceded by prev in one array (8-byte lanes): the deltas are
+ * then one subtraction of two overlapping loads. */
+#define PK_DELTA_PREP(IS32)                                                                    \
+    uint64_t t[PK_DELTA_BLOCK + 8];                                                            \
+    t[0] = prev;                                                                               \
+    for (size_t j = 0; j < k; j++)                                                             \
+        t[j + 1] = (IS32) ? sext32_u(pk_load_u32(v + 4 * j)) : pk_load_u64(v + 8 * j);         \
+    for (size_t j = k + 1; j < PK_DELTA_BLOCK + 8; j++) t[j] = t[k]; /* deltas of 0 */
+
+PK_AVX2_FN static inline uint64_t delta_block_avx2(const uint8_t *v, size_t k, uint64_t prev,
+                                                   uint64_t *d, uint64_t *min, uint64_t *ors,
+                                                   const bool is32) {
+    PK_DELTA_PREP(is32)
+    __m256i lo = _mm256_set1_epi64x(INT64_MAX); /* the signed minimum */
+    for (size_t j = 0; j < PK_DELTA_BLOCK; j += 4) {
+        __m256i cur = _mm256_loadu_si256((const __m256i *)(const void *)(t + j + 1));
+        __m256i pre = _mm256_loadu_si256((const __m256i *)(const void *)(t + j));
+        __m256i x = _mm256_sub_epi64(cur, pre);
+        if (is32) /* sign-extend the low 32 bits */
+            x = _mm256_sub_epi64(_mm256_xor_si256(_mm256_and_si256(x, _mm256_set1_epi64x(0xFFFFFFFF)),
+                                                  _mm256_set1_epi64x(0x80000000)),
+                                 _mm256_set1_epi64x(0x80000000));
+        _mm256_storeu_si256((__m256i *)(void *)(d + j), x);
+        if (j < k) {
+            /* lanes past k hold 0 deltas: leave them out of the minimum */
+            __m256i idx = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)j), _mm256_set_epi64x(3, 2, 1, 0));
+            __m256i live = _mm256_cmpgt_epi64(_mm256_set1_epi64x((int64_t)k), idx);
+            __m256i f = _mm256_blendv_epi8(_mm256_set1_epi64x(INT64_MAX), x, live);
+            lo = _mm256_blendv_epi8(lo, f, _mm256_cmpgt_epi64(lo, f));
+        }
+    }
+    int64_t l[4];
+    _mm256_storeu_si256((__m256i *)(void *)l, lo);
+    int64_t m = l[0];
+    for (int q = 1; q < 4; q++) m = l[q] < m ? l[q] : m;
+    uint64_t mn = (uint64_t)m;
+    *min = mn;
+    const __m256i mv = _mm256_set1_epi64x((int64_t)mn);
+    for (size_t b = 0; b < PK_DELTA_BLOCK / 32; b++) {
+        __m256i o = _mm256_setzero_si256();
+        for (size_t j = 32 * b; j < 32 * b + 32; j += 4) {
+            __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(d + j));
+            __m256i idx = _mm256_add_epi64(_mm256_set1_epi64x((int64_t)j), _mm256_set_epi64x(3, 2, 1, 0));
+            __m256i live = _mm256_cmpgt_epi64(_mm256_set1_epi64x((int64_t)k), idx);
+            x = _mm256_and_si256(_mm256_sub_epi64(x, mv), live);
+            _mm256_storeu_si256((__m256i *)(void *)(d + j), x);
+            o = _mm256_or_si256(o, x);
+        }
+        __m128i h = _mm_or_si128(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1));
+        ors[b] = (uint64_t)_mm_cvtsi128_si64(_mm_or_si128(h, _mm_unpackhi_epi64(h, h)));
+    }
+    return t[k];
+}
+
+PK_AVX2_FN uint64_t pk_delta_block64_avx2(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,
+                                          uint64_t *min, uint64_t *ors) {
+    return delta_block_avx2(v, k, prev, d, min, ors, false);
+}
+
+PK_AVX2_FN uint64_t pk_delta_block32_avx2(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,
+                                          uint64_t *min, uint64_t *ors) {
+    return delta_block_avx2(v, k, prev, d, min, ors, true);
+}
+
+PK_AVX512_FN static inline uint64_t delta_block_avx512(const uint8_t *v, size_t k, uint64_t prev,
+                                                       uint64_t *d, uint64_t *min, uint64_t *ors,
+                                                       const bool is32) {
+    PK_DELTA_PREP(is32)
+    __m512i lo = _mm512_set1_epi64(INT64_MAX);
+    for (size_t j = 0; j < PK_DELTA_BLOCK; j += 8) {
+        __m512i x = _mm512_sub_epi64(_mm512_loadu_si512((const void *)(t + j + 1)),
+                                     _mm512_loadu_si512((const void *)(t + j)));
+        if (is32) x = _mm512_cvtepi32_epi64(_mm512_cvtepi64_epi32(x));
+        _mm512_storeu_si512((void *)(d + j), x);
+        __mmask8 live = j >= k ? 0 : k - j >= 8 ? 0xFF : (__mmask8)((1u << (k - j)) - 1);
+        lo = _mm512_mask_min_epi64(lo, live, lo, x);
+    }
+    uint64_t mn = (uint64_t)_mm512_reduce_min_epi64(lo);
+    *min = mn;
+    const __m512i mv = _mm512_set1_epi64((int64_t)mn);
+    for (size_t b = 0; b < PK_DELTA_BLOCK / 32; b++) {
+        __m512i o = _mm512_setzero_si512();
+        for (size_t j = 32 * b; j < 32 * b + 32; j += 8) {
+            __mmask8 live = j >= k ? 0 : k - j >= 8 ? 0xFF : (__mmask8)((1u << (k - j)) - 1);
+            __m512i x = _mm512_maskz_sub_epi64(live, _mm512_loadu_si512((const void *)(d + j)), mv);
+            _mm512_storeu_si512((void *)(d + j), x);
+            o = _mm512_or_si512(o, x);
+        }
+        ors[b] = (uint64_t)_mm512_reduce_or_epi64(o);
+    }
+    return t[k];
+}
+
+PK_AVX512_FN uint64_t pk_delta_block64_avx512(const uint8_t *v, size_t k, uint64_t prev,
+                                              uint64_t *d, uint64_t *min, uint64_t *ors) {
+    return delta_block_avx512(v, k, prev, d, min, ors, false);
+}
+
+PK_AVX512_FN uint64_t pk_delta_block32_avx512(const uint8_t *v, size_t k, uint64_t prev,
+                                              uint64_t *d, uint64_t *min, uint64_t *ors) {
+    return delta_block_avx512(v, k, prev, d, min, ors, true);
 }
 
 #endif /* PK_KERNELS_X86 */

@@ -36,6 +36,8 @@ static const pk_kernels pk_kernels_scalar = {
     .rle_scan32 = pk_rle_scan32_scalar,
     .minmax_i32 = pk_minmax_i32_scalar,
     .minmax_i64 = pk_minmax_i64_scalar,
+    .delta_block64 = pk_delta_block64_scalar,
+    .delta_block32 = pk_delta_block32_scalar,
 };
 
 #ifdef PK_KERNELS_X86
@@ -70,6 +72,8 @@ static const pk_kernels pk_kernels_avx2 = {
     .rle_scan32 = pk_rle_scan32_avx2,
     .minmax_i32 = pk_minmax_i32_avx2,
     .minmax_i64 = pk_minmax_i64_avx2,
+    .delta_block64 = pk_delta_block64_avx2,
+    .delta_block32 = pk_delta_block32_avx2,
 };
 
 /* AVX-512 F, BW, VL, DQ where it measured at least as fast as AVX2 on the AVX-512
@@ -105,6 +109,8 @@ static const pk_kernels pk_kernels_avx512 = {
     .rle_scan32 = pk_rle_scan32_avx2,
     .minmax_i32 = pk_minmax_i32_avx512,
     .minmax_i64 = pk_minmax_i64_avx512,
+    .delta_block64 = pk_delta_block64_avx512,
+    .delta_block32 = pk_delta_block32_avx512,
 };
 #endif
 

@@ -143,7 +143,21 @@ typedef struct pk_kernels {
      * flipped). v need not be aligned. */
     void (*minmax_i32)(const int32_t *v, size_t n, uint32_t flip, int32_t *mn, int32_t *mx);
     void (*minmax_i64)(const int64_t *v, size_t n, uint64_t flip, int64_t *mn, int64_t *mx);
+    /* One DELTA_BINARY_PACKED block of k (1..PK_DELTA_BLOCK) INT64 (block64: v holds k * 8
+     * bytes) or INT32 (block32: k * 4 bytes, each value sign-extended) values following
+     * prev (for block32 a sign-extended value): delta j = v[j] - v[j-1] (v[-1] = prev) in
+     * 64-bit wrapping arithmetic, for block32 the sign-extended 32-bit wrapping difference;
+     * *min = the smallest delta (as signed); d[j] = delta j - *min for j < k and 0 up to
+     * PK_DELTA_BLOCK; ors[m] = the OR of d over miniblock m (32 values, 4 miniblocks).
+     * Returns the last value (v[k-1], sign-extended for block32). v need not be aligned. */
+    uint64_t (*delta_block64)(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,
+                              uint64_t *min, uint64_t *ors);
+    uint64_t (*delta_block32)(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,
+                              uint64_t *min, uint64_t *ors);
 } pk_kernels;
+
+/* Values per DELTA_BINARY_PACKED block of the writer (4 miniblocks of 32). */
+#define PK_DELTA_BLOCK 128
 
 /* filter_f32 / filter_f64 flags: open bounds, and NaN values passing. */
 #define PK_FILTER_LO_OPEN 1u
@@ -214,7 +228,11 @@ int pk_kernels_available(const pk_kernels **out);
     void pk_minmax_i32_##isa(const int32_t *v, size_t n, uint32_t flip, int32_t *mn,          \
                              int32_t *mx);                                                    \
     void pk_minmax_i64_##isa(const int64_t *v, size_t n, uint64_t flip, int64_t *mn,          \
-                             int64_t *mx);
+                             int64_t *mx);                                                    \
+    uint64_t pk_delta_block64_##isa(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,   \
+                                    uint64_t *min, uint64_t *ors);                            \
+    uint64_t pk_delta_block32_##isa(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,   \
+                                    uint64_t *min, uint64_t *ors);
 
 PK_UNPACK_LEVEL_KERNELS(scalar)
 PK_BITS_KERNELS(scalar)
@@ -233,6 +251,10 @@ PK_FILTER_KERNELS(avx512)
 void pk_pack32_avx512(const uint32_t *in, size_t n, int bw, uint8_t *out);
 void pk_minmax_i32_avx512(const int32_t *v, size_t n, uint32_t flip, int32_t *mn, int32_t *mx);
 void pk_minmax_i64_avx512(const int64_t *v, size_t n, uint64_t flip, int64_t *mn, int64_t *mx);
+uint64_t pk_delta_block64_avx512(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,
+                                 uint64_t *min, uint64_t *ors);
+uint64_t pk_delta_block32_avx512(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,
+                                 uint64_t *min, uint64_t *ors);
 #endif
 
 /* DELTA, dictionary and BYTE_STREAM_SPLIT implementations (pk_delta_*.c, pk_dict_*.c,
