@@ -1,6 +1,6 @@
 /*
- * test_simd_bss.c: BYTE_STREAM_SPLIT decode at every dispatch level and the
- * encode function: widths 1..16 (2, 4 and 8 have AVX2 paths), lengths
+ * test_simd_bss.c: BYTE_STREAM_SPLIT decode and encode at every dispatch level
+ * (and the scalar encode function): widths 1..16 (2, 4 and 8 have AVX2 paths), lengths
  * 0..4096, unaligned sources and outputs, against streams built by hand here
  * (byte b of value i at b * n + i); encode/decode round trips; and pages
  * through pk_decoder with chunked gets and skips.
@@ -27,6 +27,24 @@ static void check(size_t w, size_t n, ref_rng *r) {
     uint8_t *enc = malloc(n * w + 1);
     pk_bss_encode(vals, w, n, n, enc);
     CHECK_MSG(n == 0 || memcmp(enc, streams + soff, n * w) == 0, "encode w %zu n %zu", w, n);
+    /* every level's encode kernel, from an unaligned source into an unaligned
+     * output whose streams are one byte longer than n (stride n + 1): the byte
+     * after each stream keeps its canary */
+    for (int s = 0; s < nsets; s++) {
+        uint8_t *vs = malloc(n * w + soff + 1), *eo = malloc((n + 1) * w + ooff + 1);
+        memcpy(vs + soff, vals, n * w);
+        memset(eo, 0xCD, (n + 1) * w + ooff + 1);
+        sets[s]->bss_encode(vs + soff, w, n, n + 1, eo + ooff);
+        bool ok = true;
+        for (size_t b = 0; b < w; b++) {
+            ok &= n == 0 || memcmp(eo + ooff + b * (n + 1), streams + soff + b * n, n) == 0;
+            ok &= eo[ooff + b * (n + 1) + n] == 0xCD;
+        }
+        for (size_t k = 0; k < ooff; k++) ok &= eo[k] == 0xCD;
+        CHECK_MSG(ok, "%s encode w %zu n %zu", pk_simd_level_name(sets[s]->level), w, n);
+        free(vs);
+        free(eo);
+    }
     uint8_t *out = malloc(n * w + ooff + 1);
     for (int s = 0; s < nsets; s++) {
         /* Exact-size copy of the streams so ASan sees reads past them. */

@@ -727,12 +727,14 @@ static plank_status encode_delta_byte_array(const pk_values *v, pk_buffer *out,
 
 /* ---- BYTE_STREAM_SPLIT ------------------------------------------------------------ */
 
-static plank_status encode_bss(const pk_values *v, pk_buffer *out, plank_error *err) {
+static plank_status encode_bss(const pk_values *v, const pk_kernels *kn, pk_buffer *out,
+                               plank_error *err) {
     size_t n = (size_t)v->n, w = (size_t)v->width;
     if (n == 0) return PLANK_OK;
     uint8_t *o;
     PK_FORWARD(room(out, n * w, &o, err)); /* pk_values_check: n * w fits */
-    pk_bss_encode(v->fixed, w, n, n, o);
+    if (kn) kn->bss_encode(v->fixed, w, n, n, o);
+    else pk_bss_encode(v->fixed, w, n, n, o);
     written(out, o + n * w);
     return PLANK_OK;
 }
@@ -775,7 +777,7 @@ plank_status pk_encode_values(plank_encoding enc, const pk_values *v, pk_buffer 
         break;
     case PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY: st = encode_delta_length(v, out, err); break;
     case PLANK_ENC_DELTA_BYTE_ARRAY: st = encode_delta_byte_array(v, out, err); break;
-    case PLANK_ENC_BYTE_STREAM_SPLIT: st = encode_bss(v, out, err); break;
+    case PLANK_ENC_BYTE_STREAM_SPLIT: st = encode_bss(v, kernels, out, err); break;
     default: st = encode_plain(v, out, err); break;
     }
     if (st != PLANK_OK) out->size = at;

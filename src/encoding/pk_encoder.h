@@ -78,7 +78,8 @@ bool pk_encoding_applies(plank_encoding enc, plank_physical_type type);
  * RLE (booleans) includes its 4-byte length prefix, as data pages store it.
  * DELTA_BINARY_PACKED uses blocks of 128 values in 4 miniblocks.
  * kernels may be NULL (scalar code); DELTA_BINARY_PACKED of INT32/INT64
- * values goes through its delta_block and pack32 kernels (the same bytes). */
+ * values goes through its delta_block and pack32 kernels, BYTE_STREAM_SPLIT
+ * through bss_encode (the same bytes). */
 plank_status pk_encode_values(plank_encoding enc, const pk_values *v, pk_buffer *out,
                               const struct pk_kernels *kernels, plank_error *err);
 

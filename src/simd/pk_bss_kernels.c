@@ -1,6 +1,7 @@
 /*
  * pk_bss_kernels.c: BYTE_STREAM_SPLIT decode (scalar for any width, AVX2
- * byte/word/dword unpacks for widths 2, 4 and 8) and encode.
+ * byte/word/dword unpacks for widths 2, 4 and 8) and encode (scalar for any
+ * width, AVX2 byte shuffles for widths 4 and 8).
  *
  * Bounds are the caller's: decode reads src[b*stride + i] for b < width,
  * i < n only (the vector loops load whole 32-byte blocks that lie inside
@@ -112,5 +113,43 @@ PK_AVX2_FN void pk_bss_decode_avx2(const uint8_t *src, size_t stride, size_t wid
     else if (width == 4) done = bss4(src, stride, n, out);
     else if (width == 8) done = bss8(src, stride, n, out);
     if (done < n) pk_bss_decode_scalar(src + done, stride, width, n - done, out + done * width);
+}
+
+/* Encode, 8 values of 4 bytes in x: one byte shuffle per lane gathers byte b
+ * of the lane's 4 values into dword b, a dword permute puts the two lanes'
+ * dwords b side by side, and each stream gets its 8 bytes. */
+PK_AVX2_FN static inline void enc4x8(__m256i x, uint8_t *out, size_t stride) {
+    const __m256i sh = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+                                        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    __m256i z = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(x, sh),
+                                            _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    __m128i lo = _mm256_castsi256_si128(z), hi = _mm256_extracti128_si256(z, 1);
+    _mm_storel_epi64((__m128i *)(void *)out, lo);
+    _mm_storel_epi64((__m128i *)(void *)(out + stride), _mm_unpackhi_epi64(lo, lo));
+    _mm_storel_epi64((__m128i *)(void *)(out + 2 * stride), hi);
+    _mm_storel_epi64((__m128i *)(void *)(out + 3 * stride), _mm_unpackhi_epi64(hi, hi));
+}
+
+/* Widths 4 (FLOAT, INT32) and 8 (DOUBLE, INT64: the low and the high dwords of
+ * 8 values separated first, each then as width 4) 8 values at a time; other
+ * widths and the tail take the scalar encoder. */
+PK_AVX2_FN void pk_bss_encode_avx2(const uint8_t *src, size_t width, size_t n, size_t stride,
+                                   uint8_t *out) {
+    size_t i = 0;
+    if (width == 4) {
+        for (; i + 8 <= n; i += 8) enc4x8(LD(src + 4 * i), out + i, stride);
+    } else if (width == 8) {
+        const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+        for (; i + 8 <= n; i += 8) {
+            __m256 a = _mm256_castsi256_ps(LD(src + 8 * i));
+            __m256 b = _mm256_castsi256_ps(LD(src + 8 * i + 32));
+            /* per lane: low (high) dwords of a's two values, then b's */
+            __m256i lows = _mm256_castps_si256(_mm256_shuffle_ps(a, b, 0x88));
+            __m256i highs = _mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xDD));
+            enc4x8(_mm256_permutevar8x32_epi32(lows, order), out + i, stride);
+            enc4x8(_mm256_permutevar8x32_epi32(highs, order), out + 4 * stride + i, stride);
+        }
+    }
+    if (i < n) pk_bss_encode(src + i * width, width, n - i, stride, out + i);
 }
 #endif /* PK_HAVE_X86_KERNELS */

@@ -96,5 +96,9 @@ void pk_bss_decode_avx2(const uint8_t *src, size_t stride, size_t width, size_t 
 /* Encode (for the writer): the inverse, n values of width bytes from src
  * into width streams of stride (>= n) bytes at out. */
 void pk_bss_encode(const uint8_t *src, size_t width, size_t n, size_t stride, uint8_t *out);
+#ifdef PK_HAVE_X86_KERNELS
+void pk_bss_encode_avx2(const uint8_t *src, size_t width, size_t n, size_t stride,
+                        uint8_t *out);
+#endif
 
 #endif /* PK_DECODE_KERNELS_H */

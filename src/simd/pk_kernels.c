@@ -21,6 +21,7 @@ static const pk_kernels pk_kernels_scalar = {
     .dict_gather32 = pk_dict_gather32_scalar,
     .dict_gather64 = pk_dict_gather64_scalar,
     .bss_decode = pk_bss_decode_scalar,
+    .bss_encode = pk_bss_encode,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_scalar,
     .spread_bits = pk_spread_bits_scalar,
@@ -57,6 +58,7 @@ static const pk_kernels pk_kernels_avx2 = {
     .dict_gather32 = pk_dict_gather32_avx2,
     .dict_gather64 = pk_dict_gather64_avx2,
     .bss_decode = pk_bss_decode_avx2,
+    .bss_encode = pk_bss_encode_avx2,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_avx2,
     .spread_bits = pk_spread_bits_avx2,
@@ -94,6 +96,7 @@ static const pk_kernels pk_kernels_avx512 = {
     .dict_gather32 = pk_dict_gather32_avx512,
     .dict_gather64 = pk_dict_gather64_avx512,
     .bss_decode = pk_bss_decode_avx2,
+    .bss_encode = pk_bss_encode_avx2,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_avx2,
     .spread_bits = pk_spread_bits_avx2,

@@ -77,6 +77,8 @@ typedef struct pk_kernels {
                           uint8_t *out);
     /* BYTE_STREAM_SPLIT: out[i*width + b] = src[b*stride + i]. */
     void (*bss_decode)(const uint8_t *src, size_t stride, size_t width, size_t n, uint8_t *out);
+    /* The writer's inverse: out[b*stride + i] = src[i*width + b] (stride >= n). */
+    void (*bss_encode)(const uint8_t *src, size_t width, size_t n, size_t stride, uint8_t *out);
 
     /* ---- bitmaps and null spreading (pk_bits_*.c) ---- */
     /* Copies n bits: bit (dst_bit + i) of dst = bit (src_bit + i) of src. Reads only the
