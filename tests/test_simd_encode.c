@@ -5,6 +5,8 @@
  * bytes around the output (nothing written outside what the contract
  * allows). The packed bytes are also unpacked by the reader's scalar
  * unpack32, the decoder's own kernel. */
+#include <math.h>
+
 #include "encoding/pk_encoder.h"
 #include "simd_sets.h"
 #include "tharness.h"
@@ -163,6 +165,78 @@ static void test_minmax(const pk_kernels *const *sets, int nsets) {
     fprintf(stderr, "minmax: %lld cases\n", (long long)cases);
 }
 
+/* Float min/max against a plain loop: NaNs (with payloads) skipped, zeros of
+ * both signs, infinities, all-NaN pages, any byte alignment. */
+static void test_minmax_float(const pk_kernels *const *sets, int nsets) {
+    static uint8_t buf[4096 * 8 + 16];
+    int64_t cases = 0;
+    for (size_t n = 0; n <= 4096; n += (n < 300 ? 1 : 1 + rnd() % 60)) {
+        size_t off = rnd() % 8;
+        int shape = (int)(n % 5);
+        for (int t = 0; t < 2; t++) {
+            size_t w = t ? 8 : 4;
+            for (size_t i = 0; i < n; i++) {
+                double x = (double)(int64_t)(rnd() % 2000001) / 7.0 - 140000.0;
+                uint64_t r = rnd();
+                if (shape == 1 && r % 3 == 0) x = NAN;
+                if (shape == 2) x = r % 2 ? 0.0 : -0.0;           /* zeros only */
+                if (shape == 3) x = NAN;                          /* all NaN */
+                if (shape == 4 && r % 5 == 0) x = r % 2 ? INFINITY : -INFINITY;
+                if (t) {
+                    memcpy(buf + off + 8 * i, &x, 8);
+                } else {
+                    float f = (float)x;
+                    memcpy(buf + off + 4 * i, &f, 4);
+                }
+            }
+            if (shape == 1 && n) { /* a NaN with a payload */
+                uint64_t q = UINT64_C(0x7FF0000000000123);
+                uint32_t q32 = 0xFFC00042u;
+                if (t) memcpy(buf + off, &q, 8);
+                else memcpy(buf + off, &q32, 4);
+            }
+            /* the reference */
+            bool any = false;
+            double lo = 0, hi = 0;
+            for (size_t i = 0; i < n; i++) {
+                double x;
+                if (t) memcpy(&x, buf + off + 8 * i, 8);
+                else {
+                    float f;
+                    memcpy(&f, buf + off + 4 * i, 4);
+                    x = f;
+                }
+                if (isnan(x)) continue;
+                if (!any || x < lo) lo = x;
+                if (!any || x > hi) hi = x;
+                any = true;
+            }
+            if (lo == 0) lo = -0.0;
+            if (hi == 0) hi = 0.0;
+            for (int s2 = 0; s2 < nsets; s2++) {
+                bool got;
+                double glo = 1, ghi = 1;
+                if (t) {
+                    got = sets[s2]->minmax_f64((const double *)(const void *)(buf + off), n, &glo,
+                                               &ghi);
+                } else {
+                    float a = 1, b = 1;
+                    got = sets[s2]->minmax_f32((const float *)(const void *)(buf + off), n, &a, &b);
+                    glo = a;
+                    ghi = b;
+                }
+                bool ok = got == any;
+                if (any)
+                    ok &= memcmp(&glo, &lo, 8) == 0 && memcmp(&ghi, &hi, 8) == 0; /* signs too */
+                CHECK_MSG(ok, "%s minmax_f%zu n %zu shape %d", pk_simd_level_name(sets[s2]->level),
+                          w * 8, n, shape);
+                cases++;
+            }
+        }
+    }
+    fprintf(stderr, "float minmax: %lld cases\n", (long long)cases);
+}
+
 /* The reference of a DELTA block, written from the format's definition. */
 static uint64_t ref_delta(const uint8_t *v, size_t k, uint64_t prev, bool is32, uint64_t *d,
                           uint64_t *min, uint64_t *ors) {
@@ -275,6 +349,7 @@ int main(void) {
     test_pack(sets, n);
     test_rle_scan(sets, n);
     test_minmax(sets, n);
+    test_minmax_float(sets, n);
     test_delta_block(sets, n);
     test_delta_pages(sets, n);
     TEST_END();

@@ -30,6 +30,8 @@
  */
 #include "pk_kernels.h"
 
+#include <math.h>
+
 /* ---- scalar ------------------------------------------------------------------------ */
 
 /* One group of 8 values of bw bits (a constant in every stamped copy) at o. */
@@ -120,6 +122,46 @@ void pk_minmax_i64_scalar(const int64_t *v, size_t n, uint64_t flip, int64_t *mn
     }
     *mn = (int64_t)((uint64_t)lo ^ flip);
     *mx = (int64_t)((uint64_t)hi ^ flip);
+}
+
+/* Floats: NaN takes no part (the statistics leave it out), and a zero bound
+ * comes out as the spec stores it (-0.0 as a min, +0.0 as a max) so that the
+ * result does not depend on which zero came first. */
+#define PK_MINMAX_FLOAT_SCALAR(T, LOAD)                                                        \
+    bool any = false;                                                                          \
+    T lo = 0, hi = 0;                                                                          \
+    for (size_t i = 0; i < n; i++) {                                                           \
+        T x = LOAD;                                                                            \
+        if (x != x) continue;                                                                  \
+        if (!any) {                                                                            \
+            lo = hi = x;                                                                       \
+            any = true;                                                                        \
+        }                                                                                      \
+        lo = x < lo ? x : lo;                                                                  \
+        hi = x > hi ? x : hi;                                                                  \
+    }                                                                                          \
+    if (!any) return false;                                                                    \
+    *mn = lo == 0 ? -(T)0.0 : lo;                                                              \
+    *mx = hi == 0 ? (T)0.0 : hi;                                                               \
+    return true;
+
+PK_INLINE float ldf32(const float *v, size_t i) {
+    float x;
+    memcpy(&x, (const uint8_t *)v + 4 * i, 4);
+    return x;
+}
+PK_INLINE double ldf64(const double *v, size_t i) {
+    double x;
+    memcpy(&x, (const uint8_t *)v + 8 * i, 8);
+    return x;
+}
+
+bool pk_minmax_f32_scalar(const float *v, size_t n, float *mn, float *mx) {
+    PK_MINMAX_FLOAT_SCALAR(float, ldf32(v, i))
+}
+
+bool pk_minmax_f64_scalar(const double *v, size_t n, double *mn, double *mx) {
+    PK_MINMAX_FLOAT_SCALAR(double, ldf64(v, i))
 }
 
 /* DELTA_BINARY_PACKED blocks. The deltas of a block are taken with 64-bit
@@ -374,6 +416,58 @@ PK_AVX512_FN void pk_minmax_i64_avx512(const int64_t *v, size_t n, uint64_t flip
     }
     *mn = (int64_t)((uint64_t)_mm512_reduce_min_epi64(lo) ^ flip);
     *mx = (int64_t)((uint64_t)_mm512_reduce_max_epi64(hi) ^ flip);
+}
+
+/* ---- float min/max (AVX2, AVX-512) -------------------------------------------------- */
+
+/* NaN lanes replaced by +inf (for the minimum) and -inf (for the maximum);
+ * a lane that ever held a number is counted, so that all-NaN input is told
+ * apart from a column of infinities. The tail goes through the scalar loop
+ * and is merged. */
+#define PK_MINMAX_FLOAT_VEC(T, VT, W, LOADU, SET1, CMPORD, BLEND, MIN, MAX, MASK, STOREU,      \
+                            SCALAR)                                                            \
+    VT lo = SET1((T)INFINITY), hi = SET1(-(T)INFINITY);                                        \
+    int seen = 0;                                                                              \
+    size_t i = 0;                                                                              \
+    for (; i + (W) <= n; i += (W)) {                                                           \
+        VT x = LOADU(v + i);                                                                   \
+        VT ord = CMPORD(x);                                                                    \
+        seen |= MASK(ord);                                                                     \
+        lo = MIN(lo, BLEND(SET1((T)INFINITY), x, ord));                                        \
+        hi = MAX(hi, BLEND(SET1(-(T)INFINITY), x, ord));                                       \
+    }                                                                                          \
+    T l[W], h[W];                                                                              \
+    STOREU(l, lo);                                                                             \
+    STOREU(h, hi);                                                                             \
+    T a = (T)INFINITY, b = -(T)INFINITY;                                                       \
+    for (int q = 0; q < (W); q++) {                                                            \
+        a = l[q] < a ? l[q] : a;                                                               \
+        b = h[q] > b ? h[q] : b;                                                               \
+    }                                                                                          \
+    T ta, tb;                                                                                  \
+    if (SCALAR(v + i, n - i, &ta, &tb)) {                                                      \
+        a = ta < a ? ta : a;                                                                   \
+        b = tb > b ? tb : b;                                                                   \
+        seen = 1;                                                                              \
+    }                                                                                          \
+    if (!seen) return false;                                                                   \
+    *mn = a == 0 ? -(T)0.0 : a;                                                                \
+    *mx = b == 0 ? (T)0.0 : b;                                                                 \
+    return true;
+
+#define PK_ORD_PS(x) _mm256_cmp_ps((x), (x), _CMP_ORD_Q)
+#define PK_ORD_PD(x) _mm256_cmp_pd((x), (x), _CMP_ORD_Q)
+
+PK_AVX2_FN bool pk_minmax_f32_avx2(const float *v, size_t n, float *mn, float *mx) {
+    PK_MINMAX_FLOAT_VEC(float, __m256, 8, _mm256_loadu_ps, _mm256_set1_ps, PK_ORD_PS,
+                        _mm256_blendv_ps, _mm256_min_ps, _mm256_max_ps, _mm256_movemask_ps,
+                        _mm256_storeu_ps, pk_minmax_f32_scalar)
+}
+
+PK_AVX2_FN bool pk_minmax_f64_avx2(const double *v, size_t n, double *mn, double *mx) {
+    PK_MINMAX_FLOAT_VEC(double, __m256d, 4, _mm256_loadu_pd, _mm256_set1_pd, PK_ORD_PD,
+                        _mm256_blendv_pd, _mm256_min_pd, _mm256_max_pd, _mm256_movemask_pd,
+                        _mm256_storeu_pd, pk_minmax_f64_scalar)
 }
 
 /* ---- DELTA blocks (AVX2, AVX-512) ------------------------------------------------ */

@@ -37,6 +37,8 @@ static const pk_kernels pk_kernels_scalar = {
     .rle_scan32 = pk_rle_scan32_scalar,
     .minmax_i32 = pk_minmax_i32_scalar,
     .minmax_i64 = pk_minmax_i64_scalar,
+    .minmax_f32 = pk_minmax_f32_scalar,
+    .minmax_f64 = pk_minmax_f64_scalar,
     .delta_block64 = pk_delta_block64_scalar,
     .delta_block32 = pk_delta_block32_scalar,
 };
@@ -74,6 +76,8 @@ static const pk_kernels pk_kernels_avx2 = {
     .rle_scan32 = pk_rle_scan32_avx2,
     .minmax_i32 = pk_minmax_i32_avx2,
     .minmax_i64 = pk_minmax_i64_avx2,
+    .minmax_f32 = pk_minmax_f32_avx2,
+    .minmax_f64 = pk_minmax_f64_avx2,
     .delta_block64 = pk_delta_block64_avx2,
     .delta_block32 = pk_delta_block32_avx2,
 };
@@ -112,6 +116,8 @@ static const pk_kernels pk_kernels_avx512 = {
     .rle_scan32 = pk_rle_scan32_avx2,
     .minmax_i32 = pk_minmax_i32_avx512,
     .minmax_i64 = pk_minmax_i64_avx512,
+    .minmax_f32 = pk_minmax_f32_avx2,
+    .minmax_f64 = pk_minmax_f64_avx2,
     .delta_block64 = pk_delta_block64_avx512,
     .delta_block32 = pk_delta_block32_avx512,
 };

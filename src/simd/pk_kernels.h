@@ -145,6 +145,11 @@ typedef struct pk_kernels {
      * flipped). v need not be aligned. */
     void (*minmax_i32)(const int32_t *v, size_t n, uint32_t flip, int32_t *mn, int32_t *mx);
     void (*minmax_i64)(const int64_t *v, size_t n, uint64_t flip, int64_t *mn, int64_t *mx);
+    /* The smallest and largest non-NaN of v[0..n) in IEEE order, a zero min as -0.0 and a
+     * zero max as +0.0 (as the statistics store them); false, *mn and *mx untouched, when
+     * there is none. v need not be aligned. */
+    bool (*minmax_f32)(const float *v, size_t n, float *mn, float *mx);
+    bool (*minmax_f64)(const double *v, size_t n, double *mn, double *mx);
     /* One DELTA_BINARY_PACKED block of k (1..PK_DELTA_BLOCK) INT64 (block64: v holds k * 8
      * bytes) or INT32 (block32: k * 4 bytes, each value sign-extended) values following
      * prev (for block32 a sign-extended value): delta j = v[j] - v[j-1] (v[-1] = prev) in
@@ -231,6 +236,8 @@ int pk_kernels_available(const pk_kernels **out);
                              int32_t *mx);                                                    \
     void pk_minmax_i64_##isa(const int64_t *v, size_t n, uint64_t flip, int64_t *mn,          \
                              int64_t *mx);                                                    \
+    bool pk_minmax_f32_##isa(const float *v, size_t n, float *mn, float *mx);                 \
+    bool pk_minmax_f64_##isa(const double *v, size_t n, double *mn, double *mx);              \
     uint64_t pk_delta_block64_##isa(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,   \
                                     uint64_t *min, uint64_t *ors);                            \
     uint64_t pk_delta_block32_##isa(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,   \

@@ -59,8 +59,9 @@ typedef struct pk_minmax {
 void pk_minmax_init(pk_minmax *m, const plank_allocator *a);
 void pk_minmax_release(pk_minmax *m);
 void pk_minmax_clear(pk_minmax *m);
-/* Folds the values of v into m; integers through the min/max kernels of k
- * (NULL: the scalar loops). */
+/* Folds the values of v into m; integers and floats through the min/max
+ * kernels of k (NULL: the scalar loops). A zero float bound is kept as the
+ * statistics store it (-0.0 min, +0.0 max). */
 plank_status pk_minmax_update(pk_minmax *m, pk_sort_kind kind, const pk_values *v,
                               const pk_kernels *k, plank_error *err);
 /* Folds the entries sel[0..n) of a dictionary (pk_dict_builder_entries)

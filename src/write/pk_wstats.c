@@ -189,6 +189,9 @@ static plank_status offer(pk_minmax *m, pk_sort_kind kind, const uint8_t *lo, si
             hi = x > hi ? x : hi;                                              \
         }                                                                      \
         if (!any) return PLANK_OK;                                             \
+        /* zeros as the statistics store them, whichever came first */        \
+        if (lo == 0) lo = -(T)0.0;                                             \
+        if (hi == 0) hi = (T)0.0;                                              \
         return offer(m, kind, (const uint8_t *)&lo, sizeof lo, (const uint8_t *)&hi, \
                      sizeof hi, err);                                          \
     } while (0)
@@ -304,6 +307,18 @@ plank_status pk_minmax_update(pk_minmax *m, pk_sort_kind kind, const pk_values *
         k->minmax_i32((const int32_t *)(const void *)v->fixed, (size_t)v->n,
                       kind == PK_SORT_U32 ? UINT32_C(0x80000000) : 0, &lo, &hi);
         return offer(m, kind, (const uint8_t *)&lo, 4, (const uint8_t *)&hi, 4, err);
+    }
+    if (k && kind == PK_SORT_FLOAT) {
+        float lo, hi;
+        if (!k->minmax_f32((const float *)(const void *)v->fixed, (size_t)v->n, &lo, &hi))
+            return PLANK_OK;
+        return offer(m, kind, (const uint8_t *)&lo, 4, (const uint8_t *)&hi, 4, err);
+    }
+    if (k && kind == PK_SORT_DOUBLE) {
+        double lo, hi;
+        if (!k->minmax_f64((const double *)(const void *)v->fixed, (size_t)v->n, &lo, &hi))
+            return PLANK_OK;
+        return offer(m, kind, (const uint8_t *)&lo, 8, (const uint8_t *)&hi, 8, err);
     }
     if (k && (kind == PK_SORT_I64 || kind == PK_SORT_U64)) {
         int64_t lo, hi;
