@@ -248,6 +248,8 @@ PK_INLINE uint32_t pk_load_u32(const void *p) { uint32_t v; memcpy(&v, p, 4); re
 PK_INLINE uint64_t pk_load_u64(const void *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 PK_INLINE void pk_store_u32(void *p, uint32_t v) { memcpy(p, &v, 4); }
 PK_INLINE void pk_store_u64(void *p, uint64_t v) { memcpy(p, &v, 8); }
+PK_INLINE float pk_load_f32(const void *p) { float v; memcpy(&v, p, 4); return v; }
+PK_INLINE double pk_load_f64(const void *p) { double v; memcpy(&v, p, 8); return v; }
 
 /* ---- Bitmaps (Arrow layout, LSB first) ------------------------------------ */
 

@@ -145,23 +145,12 @@ void pk_minmax_i64_scalar(const int64_t *v, size_t n, uint64_t flip, int64_t *mn
     *mx = hi == 0 ? (T)0.0 : hi;                                                               \
     return true;
 
-PK_INLINE float ldf32(const float *v, size_t i) {
-    float x;
-    memcpy(&x, (const uint8_t *)v + 4 * i, 4);
-    return x;
-}
-PK_INLINE double ldf64(const double *v, size_t i) {
-    double x;
-    memcpy(&x, (const uint8_t *)v + 8 * i, 8);
-    return x;
-}
-
 bool pk_minmax_f32_scalar(const float *v, size_t n, float *mn, float *mx) {
-    PK_MINMAX_FLOAT_SCALAR(float, ldf32(v, i))
+    PK_MINMAX_FLOAT_SCALAR(float, pk_load_f32((const uint8_t *)v + 4 * i))
 }
 
 bool pk_minmax_f64_scalar(const double *v, size_t n, double *mn, double *mx) {
-    PK_MINMAX_FLOAT_SCALAR(double, ldf64(v, i))
+    PK_MINMAX_FLOAT_SCALAR(double, pk_load_f64((const uint8_t *)v + 8 * i))
 }
 
 /* DELTA_BINARY_PACKED blocks. The deltas of a block are taken with 64-bit
