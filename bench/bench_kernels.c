@@ -44,7 +44,8 @@ typedef struct op {
                  10 count_eq16 AVX2 called directly (no table),
                  11 pk_count_eq16 (the inline front of the table), 12 levels_in_range,
                  13 def_to_bitmap (bit offset 3), 14 pack32, 15 rle_scan32,
-                 16 minmax_i32, 17 minmax_i64, 18 delta_block64 (128 values) */
+                 16 minmax_i32, 17 minmax_i64, 18 delta_block64 (128 values),
+                 19 minmax_f64, 20 bss_encode (width = size) */
     const pk_kernels *k;
     int size, bw;
     const uint8_t *in;
@@ -122,6 +123,12 @@ static void run(const op *o) {
         sink += o->k->delta_block64(o->in, PK_DELTA_BLOCK, 0, d, &mn, ors) + mn + ors[0];
         break;
     }
+    case 19: {
+        double a = 0, b = 0;
+        sink += o->k->minmax_f64((const double *)(const void *)o->in, o->n, &a, &b) + (a < b);
+        break;
+    }
+    case 20: o->k->bss_encode(o->in, (size_t)o->size, o->n, o->n, o->out); break;
     case 17: {
         int64_t a, b;
         o->k->minmax_i64((const int64_t *)(const void *)o->in, o->n, 0, &a, &b);
@@ -394,15 +401,20 @@ static void bench_encode(const pk_kernels **tabs, int ntab) {
     }
     for (size_t i = 0; i < 2 * n; i++) in[i] = (uint32_t)(i * 2654435761u >> 7);
     static const char *names[] = {"rle_scan32 (no run)", "minmax_i32", "minmax_i64",
-                                  "delta_block64 (128 values)"};
-    for (int k = 0; k < 4; k++) {
+                                  "delta_block64 (128 values)", "minmax_f64",
+                                  "bss_encode width 4", "bss_encode width 8"};
+    static const int kinds[] = {15, 16, 17, 18, 19, 20, 20}, sizes[] = {0, 0, 0, 0, 0, 4, 8};
+    uint8_t *wide = aligned_alloc(64, n * 8 + 64);
+    for (int k = 0; k < 7; k++) {
         printf("| %s |", names[k]);
         for (int t = 0; t < ntab; t++) {
-            op o = {.kind = 15 + k, .k = tabs[t], .in = (const uint8_t *)in, .out = out, .n = n};
+            op o = {.kind = kinds[k], .k = tabs[t], .in = (const uint8_t *)in,
+                    .out = kinds[k] == 20 ? wide : out, .n = n, .size = sizes[k]};
             cell(rate(&o, k == 3 ? (double)PK_DELTA_BLOCK : (double)n), 1e9);
         }
         printf("\n");
     }
+    free(wide);
     free(in);
     free(out);
 }
