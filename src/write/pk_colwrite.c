@@ -510,6 +510,17 @@ static size_t staged_size(const pk_colw *c) {
     return s;
 }
 
+/* The end of the next staging step of a flat column from slot k, with
+ * `rows` rows already in the page: PK_STAGE_STEP rows, no more than the page
+ * has left (at least one), and no further than the batch's end. The in-place
+ * paths below walk the same steps, so they cut the pages staging cuts. */
+static int64_t stage_step_end(const pk_colw *c, int64_t k, int64_t rows, int64_t end) {
+    int64_t rows_left = c->o.page_rows - rows;
+    int64_t step = rows_left < PK_STAGE_STEP ? rows_left : PK_STAGE_STEP;
+    if (step < 1) step = 1;
+    return end - k < step ? end : k + step;
+}
+
 /* For a required flat BYTE_ARRAY column with nothing staged: the end of the
  * page that staging would cut from slot i on (steps of PK_STAGE_STEP until
  * page_rows or page_size is reached), if that page lies inside the batch's
@@ -518,10 +529,7 @@ static int64_t direct_binary_page(const pk_colw *c, const plank_batch *b, int64_
                                   int64_t end) {
     int64_t k = i, rows = 0;
     while (k < end) {
-        int64_t rows_left = c->o.page_rows - rows;
-        int64_t step = rows_left < PK_STAGE_STEP ? rows_left : PK_STAGE_STEP;
-        if (step < 1) step = 1;
-        k = end - k < step ? end : k + step;
+        k = stage_step_end(c, k, rows, end);
         rows = k - i;
         int64_t bytes = b->offsets[k] - b->offsets[i] + 4 * rows;
         if (rows >= c->o.page_rows || bytes >= c->o.page_size) return k;
@@ -542,10 +550,7 @@ static plank_status direct_optional_binary(pk_colw *c, const plank_batch *b, int
     int64_t k = i, values = 0;
     bool full = false;
     while (k < end && !full) {
-        int64_t rows_left = c->o.page_rows - (k - i);
-        int64_t step = rows_left < PK_STAGE_STEP ? rows_left : PK_STAGE_STEP;
-        if (step < 1) step = 1;
-        int64_t j = end - k < step ? end : k + step;
+        int64_t j = stage_step_end(c, k, k - i, end);
         size_t n = (size_t)(j - k), at = c->def.size;
         PK_FORWARD(pk_buffer_resize(&c->def, at + n * 2, err));
         int16_t *def = (int16_t *)(c->def.data + at);
@@ -657,9 +662,7 @@ plank_status pk_colw_append(pk_colw *c, const plank_batch *b, int64_t begin, int
         int64_t rows_left = c->o.page_rows - c->p_rows;
         int64_t j;
         if (!rep) {
-            int64_t step = rows_left < PK_STAGE_STEP ? rows_left : PK_STAGE_STEP;
-            if (step < 1) step = 1;
-            j = end - i < step ? end : i + step;
+            j = stage_step_end(c, i, c->p_rows, end);
         } else {
             int64_t cnt = starts ? 1 : 0;
             j = i + 1;
