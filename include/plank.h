@@ -676,6 +676,26 @@ struct ArrowArrayStream {
 };
 #endif
 
+/* A caller's thread pool, for plank's parallel reads (plank_arrow_options.
+ * executor): plank then runs its tasks there instead of on threads of its own.
+ *
+ * submit schedules fn(arg) to run once, on any thread, and returns a handle
+ * (not NULL), or NULL when it cannot take the task (plank then runs fn on
+ * the submitting thread). wait blocks until the task of a handle has run and
+ * releases the handle; plank calls it exactly once for every handle, from
+ * the thread that submitted the task. Tasks may submit and wait for tasks of
+ * their own (a row group's columns read in parallel), so a pool whose
+ * threads can all be waiting must run a task that has not started on the
+ * thread that waits for it (as plank's own pool does). A task blocks on
+ * nothing but such waits, and the read's byte source. */
+typedef struct plank_executor {
+    size_t struct_size; /* sizeof(plank_executor) */
+    void *ctx;          /* passed to submit and wait */
+    int32_t threads;    /* tasks the pool runs at once (1..1024): the parallelism plank plans */
+    void *(*submit)(void *ctx, void (*fn)(void *arg), void *arg);
+    void (*wait)(void *ctx, void *handle);
+} plank_executor;
+
 typedef struct plank_arrow_options {
     size_t struct_size;     /* sizeof(plank_arrow_options); set by _init */
     int64_t batch_rows;     /* top-level records per ArrowArray; default 65536 */
@@ -711,6 +731,30 @@ typedef struct plank_arrow_options {
                                as the file has it: metadata, value and the typed_value tree,
                                marked with the same extension name. A group whose leaves are
                                only partly selected is a plain struct either way */
+    /* Since 0.3: parallel reads (plank_reader_arrow_stream(_rows) and
+     * plank_scan, its count included). */
+    PLANK_LAYOUT_START int32_t threads;
+                            /* threads that decode at once, the caller's excluded (it only
+                               waits in get_next). 0 (default): automatic, one per
+                               processor for a reader opened on a path or memory with the
+                               default allocator, and 1 otherwise: a caller's source or
+                               allocator may not be thread-safe, so plank calls them from
+                               several threads only when threads (or executor) is set. 1:
+                               every batch is decoded by get_next on the caller's thread.
+                               n > 1: row groups are decoded on n threads at once, whole
+                               batches ahead of get_next; when a stream has fewer row
+                               groups than threads, the columns of each batch are decoded
+                               in parallel as well. The arrays, their order and the
+                               statistics do not depend on the thread count. Range 0..1024 */
+    int32_t batches_in_flight; /* with threads > 1: decoded batches held for get_next at
+                               most, beyond those of the row group get_next is at (0,
+                               default: 2 per thread). Memory is bounded by it */
+    bool any_order;         /* with threads > 1: batches in the order they are ready,
+                               instead of file order (default false). Each row group's
+                               batches stay in order */
+    const plank_executor *executor; /* run the tasks on the caller's pool (its threads
+                               give the parallelism unless threads is set) instead of on
+                               threads plank starts for the stream (NULL, default) */
 } plank_arrow_options;
 
 /* Fills the defaults. Always call it before setting fields. */

@@ -2,7 +2,10 @@
  * what was appended, with reuse after clear and every allocation failing in
  * turn (no leak, contents kept up to the failure); the worker pool (pk_pool):
  * every index of every loop run exactly once, its effects visible to the
- * caller, on pools of 1 to 8 threads. */
+ * caller, on pools of 1 to 8 threads; the task executor (pk_exec) behind
+ * plank_executor: pk_exec_for runs every index once on pools of 0 to 5
+ * threads, also when each index runs a loop of its own on the same pool
+ * (tasks that wait for tasks: a task not yet started runs in its wait). */
 #include <stdatomic.h>
 
 #include "tharness.h"
@@ -158,8 +161,62 @@ static void test_pool(void) {
     CHECK(pk_cpu_count() >= 1);
 }
 
+typedef struct ex_ctx {
+    plank_executor *ex;
+    atomic_int *hits;   /* per outer * 16 + inner index */
+    int64_t inner;      /* 0: no inner loop */
+    int64_t outer_i;
+} ex_ctx;
+
+static void ex_inner(void *c, int64_t i) {
+    ex_ctx *x = c;
+    atomic_fetch_add(&x->hits[x->outer_i * 16 + i], 1);
+}
+
+static void ex_outer(void *c, int64_t i) {
+    ex_ctx *x = c;
+    if (!x->inner) {
+        atomic_fetch_add(&x->hits[i * 16], 1);
+        return;
+    }
+    ex_ctx y = *x;
+    y.outer_i = i;
+    pk_exec_for(x->ex, x->inner, ex_inner, &y);
+}
+
+static void test_exec(void) {
+    plank_error err;
+    pk_exec *e = NULL;
+    CHECK(pk_exec_new(&e, -1, pk_default_allocator(), &err) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK(pk_exec_new(&e, 1025, pk_default_allocator(), &err) == PLANK_ERR_INVALID_ARGUMENT);
+    static atomic_int hits[200 * 16];
+    for (int32_t t = 0; t <= 5; t++) {
+        CHECK(pk_exec_new(&e, t, pk_default_allocator(), &err) == PLANK_OK);
+        plank_executor ex;
+        pk_exec_executor(e, &ex);
+        for (int64_t inner = 0; inner <= 16; inner += 5) {
+            for (int64_t n = 0; n <= 200; n += n < 10 ? 1 : 47) {
+                for (int i = 0; i < 200 * 16; i++) atomic_init(&hits[i], 0);
+                ex_ctx x = {&ex, hits, inner, 0};
+                pk_exec_for(&ex, n, ex_outer, &x);
+                int bad = 0;
+                for (int64_t i = 0; i < 200; i++)
+                    for (int64_t k = 0; k < 16; k++) {
+                        int want = i < n && (inner ? k < inner : k == 0);
+                        bad += atomic_load(&hits[i * 16 + k]) != want;
+                    }
+                CHECK_MSG(bad == 0, "pk_exec_for: %d threads, n %d, inner %d: %d wrong",
+                          (int)t, (int)n, (int)inner, bad);
+            }
+        }
+        pk_exec_free(e);
+    }
+    pk_exec_free(NULL);
+}
+
 int main(void) {
     test_chain();
     test_pool();
+    test_exec();
     TEST_END();
 }

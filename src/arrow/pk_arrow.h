@@ -236,14 +236,50 @@ typedef plank_status (*pk_stream_plan_fn)(void *opaque, int32_t *g,
  * comes first), what the stream's column readers did in total. */
 typedef void (*pk_stream_counters_fn)(void *opaque, const pk_column_counters *sum);
 /* A stream of the leaves in mask (NULL: the reader's selection) whose row
- * groups and rows come from plan; counters (may be NULL) as above;
+ * groups and rows come from plan; counters (may be NULL) as above; pool
+ * (NULL: one of its own) the buffer pool its batches come from, shared with
+ * the other workers of a parallel stream;
  * release_opaque (may be NULL) is called with opaque when the stream is
  * released. On failure neither is called. */
 plank_status pk_arrow_stream_planned(plank_reader *r, const bool *mask,
                                      const plank_arrow_options *o, pk_stream_plan_fn plan,
                                      pk_stream_counters_fn counters, void *opaque,
-                                     void (*release_opaque)(void *),
+                                     void (*release_opaque)(void *), pk_bufpool *pool,
                                      struct ArrowArrayStream *out, plank_error *err);
+
+/* ---- Parallel streams (pk_arrow_par.c) ---- */
+
+/* A stream whose batches are made by worker streams on several threads (see
+ * pk_arrow_par.c): units of work 0..nunits-1 (row groups) are handed to the
+ * workers in increasing order by pk_par_next_unit, which a worker's plan
+ * calls for its next row group. */
+typedef struct pk_par pk_par;
+/* Opens worker w's stream (a planned stream whose plan takes its units from
+ * p); called min(threads, nunits) times before pk_par_stream returns. */
+typedef plank_status (*pk_par_open_fn)(void *ctx, int32_t w, pk_par *p,
+                                       struct ArrowArrayStream *out, plank_error *err);
+/* o gives batches_in_flight, any_order and the executor (NULL: a pool of
+ * `threads` threads of the stream's own). release_ctx(ctx) is called after
+ * every worker stream is released, also when this fails. */
+plank_status pk_par_stream(const plank_allocator *a, const plank_arrow_options *o,
+                           int32_t threads, int64_t nunits, pk_par_open_fn open, void *ctx,
+                           void (*release_ctx)(void *), struct ArrowArrayStream *out,
+                           plank_error *err);
+/* The executor of options o: the caller's (read by its struct size), or a
+ * new pool of `threads` threads in *own (freed by the caller with
+ * pk_exec_free; NULL when the caller's is used). */
+plank_status pk_par_executor_of(const plank_arrow_options *o, int32_t threads,
+                                const plank_allocator *a, pk_exec **own, plank_executor *out,
+                                plank_error *err);
+/* Worker w's next unit (marking its last one done), or -1: no more. */
+int64_t pk_par_next_unit(pk_par *p, int32_t w);
+/* The executor the workers run on, and the threads each may spread one
+ * batch's columns over (threads / workers). */
+const plank_executor *pk_par_executor(const pk_par *p);
+int32_t pk_par_fanout(const pk_par *p);
+/* Makes a stream of this module read the leaves of each batch on up to n
+ * threads: its own and up to n - 1 tasks of ex (copied). n <= 1: nothing. */
+void pk_stream_set_fanout(struct ArrowArrayStream *st, const plank_executor *ex, int32_t n);
 
 /* Whether the value buffer of an array made by pk_assemble points into a
  * column chunk (zero copy) rather than a buffer of its own; for tests. */

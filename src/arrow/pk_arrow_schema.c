@@ -36,7 +36,22 @@ void plank_arrow_options_init(plank_arrow_options *o) {
 plank_status pk_arrow_options_load(plank_arrow_options *o, const plank_arrow_options *given,
                                    plank_error *err) {
     plank_arrow_options_init(o);
-    return given ? pk_struct_read(o, given, &pk_layout_arrow_options, err) : PLANK_OK;
+    if (!given) return PLANK_OK;
+    PK_FORWARD(pk_struct_read(o, given, &pk_layout_arrow_options, err));
+    PK_RETURN_IF(o->threads < 0 || o->threads > 1024, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "threads %d: not in 0..1024", (int)o->threads);
+    PK_RETURN_IF(o->batches_in_flight < 0, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "batches_in_flight %d is negative", (int)o->batches_in_flight);
+    if (o->executor) {
+        plank_executor ex;
+        memset(&ex, 0, sizeof ex);
+        ex.struct_size = sizeof ex;
+        PK_FORWARD(pk_struct_read(&ex, o->executor, &pk_layout_executor, err));
+        PK_RETURN_IF(!ex.submit || !ex.wait || ex.threads < 1 || ex.threads > 1024, err,
+                     PLANK_ERR_INVALID_ARGUMENT,
+                     "executor: submit and wait are required and threads must be in 1..1024");
+    }
+    return PLANK_OK;
 }
 
 /* ---- Parquet schema to pk_anode tree ----------------------------------------- */

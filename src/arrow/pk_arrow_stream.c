@@ -11,12 +11,15 @@
  * same error).
  */
 #include "pk_arrow.h"
+#include "../common/pk_struct.h"
 
 #include <errno.h>
 #include <stdio.h>
 
 typedef struct pk_stream {
-    plank_allocator alloc;
+    plank_allocator alloc;       /* the pool's, for everything the stream allocates */
+    plank_allocator base;        /* the reader's: the stream struct itself, and the pool */
+    pk_bufpool *pool;
     plank_reader *r;
     plank_arrow_options o;
     pk_atree t;
@@ -49,6 +52,13 @@ typedef struct pk_stream {
     void (*plan_release)(void *);
     int err_code;                /* sticky errno, 0 when fine */
     char msg[PLANK_ERROR_MESSAGE_SIZE + 64];
+    /* Column fan-out (pk_stream_set_fanout): a batch's leaves read on fan_ex. */
+    plank_executor fan_ex;
+    int32_t fanout;              /* 1: serial */
+    pk_exec *own_exec;           /* the pool behind fan_ex when the stream made it */
+    plank_status *lst;           /* per leaf: the status of its part of the batch */
+    plank_error *lerr;           /* per leaf */
+    int64_t fan_take;            /* the batch's records, for the leaf tasks */
 } pk_stream;
 
 static int to_errno(plank_status st) {
@@ -397,6 +407,7 @@ static plank_status open_row_group(pk_stream *s, int32_t g, const plank_row_rang
             continue;
         }
         PK_FORWARD(plank_column_reader_open(&s->crs[i], s->r, g, s->t.leaf_columns[i], err));
+        if (s->pool) pk_column_reader_set_chunk_alloc(s->crs[i], &s->alloc);
         if (s->t.leaf_nodes[i]->dict) pk_column_reader_set_dict_mode(s->crs[i], true);
         if (s->leaves[i].zc_align && !s->direct[i])
             pk_column_reader_set_view_mode(s->crs[i], true);
@@ -443,9 +454,14 @@ static plank_status next_row_group(pk_stream *s, plank_error *err) {
             tell_counters(s);
             return PLANK_OK;
         }
-        if (!rr) nr = 0;
         static const plank_row_range none = {0, 0};
-        if (nr == 0) rr = &none; /* no row: a selection of nothing */
+        if (nr < 0) {
+            rr = NULL; /* every row */
+            nr = 0;
+        } else if (!rr || nr == 0) {
+            rr = &none; /* no row: a selection of nothing */
+            nr = 0;
+        }
     } else {
         if (s->next_rg >= s->nrg) return PLANK_OK;
         int32_t e = s->next_rg++;
@@ -477,6 +493,65 @@ static plank_status finish_row_group(pk_stream *s, plank_error *err) {
     return PLANK_OK;
 }
 
+/* Leaf i's pending entries up to `take` complete records. */
+static plank_status fill_checked(pk_stream *s, int32_t i, int64_t take, plank_error *err) {
+    PK_FORWARD(leaf_fill(s, i, take, err));
+    const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
+    int64_t have = complete_records(&s->leaves[i], pn);
+    PK_RETURN_IF(have < take, err, PLANK_ERR_CORRUPT,
+                 "row group %d: column %d (%s) ends after %lld of %lld records",
+                 (int)s->cur_rg, (int)pn->column, pn->path, (long long)have, (long long)take);
+    return PLANK_OK;
+}
+
+/* A direct leaf's array of the batch. */
+static plank_status direct_read(pk_stream *s, int32_t i, int64_t take, plank_error *err) {
+    plank_status st = pk_flat_leaf_read(&s->flat[i], s->crs[i], s->t.leaf_nodes[i], take,
+                                        s->leaves[i].zc_align, &s->alloc, &s->pre[i], err);
+    if (st != PLANK_OK && err) pk_error_prefix(err, "row group %d", (int)s->cur_rg);
+    return st;
+}
+
+/* The leaf tasks of a fanned-out batch: each leaf touches only its own column
+ * reader and buffers; errors are kept per leaf and the first in leaf order
+ * is returned, as the serial loop would. */
+static void fan_fill(void *ctx, int64_t i) {
+    pk_stream *s = ctx;
+    plank_error_init(&s->lerr[i]);
+    s->lst[i] = s->direct[i] ? PLANK_OK : fill_checked(s, (int32_t)i, s->fan_take, &s->lerr[i]);
+}
+
+static void fan_direct(void *ctx, int64_t i) {
+    pk_stream *s = ctx;
+    plank_error_init(&s->lerr[i]);
+    s->lst[i] = s->direct[i] ? direct_read(s, (int32_t)i, s->fan_take, &s->lerr[i]) : PLANK_OK;
+}
+
+static plank_status fan_out(pk_stream *s, int64_t take, void (*fn)(void *, int64_t),
+                            plank_error *err) {
+    s->fan_take = take;
+    pk_exec_for(&s->fan_ex, s->t.num_leaves, fn, s);
+    for (int32_t i = 0; i < s->t.num_leaves; i++) {
+        if (s->lst[i] == PLANK_OK) continue;
+        if (err) *err = s->lerr[i];
+        return s->lst[i];
+    }
+    return PLANK_OK;
+}
+
+void pk_stream_set_fanout(struct ArrowArrayStream *st, const plank_executor *ex, int32_t n) {
+    pk_stream *s = st->private_data;
+    if (n <= 1 || s->t.num_leaves < 2) return;
+    size_t nl = (size_t)s->t.num_leaves;
+    s->lst = pk_calloc(&s->alloc, nl * sizeof *s->lst);
+    s->lerr = pk_calloc(&s->alloc, nl * sizeof *s->lerr);
+    if (!s->lst || !s->lerr) return; /* serial, then: fanout stays 1 */
+    s->fan_ex = *ex;
+    /* n threads in all: the stream's own (which reads a leaf too) and n - 1 tasks */
+    if (s->fan_ex.threads > n - 1) s->fan_ex.threads = n - 1;
+    s->fanout = n;
+}
+
 static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
                                plank_error *err) {
     *end = false;
@@ -493,15 +568,10 @@ static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
     }
     int64_t take = s->rows_left < s->o.batch_rows ? s->rows_left : s->o.batch_rows;
     if (s->zero_copy) PK_FORWARD(zero_copy_cut(s, &take, err));
-    for (int32_t i = 0; i < s->t.num_leaves; i++) {
+    if (s->fanout > 1) PK_FORWARD(fan_out(s, take, fan_fill, err));
+    for (int32_t i = 0; i < s->t.num_leaves && s->fanout <= 1; i++) {
         if (s->direct[i]) continue;
-        PK_FORWARD(leaf_fill(s, i, take, err));
-        const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
-        int64_t have = complete_records(&s->leaves[i], pn);
-        PK_RETURN_IF(have < take, err, PLANK_ERR_CORRUPT,
-                     "row group %d: column %d (%s) ends after %lld of %lld records",
-                     (int)s->cur_rg, (int)pn->column, pn->path,
-                     (long long)have, (long long)take);
+        PK_FORWARD(fill_checked(s, i, take, err));
     }
     for (;;) {
         for (int32_t i = 0; i < s->t.num_leaves; i++)
@@ -514,11 +584,10 @@ static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
     }
     /* Direct leaves last: the batch's length is final now. */
     plank_status st = PLANK_OK;
-    for (int32_t i = 0; i < s->t.num_leaves && st == PLANK_OK; i++) {
+    if (s->fanout > 1) st = fan_out(s, take, fan_direct, err);
+    for (int32_t i = 0; i < s->t.num_leaves && st == PLANK_OK && s->fanout <= 1; i++) {
         if (!s->direct[i]) continue;
-        st = pk_flat_leaf_read(&s->flat[i], s->crs[i], s->t.leaf_nodes[i], take,
-                               s->leaves[i].zc_align, &s->alloc, &s->pre[i], err);
-        if (st != PLANK_OK && err) pk_error_prefix(err, "row group %d", (int)s->cur_rg);
+        st = direct_read(s, i, take, err);
     }
     if (st == PLANK_OK) {
         pk_batch_view v = {&s->t, s->r, s->leaves, s->slots, s->alloc, s->pre};
@@ -602,15 +671,21 @@ static void stream_free(pk_stream *s) {
     if (s->direct) pk_free(&a, s->direct, (size_t)(s->t.num_leaves + 1) * sizeof *s->direct);
     if (s->pre) pk_free(&a, s->pre, (size_t)(s->t.num_leaves + 1) * sizeof *s->pre);
     if (s->rgs) pk_free(&a, s->rgs, (size_t)(s->rgs_cap + 1) * sizeof *s->rgs);
+    if (s->lst) pk_free(&a, s->lst, (size_t)s->t.num_leaves * sizeof *s->lst);
+    if (s->lerr) pk_free(&a, s->lerr, (size_t)s->t.num_leaves * sizeof *s->lerr);
     pk_atree_free(&s->t);
-    if (s->sel) pk_free(&a, s->sel, (size_t)(s->nsel + 1) * sizeof *s->sel);
+    /* The selection came from the reader's allocator (made before the stream). */
+    if (s->sel) pk_free(&s->base, s->sel, (size_t)(s->nsel + 1) * sizeof *s->sel);
     if (s->sel_first)
-        pk_free(&a, s->sel_first, (size_t)(s->sel_groups_cap + 1) * sizeof *s->sel_first);
+        pk_free(&s->base, s->sel_first, (size_t)(s->sel_groups_cap + 1) * sizeof *s->sel_first);
     if (s->sel_count)
-        pk_free(&a, s->sel_count, (size_t)(s->sel_groups_cap + 1) * sizeof *s->sel_count);
+        pk_free(&s->base, s->sel_count, (size_t)(s->sel_groups_cap + 1) * sizeof *s->sel_count);
     if (s->reader_ref) pk_reader_release(s->r);
     if (s->plan_release) s->plan_release(s->plan_opaque);
-    pk_free(&a, s, sizeof *s);
+    pk_exec_free(s->own_exec);
+    pk_bufpool_close(s->pool);
+    plank_allocator b = s->base;
+    pk_free(&b, s, sizeof *s);
 }
 
 static void stream_release(struct ArrowArrayStream *st) {
@@ -623,8 +698,8 @@ static void stream_release(struct ArrowArrayStream *st) {
 /* The stream over row groups rgs[0..nrg) (NULL: all) of the leaves in mask. */
 static plank_status stream_create(plank_reader *r, const int32_t *row_groups,
                                   int32_t num_row_groups, const plank_arrow_options *o,
-                                  const bool *mask, struct ArrowArrayStream *out,
-                                  plank_error *err) {
+                                  const bool *mask, pk_bufpool *share,
+                                  struct ArrowArrayStream *out, plank_error *err) {
     plank_error_init(err);
     if (!r || !out || num_row_groups < 0)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
@@ -647,7 +722,13 @@ static plank_status stream_create(plank_reader *r, const int32_t *row_groups,
     }
     pk_stream *s = pk_calloc(&r->alloc, sizeof *s);
     if (!s) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    s->base = r->alloc;
     s->alloc = r->alloc;
+    /* Batches' buffers come from a cache of the blocks earlier batches
+     * freed (pk_bufpool.c); without it, plain allocation. */
+    if (share) pk_bufpool_retain(share);
+    s->pool = share ? share : pk_bufpool_new(&r->alloc, (size_t)256 << 20);
+    if (s->pool) pk_bufpool_allocator(s->pool, &s->alloc);
     s->r = r;
     s->o = opt;
     s->cur_rg = -1;
@@ -657,7 +738,8 @@ static plank_status stream_create(plank_reader *r, const int32_t *row_groups,
      * subset agree with each other and with plank_reader_arrow_schema. */
     plank_status st = pk_atree_build(r, &opt, NULL, 0, mask, &s->t, err);
     if (st != PLANK_OK) {
-        pk_free(&s->alloc, s, sizeof *s);
+        pk_bufpool_close(s->pool);
+        pk_free(&s->base, s, sizeof *s);
         return st;
     }
     size_t nl = (size_t)s->t.num_leaves + 1;
@@ -695,19 +777,104 @@ static plank_status stream_create(plank_reader *r, const int32_t *row_groups,
     return PLANK_OK;
 }
 
+/* ---- Parallel streams ------------------------------------------------------------------ */
+
+/* A worker of a parallel stream: its row groups are the units it takes from
+ * the shared counter, looked up in the serial stream made for the call (the
+ * template, which is never read from). */
+typedef struct pk_pworker {
+    const pk_stream *tmpl;
+    pk_par *p;
+    int32_t w;
+    plank_allocator alloc;
+} pk_pworker;
+
+static plank_status worker_plan(void *opaque, int32_t *g, const plank_row_range **ranges,
+                                int64_t *n, plank_error *err) {
+    (void)err;
+    pk_pworker *pw = opaque;
+    const pk_stream *t = pw->tmpl;
+    int64_t u = pk_par_next_unit(pw->p, pw->w);
+    *g = -1;
+    *ranges = NULL;
+    *n = -1; /* every row */
+    if (u < 0) return PLANK_OK;
+    *g = t->rgs[u];
+    if (t->sel) {
+        *ranges = t->sel + t->sel_first[u];
+        *n = t->sel_count[u];
+    }
+    return PLANK_OK;
+}
+
+static void worker_free(void *opaque) {
+    pk_pworker *pw = opaque;
+    plank_allocator a = pw->alloc;
+    pk_free(&a, pw, sizeof *pw);
+}
+
+static plank_status worker_open(void *ctx, int32_t w, pk_par *p, struct ArrowArrayStream *out,
+                                plank_error *err) {
+    pk_stream *t = ctx;
+    pk_pworker *pw = pk_calloc(&t->base, sizeof *pw);
+    if (!pw) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    pw->tmpl = t;
+    pw->p = p;
+    pw->w = w;
+    pw->alloc = t->base;
+    plank_arrow_options o = t->o;
+    o.threads = 1;
+    o.executor = NULL;
+    plank_status st = pk_arrow_stream_planned(t->r, NULL, &o, worker_plan, NULL, pw, worker_free,
+                                              t->pool, out, err);
+    if (st != PLANK_OK) {
+        worker_free(pw);
+        return st;
+    }
+    pk_stream_set_fanout(out, pk_par_executor(p), pk_par_fanout(p));
+    return PLANK_OK;
+}
+
+static void template_free(void *ctx) { stream_free(ctx); }
+
+/* Turns the serial stream in *out into a parallel one when its options and
+ * reader call for threads. */
+static plank_status maybe_parallel(struct ArrowArrayStream *out, plank_error *err) {
+    pk_stream *s = out->private_data;
+    int32_t threads = pk_reader_read_threads(s->r, &s->o);
+    if (threads <= 1 || s->nrg < 1) return PLANK_OK;
+    if (s->nrg == 1) {
+        /* One row group: its columns are what runs in parallel. */
+        plank_executor ex;
+        plank_status st = pk_par_executor_of(&s->o, threads - 1, &s->alloc, &s->own_exec, &ex,
+                                             err);
+        if (st != PLANK_OK) {
+            out->release(out);
+            return st;
+        }
+        pk_stream_set_fanout(out, &ex, threads);
+        return PLANK_OK;
+    }
+    memset(out, 0, sizeof *out);
+    /* The parallel stream outlives the template (and its pool): the base allocator. */
+    return pk_par_stream(&s->base, &s->o, threads, s->nrg, worker_open, s, template_free, out,
+                         err);
+}
+
 plank_status plank_reader_arrow_stream(plank_reader *r, const int32_t *row_groups,
                                        int32_t num_row_groups, const plank_arrow_options *o,
                                        struct ArrowArrayStream *out, plank_error *err) {
-    return stream_create(r, row_groups, num_row_groups, o, NULL, out, err);
+    PK_FORWARD(stream_create(r, row_groups, num_row_groups, o, NULL, NULL, out, err));
+    return maybe_parallel(out, err);
 }
 
 plank_status pk_arrow_stream_planned(plank_reader *r, const bool *mask,
                                      const plank_arrow_options *o, pk_stream_plan_fn plan,
                                      pk_stream_counters_fn counters, void *opaque,
-                                     void (*release_opaque)(void *),
+                                     void (*release_opaque)(void *), pk_bufpool *pool,
                                      struct ArrowArrayStream *out, plank_error *err) {
     if (!plan) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
-    PK_FORWARD(stream_create(r, NULL, 0, o, mask, out, err));
+    PK_FORWARD(stream_create(r, NULL, 0, o, mask, pool, out, err));
     pk_stream *s = out->private_data;
     s->nrg = 0;
     s->plan = plan;
@@ -771,9 +938,8 @@ plank_status plank_reader_arrow_stream_rows(plank_reader *r, const plank_row_ran
         /* No row group at all is an empty stream: open it over the first
          * group, then drop that group. */
         int32_t dummy = 0;
-        st = nrg == 0 ? plank_reader_arrow_stream(r, NULL, 0, o, out, err)
-                      : plank_reader_arrow_stream(r, nt ? touched : &dummy, nt ? nt : 1, o, out,
-                                                  err);
+        st = nrg == 0 ? stream_create(r, NULL, 0, o, NULL, NULL, out, err)
+                      : stream_create(r, nt ? touched : &dummy, nt ? nt : 1, o, NULL, NULL, out, err);
     }
     if (st == PLANK_OK) {
         pk_stream *s = out->private_data;
@@ -791,5 +957,6 @@ plank_status plank_reader_arrow_stream_rows(plank_reader *r, const plank_row_ran
     if (first) pk_free(&r->alloc, first, ((size_t)nrg + 1) * sizeof *first);
     if (count) pk_free(&r->alloc, count, ((size_t)nrg + 1) * sizeof *count);
     if (touched) pk_free(&r->alloc, touched, ((size_t)nrg + 1) * sizeof *touched);
+    if (st == PLANK_OK) st = maybe_parallel(out, err);
     return st;
 }

@@ -210,6 +210,45 @@ int32_t pk_pool_threads(const pk_pool *p);
  * order, each to the first free thread. A NULL pool runs the loop on the
  * caller. One loop at a time per pool. */
 void pk_pool_run(pk_pool *p, int64_t count, void (*fn)(void *ctx, int64_t i), void *ctx);
+/* ---- Buffer pool (pk_bufpool.c) ------------------------------------------- */
+
+/* A caching allocator over `base` for a stream's array buffers: blocks of
+ * 64 KiB or more are kept when freed (up to `keep` bytes) and handed out
+ * again, so that batch after batch reuses memory that is already mapped.
+ * Thread-safe; blocks may be freed on any thread and after the owner closed
+ * the pool (which frees the cache; the pool goes with its last block). NULL
+ * when out of memory. */
+typedef struct pk_bufpool pk_bufpool;
+pk_bufpool *pk_bufpool_new(const plank_allocator *base, size_t keep);
+/* Another owner (the workers of a parallel stream share one pool); each
+ * owner closes it once. */
+void pk_bufpool_retain(pk_bufpool *p);
+void pk_bufpool_allocator(pk_bufpool *p, plank_allocator *out);
+void pk_bufpool_close(pk_bufpool *p); /* NULL is fine */
+
+/* ---- Task executor (pk_exec.c) ------------------------------------------- */
+
+/* plank's own thread pool behind the plank_executor interface, for the
+ * parallel reads: `threads` worker threads run submitted tasks in the order
+ * they came; wait on a task that no worker has started runs it on the
+ * waiting thread (so tasks that wait for tasks of their own never deadlock,
+ * whatever the number of threads). Creating fewer threads than asked is not
+ * an error; with none, every task runs in its wait. */
+typedef struct pk_exec pk_exec;
+plank_status pk_exec_new(pk_exec **out, int32_t threads, const plank_allocator *a,
+                         plank_error *err);
+/* Joins the threads. Every submitted task must have been waited for. */
+void pk_exec_free(pk_exec *e); /* NULL is fine */
+/* The plank_executor view of e (valid while e lives). */
+void pk_exec_executor(pk_exec *e, plank_executor *out);
+
+/* Calls fn(ctx, i) once for every i in [0, n): on up to ex->threads tasks
+ * of ex (at most n - 1) and the calling thread, which take indices from one
+ * counter; returns when every call has returned. ex NULL (or n < 2): on
+ * the caller. */
+void pk_exec_for(const plank_executor *ex, int64_t n, void (*fn)(void *ctx, int64_t i),
+                 void *ctx);
+
 /* Processors online (1..1024). */
 int32_t pk_cpu_count(void);
 

@@ -20,7 +20,9 @@ PK_LAYOUT(writer_options, plank_writer_options,
           PK_FIELDS_END(plank_writer_options, num_column_options),
           PK_FIELDS_END(plank_writer_options, threads));
 PK_LAYOUT(arrow_options, plank_arrow_options, PK_FIELDS_END(plank_arrow_options, large_offsets),
-          PK_FIELDS_END(plank_arrow_options, variant_shredded));
+          PK_FIELDS_END(plank_arrow_options, variant_shredded),
+          PK_FIELDS_END(plank_arrow_options, executor));
+PK_LAYOUT(executor, plank_executor, PK_FIELDS_END(plank_executor, wait));
 PK_LAYOUT(scan_options, plank_scan_options, PK_FIELDS_END(plank_scan_options, num_row_groups));
 PK_LAYOUT(scan_stats, plank_scan_stats,
           PK_FIELDS_END(plank_scan_stats, dictionary_entries_evaluated));

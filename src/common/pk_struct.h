@@ -36,6 +36,7 @@ typedef struct pk_layouts {
 extern const pk_layouts pk_layout_reader_options;
 extern const pk_layouts pk_layout_writer_options;
 extern const pk_layouts pk_layout_arrow_options;
+extern const pk_layouts pk_layout_executor;
 extern const pk_layouts pk_layout_scan_options;
 extern const pk_layouts pk_layout_scan_stats;
 extern const pk_layouts pk_layout_tpch_options;

@@ -49,7 +49,14 @@ struct plank_reader {
     int32_t *leaf_nodes;   /* leaf column -> node index */
     bool *selected;        /* per leaf column */
     const pk_kernels *kernels; /* chosen once at open (CPU, PLANK_SIMD, PLANK_SIMD_MAX) */
+    /* plank's own source (a path or memory) and allocator: both thread-safe,
+     * so parallel reads may use them unasked (plank_arrow_options.threads 0) */
+    bool default_alloc, own_source;
 };
+
+/* The threads a parallel read over r uses for options o (threads, executor):
+ * 1 means a serial read. */
+int32_t pk_reader_read_threads(const plank_reader *r, const plank_arrow_options *o);
 
 /* A reference on the reader for an object that outlives the caller's
  * plank_reader_close (an Arrow stream); pk_reader_release drops it and
@@ -159,6 +166,11 @@ int64_t pk_column_reader_fallback_count(const plank_column_reader *cr);
  * Those bytes stay valid until the reader is closed, and beyond it for any
  * owner that retained the chunk block. */
 void pk_column_reader_set_view_mode(plank_column_reader *cr, bool on);
+/* Chunk buffers (the whole chunk read into memory, which zero-copy arrays
+ * may hold past the row group) from `a` (copied; it must outlive every
+ * chunk buffer, as a refcounted pool does): a stream hands its buffer pool,
+ * so that the buffer an array released is the next row group's. */
+void pk_column_reader_set_chunk_alloc(plank_column_reader *cr, const plank_allocator *a);
 /* Whether the last batch's values point into the chunk (view mode); *owner
  * then receives the refcounted chunk block to retain, or NULL when the chunk
  * is the caller's memory (plank_reader_open_memory), which nothing owns. */

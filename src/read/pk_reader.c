@@ -241,6 +241,7 @@ static plank_status reader_new(plank_reader **out, const plank_reader_options *o
     plank_reader *r = pk_calloc(a, sizeof *r);
     if (!r) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     r->alloc = *a;
+    r->default_alloc = !(opts && opts->allocator);
     atomic_init(&r->refs, 1);
     pk_arena_init(&r->arena, &r->alloc);
     r->verify_checksums = opts ? opts->verify_checksums : true;
@@ -311,6 +312,7 @@ plank_status plank_reader_open_memory(plank_reader **out, const void *data, size
     r->src.size = size;
     r->mem = data;
     r->file_size = size;
+    r->own_source = true;
     return finish_open(r, out, opts, err);
 }
 
@@ -374,6 +376,7 @@ plank_status plank_reader_open_path(plank_reader **out, const char *path,
             r->mem = m;
             r->map = blk;
             r->file_size = (uint64_t)st.st_size;
+            r->own_source = true;
             return finish_open(r, out, opts, err);
         }
         /* no mapping (a special file system): read as usual */
@@ -386,7 +389,22 @@ plank_status plank_reader_open_path(plank_reader **out, const char *path,
     s->fd = fd;
     s->alloc = *a;
     plank_source src = {sizeof src, fd_read_at, fd_close, (uint64_t)st.st_size, s};
-    return plank_reader_open_source(out, &src, opts, err);
+    plank_status rs = plank_reader_open_source(out, &src, opts, err);
+    if (rs == PLANK_OK) (*out)->own_source = true; /* pread is thread-safe */
+    return rs;
+}
+
+int32_t pk_reader_read_threads(const plank_reader *r, const plank_arrow_options *o) {
+    int32_t t = o->threads;
+    if (t == 0 && o->executor) {
+        plank_executor ex;
+        memset(&ex, 0, sizeof ex);
+        ex.struct_size = sizeof ex;
+        if (pk_struct_read(&ex, o->executor, &pk_layout_executor, NULL) == PLANK_OK)
+            t = ex.threads;
+    }
+    if (t == 0) t = r->default_alloc && r->own_source ? pk_cpu_count() : 1;
+    return t < 1 ? 1 : t > 1024 ? 1024 : t;
 }
 
 void pk_reader_retain(plank_reader *r) {

@@ -71,6 +71,16 @@ struct plank_scan {
     plank_row_range *ranges; /* of the last planned row group */
     int64_t nranges;
     pk_buffer tmp_t, tmp_f;  /* fallback values' bitmaps */
+    /* Parallel scans (plank_arrow_options.threads): the scans of the other
+     * workers, opened with the same options, each with its own column
+     * readers and step measurements; the row groups are shared out as they
+     * are reached (pk_par_next_unit). */
+    plank_scan **sibs;
+    int32_t nsibs;
+    int32_t threads;         /* of the read (1: serial) */
+    pk_par *par;             /* while a parallel stream runs: where units come from */
+    int32_t par_w;
+    pk_exec *own_exec;       /* the pool of a one-row-group stream's column fan-out */
 };
 
 static double now_ns(void) {
@@ -97,8 +107,19 @@ void plank_scan_stats_init(plank_scan_stats *s) {
 
 void plank_scan_get_stats(const plank_scan *s, plank_scan_stats *out) {
     if (!s || !out) return;
+    plank_scan_stats sum = s->st;
+    /* Every counter after struct_size is an int64; the workers' add up,
+     * except the totals every one of them holds (row_groups, rows). */
+    int64_t *d = &sum.row_groups;
+    size_t n = (sizeof sum - offsetof(plank_scan_stats, row_groups)) / sizeof(int64_t);
+    for (int32_t k = 0; k < s->nsibs; k++) {
+        const int64_t *x = &s->sibs[k]->st.row_groups;
+        for (size_t i = 0; i < n; i++) d[i] += x[i];
+    }
+    sum.row_groups = s->st.row_groups;
+    sum.rows = s->st.rows;
     /* Only what the caller's struct holds (nothing when it holds no layout). */
-    (void)pk_struct_write(out, &s->st, &pk_layout_scan_stats, NULL);
+    (void)pk_struct_write(out, &sum, &pk_layout_scan_stats, NULL);
 }
 
 /* ---- Steps --------------------------------------------------------------------- */
@@ -893,6 +914,8 @@ static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plan
 
 /* ---- Open, close ------------------------------------------------------------------ */
 
+static void scan_unref(void *p);
+
 static void scan_free(plank_scan *s) {
     plank_allocator a = s->alloc;
     if (s->fs) {
@@ -913,6 +936,11 @@ static void scan_free(plank_scan *s) {
     pk_buffer_reset(&s->tmp_f);
     pk_bound_free(&s->b);
     pk_reader_release(s->r);
+    pk_exec_free(s->own_exec);
+    if (s->sibs) {
+        for (int32_t k = 0; k < s->nsibs; k++) scan_unref(s->sibs[k]);
+        pk_free(&a, s->sibs, (size_t)s->nsibs * sizeof *s->sibs + 1);
+    }
     pk_free(&a, s, sizeof *s);
 }
 
@@ -999,6 +1027,27 @@ static plank_status resolve_row_groups(plank_scan *s, const plank_scan_options *
     return PLANK_OK;
 }
 
+/* A parallel read's other workers: one scan each, over the same row groups,
+ * opened with the same options as serial scans. */
+static plank_status open_siblings(plank_scan *s, const plank_scan_options *opt,
+                                  plank_error *err) {
+    s->threads = pk_reader_read_threads(s->r, &s->arrow);
+    int32_t n = s->threads < s->nrgs ? s->threads : s->nrgs;
+    if (n <= 1) return PLANK_OK;
+    plank_arrow_options a = s->arrow;
+    a.threads = 1;
+    a.executor = NULL;
+    plank_scan_options o = *opt;
+    o.arrow = &a;
+    s->sibs = pk_calloc(&s->alloc, (size_t)(n - 1) * sizeof *s->sibs + 1);
+    if (!s->sibs) return oom(err);
+    for (int32_t k = 0; k + 1 < n; k++) {
+        PK_FORWARD(plank_scan_open(&s->sibs[k], s->r, &o, err));
+        s->nsibs++;
+    }
+    return PLANK_OK;
+}
+
 plank_status plank_scan_open(plank_scan **out, plank_reader *r, const plank_scan_options *o,
                              plank_error *err) {
     plank_error_init(err);
@@ -1042,6 +1091,7 @@ plank_status plank_scan_open(plank_scan **out, plank_reader *r, const plank_scan
     if (st == PLANK_OK) st = build_steps(s, err);
     if (st == PLANK_OK) st = pk_evalctx_init(&s->ev, &s->b, r->kernels, &s->alloc, err);
     if (st == PLANK_OK) s->ev.cols = s->cb;
+    if (st == PLANK_OK) st = open_siblings(s, &opt, err);
     if (st != PLANK_OK) {
         scan_free(s);
         return st;
@@ -1063,12 +1113,88 @@ static void add_counters(plank_scan *s) {
     }
 }
 
+/* A parallel count: every worker scan takes row groups from one counter; the
+ * error reported is that of the first row group that failed. */
+typedef struct pk_pcount {
+    plank_scan *s;
+    atomic_int_fast64_t next;
+    int64_t *rows;           /* per worker */
+    plank_status *st;        /* per worker */
+    int64_t *err_unit;       /* per worker */
+    plank_error *errs;       /* per worker */
+} pk_pcount;
+
+static void count_worker(void *ctx, int64_t w) {
+    pk_pcount *c = ctx;
+    plank_scan *ws = w == 0 ? c->s : c->s->sibs[w - 1];
+    plank_error_init(&c->errs[w]);
+    c->st[w] = PLANK_OK;
+    c->rows[w] = 0;
+    for (;;) {
+        int64_t u = (int64_t)atomic_fetch_add(&c->next, 1);
+        if (u >= ws->nrgs) break;
+        int32_t g = ws->rgs[u];
+        int64_t rows;
+        plank_status st = plan_group(ws, g, &rows, &c->errs[w]);
+        if (st != PLANK_OK) {
+            pk_error_locate(&c->errs[w], -1, g, -1, -1);
+            c->st[w] = st;
+            c->err_unit[w] = u;
+            /* later units are not needed: stop the others at theirs */
+            atomic_store(&c->next, ws->nrgs);
+            break;
+        }
+        c->rows[w] += rows;
+    }
+    ws->st.rows_matched = c->rows[w];
+    add_counters(ws);
+}
+
+static plank_status count_parallel(plank_scan *s, int64_t *count, plank_error *err) {
+    int32_t n = s->nsibs + 1;
+    pk_pcount c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    atomic_init(&c.next, 0);
+    c.rows = pk_calloc(&s->alloc, (size_t)n * sizeof *c.rows);
+    c.st = pk_calloc(&s->alloc, (size_t)n * sizeof *c.st);
+    c.err_unit = pk_calloc(&s->alloc, (size_t)n * sizeof *c.err_unit);
+    c.errs = pk_calloc(&s->alloc, (size_t)n * sizeof *c.errs);
+    pk_exec *own = NULL;
+    plank_executor ex;
+    plank_status st = PLANK_OK;
+    if (!c.rows || !c.st || !c.err_unit || !c.errs) st = oom(err);
+    /* n - 1 threads of its own: the caller's thread takes a worker's part */
+    if (st == PLANK_OK) st = pk_par_executor_of(&s->arrow, n - 1, &s->alloc, &own, &ex, err);
+    if (st == PLANK_OK) {
+        if (ex.threads > n) ex.threads = n;
+        pk_exec_for(&ex, n, count_worker, &c);
+        int64_t total = 0, first = INT64_MAX;
+        for (int32_t w = 0; w < n; w++) {
+            total += c.rows[w];
+            if (c.st[w] != PLANK_OK && c.err_unit[w] < first) {
+                first = c.err_unit[w];
+                st = c.st[w];
+                if (err) *err = c.errs[w];
+            }
+        }
+        if (st == PLANK_OK) *count = total;
+    }
+    pk_exec_free(own);
+    if (c.rows) pk_free(&s->alloc, c.rows, (size_t)n * sizeof *c.rows);
+    if (c.st) pk_free(&s->alloc, c.st, (size_t)n * sizeof *c.st);
+    if (c.err_unit) pk_free(&s->alloc, c.err_unit, (size_t)n * sizeof *c.err_unit);
+    if (c.errs) pk_free(&s->alloc, c.errs, (size_t)n * sizeof *c.errs);
+    return st;
+}
+
 plank_status plank_scan_count(plank_scan *s, int64_t *count, plank_error *err) {
     plank_error_init(err);
     if (!s || !count) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "invalid argument");
     PK_RETURN_IF(s->streamed || s->counted, err, PLANK_ERR_INVALID_ARGUMENT,
                  "the scan was already run (one stream or count per scan)");
     s->counted = true;
+    if (s->nsibs > 0) return count_parallel(s, count, err);
     int64_t total = 0;
     for (int32_t i = 0; i < s->nrgs; i++) {
         int32_t g = s->rgs[i];
@@ -1097,8 +1223,16 @@ static plank_status stream_plan(void *opaque, int32_t *g, const plank_row_range 
         s->ranges = NULL;
         s->nranges = 0;
     }
-    while (s->next_rg < s->nrgs) {
-        int32_t cur = s->rgs[s->next_rg++];
+    for (;;) {
+        int32_t cur;
+        if (s->par) {
+            int64_t u = pk_par_next_unit(s->par, s->par_w);
+            if (u < 0) break;
+            cur = s->rgs[u];
+        } else {
+            if (s->next_rg >= s->nrgs) break;
+            cur = s->rgs[s->next_rg++];
+        }
         int64_t rows;
         plank_status st = plan_group(s, cur, &rows, err);
         if (st != PLANK_OK) {
@@ -1128,6 +1262,27 @@ static void stream_counters(void *opaque, const pk_column_counters *c) {
     s->st.bytes_read += c->bytes_fetched;
 }
 
+/* Worker w of a parallel scan stream: the scan itself or one of its
+ * siblings, as a planned stream whose row groups come from the parallel
+ * stream's counter. */
+static plank_status scan_worker_open(void *ctx, int32_t w, pk_par *p,
+                                     struct ArrowArrayStream *out, plank_error *err) {
+    plank_scan *s = ctx;
+    plank_scan *ws = w == 0 ? s : s->sibs[w - 1];
+    ws->par = p;
+    ws->par_w = w;
+    ws->streamed = true;
+    atomic_fetch_add(&ws->refs, 1);
+    plank_status st = pk_arrow_stream_planned(ws->r, ws->mask, &ws->arrow, stream_plan,
+                                              stream_counters, ws, scan_unref, NULL, out, err);
+    if (st != PLANK_OK) {
+        atomic_fetch_sub(&ws->refs, 1);
+        return st;
+    }
+    pk_stream_set_fanout(out, pk_par_executor(p), pk_par_fanout(p));
+    return PLANK_OK;
+}
+
 plank_status plank_scan_arrow_stream(plank_scan *s, struct ArrowArrayStream *out,
                                      plank_error *err) {
     plank_error_init(err);
@@ -1136,14 +1291,30 @@ plank_status plank_scan_arrow_stream(plank_scan *s, struct ArrowArrayStream *out
                  "the scan was already run (one stream or count per scan)");
     PK_RETURN_IF(s->nproj == 0, err, PLANK_ERR_INVALID_ARGUMENT,
                  "the scan projects no column (use plank_scan_count)");
+    if (s->nsibs > 0) {
+        atomic_fetch_add(&s->refs, 1);
+        s->streamed = true;
+        return pk_par_stream(&s->alloc, &s->arrow, s->threads, s->nrgs, scan_worker_open, s,
+                             scan_unref, out, err);
+    }
     atomic_fetch_add(&s->refs, 1);
     plank_status st = pk_arrow_stream_planned(s->r, s->mask, &s->arrow, stream_plan,
-                                              stream_counters, s, scan_unref, out, err);
+                                              stream_counters, s, scan_unref, NULL, out, err);
     if (st != PLANK_OK) {
         atomic_fetch_sub(&s->refs, 1);
         return st;
     }
     s->streamed = true;
+    if (s->threads > 1 && s->nrgs == 1) {
+        /* One row group: the projection's columns are read in parallel. */
+        plank_executor ex;
+        st = pk_par_executor_of(&s->arrow, s->threads - 1, &s->alloc, &s->own_exec, &ex, err);
+        if (st != PLANK_OK) {
+            out->release(out);
+            return st;
+        }
+        pk_stream_set_fanout(out, &ex, s->threads);
+    }
     return PLANK_OK;
 }
 

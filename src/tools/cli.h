@@ -75,7 +75,8 @@ enum {
     CLI_OPT_NO_CHECKSUM = 1 << 5,
     CLI_OPT_ARROW = 1 << 6,
     CLI_OPT_ROWS = 1 << 7,
-    CLI_OPT_MMAP = 1 << 8
+    CLI_OPT_MMAP = 1 << 8,
+    CLI_OPT_THREADS = 1 << 9
 };
 
 typedef struct cli_options {
@@ -89,7 +90,13 @@ typedef struct cli_options {
     bool arrow;          /* --arrow: bench through the Arrow stream */
     const char *rows;    /* --rows every:K | range:FIRST:COUNT (bench read) */
     bool mmap;           /* --mmap: plank_reader_options.memory_map (bench read) */
+    int32_t threads;     /* --threads N (0..1024): plank_arrow_options.threads; -1 absent */
 } cli_options;
+
+/* The reading threads of a command: --threads when given, else 0 (one per
+ * processor), or 1 when only `limit` rows (>= 0) are wanted and they fit one
+ * batch (decoding ahead would be wasted). */
+int32_t cli_read_threads(int32_t threads, int64_t limit);
 
 /* Parses `FILE` and the options in `allowed` (in any order, as "--opt V" or
  * "--opt=V"). Returns 0, or CLI_EXIT_USAGE after printing why. */
@@ -182,6 +189,7 @@ typedef struct cli_cat_args {
     int64_t limit;        /* -1: all rows */
     const char *format;   /* jsonl (NULL), csv, table */
     bool no_checksum;
+    int32_t threads;      /* reading threads (cli_read_threads); -1: the default */
     FILE *out;
     cli_progress *progress; /* NULL: none; updated with the rows printed */
 } cli_cat_args;

@@ -166,7 +166,8 @@ static int open_selected(const char *file, const int32_t *cols, int32_t nc, bool
 
 /* One repeat through the Arrow stream: open, read every batch, close. */
 static int bench_arrow_once(const char *file, const int32_t *cols, int32_t nc, bool mmap,
-                            double *total, bench_totals *t, const bench_rows *sel) {
+                            int32_t threads, double *total, bench_totals *t,
+                            const bench_rows *sel) {
     double t0 = now_seconds();
     plank_reader *r;
     int rc = open_selected(file, cols, nc, mmap, &r);
@@ -180,8 +181,11 @@ static int bench_arrow_once(const char *file, const int32_t *cols, int32_t nc, b
     cli_anode root;
     memset(&root, 0, sizeof root);
     char why[PLANK_ERROR_MESSAGE_SIZE];
-    plank_status st = sel ? plank_reader_arrow_stream_rows(r, sel->ranges, sel->n, NULL, &s, &err)
-                          : plank_reader_arrow_stream(r, NULL, 0, NULL, &s, &err);
+    plank_arrow_options ao;
+    plank_arrow_options_init(&ao);
+    ao.threads = cli_read_threads(threads, -1);
+    plank_status st = sel ? plank_reader_arrow_stream_rows(r, sel->ranges, sel->n, &ao, &s, &err)
+                          : plank_reader_arrow_stream(r, NULL, 0, &ao, &s, &err);
     if (st != PLANK_OK) {
         rc = cli_report(file, st, &err, -1, -1);
     } else if (s.get_schema(&s, &schema) != 0) {
@@ -266,10 +270,13 @@ int cli_bench_main(int argc, char **argv) {
     cli_options o;
     int rc = cli_parse_options(argc, argv,
                                CLI_OPT_COLUMNS | CLI_OPT_REPEAT | CLI_OPT_JSON | CLI_OPT_ARROW |
-                                   CLI_OPT_ROWS | CLI_OPT_MMAP,
+                                   CLI_OPT_ROWS | CLI_OPT_MMAP | CLI_OPT_THREADS,
                                "bench read", &o);
     if (rc) return rc;
     int repeat = o.repeat > 0 ? (int)o.repeat : BENCH_DEFAULT_REPEAT;
+    if (o.threads >= 0 && !o.arrow)
+        return cli_usage_error("bench read: --threads needs --arrow (the column readers "
+                               "are timed one at a time)");
 
     /* Resolve the columns once; each repeat reopens with that selection. */
     plank_reader *r;
@@ -329,7 +336,8 @@ int cli_bench_main(int argc, char **argv) {
         uint64_t before = t.bytes;
         const bench_rows *sel = o.rows ? &selrows : NULL;
         if (o.rows && !tmp) rc = cli_fail(o.file, "out of memory");
-        else if (o.arrow) rc = bench_arrow_once(o.file, cols, nc, o.mmap, &totals[i], &t, sel);
+        else if (o.arrow) rc = bench_arrow_once(o.file, cols, nc, o.mmap, o.threads, &totals[i], &t,
+                                             sel);
         else rc = bench_once(o.file, cols, nc, o.mmap, col_once, &totals[i], &t, col_bytes, sel,
                             tmp);
         bytes_per_repeat = t.bytes - before;

@@ -36,6 +36,7 @@ typedef struct bscan_args {
     const char *file, *where, *columns;
     bool count, mmap, json, pushdown;
     int repeat;
+    int32_t threads; /* -1: the default */
 } bscan_args;
 
 /* Splits "a,b,c" into a NULL-terminated array (one allocation). */
@@ -91,6 +92,10 @@ static int run_once(const bscan_args *a, char **cols, int32_t ncols, double *sec
         o.pushdown = a->pushdown;
         o.columns = (const char *const *)cols;
         o.num_columns = ncols;
+        plank_arrow_options ao;
+        plank_arrow_options_init(&ao);
+        ao.threads = cli_read_threads(a->threads, -1);
+        o.arrow = &ao;
         st = plank_scan_open(&s, r, &o, &err);
     }
     *rows = 0;
@@ -126,7 +131,7 @@ static int run_once(const bscan_args *a, char **cols, int32_t ncols, double *sec
 }
 
 int cli_bench_scan_main(int argc, char **argv) {
-    bscan_args a = {NULL, NULL, NULL, false, false, false, true, 5};
+    bscan_args a = {NULL, NULL, NULL, false, false, false, true, 5, -1};
     for (int i = 0; i < argc; i++) {
         const char *s = argv[i];
         if (strcmp(s, "--where") == 0 && i + 1 < argc) a.where = argv[++i];
@@ -136,6 +141,13 @@ int cli_bench_scan_main(int argc, char **argv) {
         else if (strcmp(s, "--mmap") == 0) a.mmap = true;
         else if (strcmp(s, "--json") == 0) a.json = true;
         else if (strcmp(s, "--no-pushdown") == 0) a.pushdown = false;
+        else if (strcmp(s, "--threads") == 0 && i + 1 < argc) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || v < 0 || v > 1024)
+                return cli_usage_error("bench scan: --threads needs 0..1024, not '%s'", argv[i]);
+            a.threads = (int32_t)v;
+        }
         else if (s[0] == '-') return cli_usage_error("bench scan: unknown option '%s'", s);
         else if (!a.file) a.file = s;
         else return cli_usage_error("bench scan: one FILE only");

@@ -17,7 +17,8 @@
 int cli_cat_main(int argc, char **argv) {
     cli_options o;
     int rc = cli_parse_options(argc, argv,
-                               CLI_OPT_COLUMNS | CLI_OPT_LIMIT | CLI_OPT_FORMAT | CLI_OPT_NO_CHECKSUM,
+                               CLI_OPT_COLUMNS | CLI_OPT_LIMIT | CLI_OPT_FORMAT |
+                                   CLI_OPT_NO_CHECKSUM | CLI_OPT_THREADS,
                                "cat", &o);
     if (rc) return rc;
     cli_cat_args a;
@@ -27,6 +28,7 @@ int cli_cat_main(int argc, char **argv) {
     a.limit = o.limit;
     a.format = o.format;
     a.no_checksum = o.no_checksum;
+    a.threads = o.threads;
     a.out = stdout;
     return cli_cat_run(&a, o.file);
 }
@@ -58,6 +60,7 @@ int cli_cat_run(const cli_cat_args *args, const char *out_name) {
 
     plank_arrow_options ao;
     cli_rows_arrow_options(&ao, remaining);
+    ao.threads = cli_read_threads(args->threads, remaining);
     plank_error err;
     plank_error_init(&err);
     plank_status ps = plank_reader_arrow_stream(r, NULL, 0, &ao, &s, &err);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_rows.h"
 
 /* ---- Output ------------------------------------------------------------------ */
 
@@ -84,10 +85,10 @@ void cli_usage(FILE *f) {
           "  meta FILE [--json]           file, row group and column chunk metadata with\n"
           "                               decoded statistics\n"
           "  cat FILE [--columns a,b] [--limit N] [--format jsonl|csv|table] [--no-checksum]\n"
-          "                               print rows (default jsonl; table shows 100 rows)\n"
+          "      [--threads N]            print rows (default jsonl; table shows 100 rows)\n"
           "  scan FILE [--where EXPR] [--columns a,b] [--count] [--limit N]\n"
           "      [--format jsonl|csv|table] [--explain] [--no-pushdown] [--no-stats] [--no-bloom]\n"
-          "      [--no-page-index] [--no-dictionary] [--mmap]\n"
+          "      [--no-page-index] [--no-dictionary] [--mmap] [--threads N]\n"
           "                               the rows passing a SQL predicate (comparisons, IN,\n"
           "                               BETWEEN, IS NULL, LIKE 'prefix%', AND/OR/NOT), read\n"
           "                               by the pushdown scan, printed as cat prints them;\n"
@@ -95,6 +96,7 @@ void cli_usage(FILE *f) {
           "                               scan's statistics on stderr; --no-*: a pruning\n"
           "                               level off (--no-pushdown: filter after reading)\n"
           "  bench read FILE [--columns a,b] [--repeat N] [--json] [--arrow] [--rows SEL] [--mmap]\n"
+          "      [--threads N]\n"
           "                               decode the columns fully N times (default 5) and\n"
           "                               report the median time, rows/s and bytes/s\n"
           "                               (--arrow: through the Arrow stream, nested\n"
@@ -102,7 +104,7 @@ void cli_usage(FILE *f) {
           "                               range:FIRST:COUNT reads only those rows;\n"
           "                               --mmap maps the file instead of reading it)\n"
           "  bench scan FILE --where EXPR [--columns a,b] [--count] [--repeat N] [--mmap]\n"
-          "             [--no-pushdown] [--json]\n"
+          "             [--no-pushdown] [--json] [--threads N]\n"
           "  bench write [--rows N] [--repeat N] [-o PATH] [--csv PATH] [--json] [WRITER OPTIONS]\n"
           "                               generate a lineitem-like table (default 4,000,000\n"
           "                               rows) in memory and write it N times (default 5):\n"
@@ -138,6 +140,10 @@ void cli_usage(FILE *f) {
           "  --format-version 1|2\n"
           "  --threads N (convert, bench write): columns encoded on N threads (0: one per\n"
           "      processor; default 1); the file's bytes do not depend on N\n"
+          "reading threads (cat, scan, bench read --arrow, bench scan --threads N; convert\n"
+          "  and tpch q* always): row groups, and a batch's columns, decoded on N threads\n"
+          "  (default 0: one per processor; 1 with a --limit that fits one batch); the\n"
+          "  output does not depend on N\n"
           "CSV/JSONL options (convert):\n"
           "  --schema 'name:type,...' (bool, int32, int64, float, double, string, binary, date,\n"
           "      timestamp[ms|us|ns], timestamptz[ms|us|ns], decimal(P,S); others inferred)\n"
@@ -181,11 +187,12 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
         {"--format", CLI_OPT_FORMAT, true},   {"--repeat", CLI_OPT_REPEAT, true},
         {"--json", CLI_OPT_JSON, false},      {"--no-checksum", CLI_OPT_NO_CHECKSUM, false},
         {"--arrow", CLI_OPT_ARROW, false},    {"--rows", CLI_OPT_ROWS, true},
-        {"--mmap", CLI_OPT_MMAP, false},
+        {"--mmap", CLI_OPT_MMAP, false},      {"--threads", CLI_OPT_THREADS, true},
     };
     memset(o, 0, sizeof *o);
     o->limit = -1;
     o->repeat = -1;
+    o->threads = -1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == '\0') {
@@ -220,6 +227,14 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
             if (!parse_count(value, &o->limit))
                 return cli_usage_error("%s: --limit needs a count, not '%s'", command, value);
             break;
+        case CLI_OPT_THREADS: {
+            int64_t t;
+            if (!parse_count(value, &t) || t > 1024)
+                return cli_usage_error("%s: --threads needs a thread count from 0 (one per "
+                                       "processor) to 1024, not '%s'", command, value);
+            o->threads = (int32_t)t;
+            break;
+        }
         case CLI_OPT_REPEAT:
             if (!parse_count(value, &o->repeat) || o->repeat < 1 || o->repeat > 1000000)
                 return cli_usage_error("%s: --repeat needs a count from 1, not '%s'", command,
@@ -230,6 +245,11 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
     }
     if (!o->file) return cli_usage_error("%s: missing FILE", command);
     return 0;
+}
+
+int32_t cli_read_threads(int32_t threads, int64_t limit) {
+    if (threads >= 0) return threads;
+    return limit >= 0 && limit <= CLI_ROWS_BATCH ? 1 : 0;
 }
 
 /* ---- Reader helpers --------------------------------------------------------------- */

@@ -75,7 +75,7 @@ static int parse_args(int argc, char **argv, scan_args *a) {
     }
     if (rc == 0)
         rc = cli_parse_options(nrest, rest, CLI_OPT_COLUMNS | CLI_OPT_LIMIT | CLI_OPT_FORMAT |
-                                                CLI_OPT_MMAP, SCAN_CMD, &a->o);
+                                                CLI_OPT_MMAP | CLI_OPT_THREADS, SCAN_CMD, &a->o);
     free(rest);
     return rc;
 }
@@ -225,6 +225,7 @@ int cli_scan_main(int argc, char **argv) {
 
     plank_arrow_options ao;
     cli_rows_arrow_options(&ao, remaining);
+    ao.threads = cli_read_threads(a.o.threads, a.count ? -1 : remaining);
     plank_scan_options so;
     plank_scan_options_init(&so);
     so.filter = filter;

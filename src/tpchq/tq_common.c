@@ -403,6 +403,7 @@ plank_status tq_scan_groups(plank_reader *r, const plank_expr *filter,
     plank_arrow_options_init(&ao);
     ao.dictionary_arrays = true;
     ao.narrow_decimals = true; /* INT64 decimals as they are stored */
+    ao.threads = 1;            /* the queries spread row groups over threads themselves */
     plank_scan_options so;
     plank_scan_options_init(&so);
     so.filter = filter;

@@ -359,6 +359,7 @@ static plank_status orders_key_task(void *ctx, int32_t worker, int32_t task, pla
     if (t->nranges == 0) return PLANK_OK;
     plank_arrow_options ao;
     plank_arrow_options_init(&ao);
+    ao.threads = 1; /* called from the query's own tasks */
     struct ArrowArrayStream s;
     TQ_TRY(plank_reader_arrow_stream_rows(c->ok, t->ranges, t->nranges, &ao, &s, err));
     q12_keystate ks = {c, t, NULL, 0};
@@ -448,6 +449,7 @@ static plank_status orders_priority_task(void *ctx, int32_t worker, int32_t task
     }
     plank_arrow_options ao;
     plank_arrow_options_init(&ao);
+    ao.threads = 1; /* called from the query's own tasks */
     ao.dictionary_arrays = true;
     struct ArrowArrayStream s;
     plank_status st = plank_reader_arrow_stream_rows(c->op, rr, nr, &ao, &s, err);

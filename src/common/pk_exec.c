@@ -1,0 +1,183 @@
+/*
+ * pk_exec.c: plank's own task pool behind the plank_executor interface (the
+ * parallel reads use it when the caller gives no executor of its own).
+ *
+ * Tasks wait in one FIFO queue under the mutex; worker threads take them
+ * from the front. A task's handle is its queue node, freed by wait (plank
+ * calls wait exactly once per handle, from the submitting thread). wait on
+ * a task still queued unlinks it and runs it on the waiting thread: a task
+ * that waits for tasks of its own therefore never waits on a queue that no
+ * free thread will drain, whatever the number of threads. Finished tasks
+ * are signalled on one condition variable (waits are few: one per batch or
+ * per column of a batch, so a broadcast costs little).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "pk_common.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+typedef struct pk_task {
+    void (*fn)(void *arg);
+    void *arg;
+    struct pk_task *next;  /* in the queue */
+    int state;             /* 0 queued, 1 running, 2 done; under mu */
+} pk_task;
+
+struct pk_exec {
+    const plank_allocator *alloc;
+    int32_t asked, workers;
+    pthread_t *threads;
+    pthread_mutex_t mu;
+    pthread_cond_t work;   /* a task was queued, or stop */
+    pthread_cond_t done;   /* a task finished */
+    pk_task *head, *tail;  /* the queue */
+    bool stop;
+};
+
+static void *exec_main(void *arg) {
+    pk_exec *e = arg;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (!e->stop && !e->head) pthread_cond_wait(&e->work, &e->mu);
+        if (!e->head) break; /* stop, and nothing left */
+        pk_task *t = e->head;
+        e->head = t->next;
+        if (!e->head) e->tail = NULL;
+        t->state = 1;
+        pthread_mutex_unlock(&e->mu);
+        t->fn(t->arg);
+        pthread_mutex_lock(&e->mu);
+        t->state = 2;
+        pthread_cond_broadcast(&e->done);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+static void *exec_submit(void *ctx, void (*fn)(void *arg), void *arg) {
+    pk_exec *e = ctx;
+    pk_task *t = pk_malloc(e->alloc, sizeof *t);
+    if (!t) return NULL; /* the caller runs fn itself */
+    t->fn = fn;
+    t->arg = arg;
+    t->next = NULL;
+    t->state = 0;
+    pthread_mutex_lock(&e->mu);
+    if (e->tail) e->tail->next = t;
+    else e->head = t;
+    e->tail = t;
+    pthread_cond_signal(&e->work);
+    pthread_mutex_unlock(&e->mu);
+    return t;
+}
+
+static void exec_wait(void *ctx, void *handle) {
+    pk_exec *e = ctx;
+    pk_task *t = handle;
+    pthread_mutex_lock(&e->mu);
+    if (t->state == 0) {
+        /* Not started: take it out of the queue and run it here. */
+        pk_task **pp = &e->head, *prev = NULL;
+        while (*pp != t) prev = *pp, pp = &(*pp)->next;
+        *pp = t->next;
+        if (e->tail == t) e->tail = prev;
+        t->state = 1;
+        pthread_mutex_unlock(&e->mu);
+        t->fn(t->arg);
+    } else {
+        while (t->state != 2) pthread_cond_wait(&e->done, &e->mu);
+        pthread_mutex_unlock(&e->mu);
+    }
+    pk_free(e->alloc, t, sizeof *t);
+}
+
+plank_status pk_exec_new(pk_exec **out, int32_t threads, const plank_allocator *a,
+                         plank_error *err) {
+    *out = NULL;
+    if (threads < 0 || threads > 1024)
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "%d threads: not in 0..1024",
+                            (int)threads);
+    pk_exec *e = pk_calloc(a, sizeof *e);
+    if (!e) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    e->alloc = a;
+    e->asked = threads;
+    if (threads > 0) {
+        e->threads = pk_calloc(a, sizeof(pthread_t) * (size_t)threads);
+        if (!e->threads) {
+            pk_free(a, e, sizeof *e);
+            return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+        }
+    }
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->work, NULL);
+    pthread_cond_init(&e->done, NULL);
+    for (int32_t i = 0; i < threads; i++) {
+        if (pthread_create(&e->threads[i], NULL, exec_main, e) != 0) break;
+        e->workers++;
+    }
+    *out = e;
+    return PLANK_OK;
+}
+
+void pk_exec_free(pk_exec *e) {
+    if (!e) return;
+    pthread_mutex_lock(&e->mu);
+    e->stop = true;
+    pthread_cond_broadcast(&e->work);
+    pthread_mutex_unlock(&e->mu);
+    for (int32_t i = 0; i < e->workers; i++) pthread_join(e->threads[i], NULL);
+    pthread_cond_destroy(&e->done);
+    pthread_cond_destroy(&e->work);
+    pthread_mutex_destroy(&e->mu);
+    const plank_allocator *a = e->alloc;
+    if (e->threads) pk_free(a, e->threads, sizeof(pthread_t) * (size_t)e->asked);
+    pk_free(a, e, sizeof *e);
+}
+
+void pk_exec_executor(pk_exec *e, plank_executor *out) {
+    memset(out, 0, sizeof *out);
+    out->struct_size = sizeof *out;
+    out->ctx = e;
+    out->threads = e->workers > 0 ? e->workers : 1;
+    out->submit = exec_submit;
+    out->wait = exec_wait;
+}
+
+typedef struct pk_for {
+    void (*fn)(void *ctx, int64_t i);
+    void *ctx;
+    int64_t n;
+    atomic_int_fast64_t next;
+} pk_for;
+
+static void for_task(void *arg) {
+    pk_for *f = arg;
+    for (;;) {
+        int64_t i = (int64_t)atomic_fetch_add_explicit(&f->next, 1, memory_order_relaxed);
+        if (i >= f->n) return;
+        f->fn(f->ctx, i);
+    }
+}
+
+void pk_exec_for(const plank_executor *ex, int64_t n, void (*fn)(void *ctx, int64_t i),
+                 void *ctx) {
+    if (n <= 0) return;
+    if (!ex || n == 1 || ex->threads < 1) {
+        for (int64_t i = 0; i < n; i++) fn(ctx, i);
+        return;
+    }
+    enum { MAX_TASKS = 64 };
+    void *h[MAX_TASKS];
+    int64_t nt = ex->threads;
+    if (nt > n - 1) nt = n - 1;
+    if (nt > MAX_TASKS) nt = MAX_TASKS;
+    pk_for f = {fn, ctx, n, 0};
+    atomic_init(&f.next, 0);
+    for (int64_t t = 0; t < nt; t++) h[t] = ex->submit(ex->ctx, for_task, &f);
+    for_task(&f);
+    /* A refused task (NULL) simply did not run: its indices were taken by
+     * the others and by this thread. */
+    for (int64_t t = 0; t < nt; t++)
+        if (h[t]) ex->wait(ex->ctx, h[t]);
+}
