@@ -7,10 +7,13 @@
  *
  * Tasks: a task advances one worker stream by whole batches, queuing each
  * batch in the worker's FIFO, and returns when the worker may not produce
- * more (below) or, once the consumer waits for it, after one batch. Only
- * the consumer's thread submits and waits (the executor contract: a
- * handle is waited for by the thread that submitted it); tasks never
- * block, so the caller's pool never holds a thread that waits for memory.
+ * more (below). Only the consumer's thread submits and waits (the executor
+ * contract: a handle is waited for by the thread that submitted it); tasks
+ * never block, so the caller's pool never holds a thread that waits for
+ * memory. On plank's own pool the consumer sleeps on a condition variable
+ * that every queued batch signals; a caller's executor offers only
+ * wait(handle), so there the consumer marks the task it needs (`wanted`),
+ * which then returns after its next batch.
  *
  * Memory: a worker may produce while the batches queued in all workers are
  * fewer than batches_in_flight; the worker of the unit the consumer is at
@@ -67,7 +70,9 @@ struct pk_par {
     int64_t limit;               /* batches_in_flight */
     int32_t fanout;              /* threads a worker may spread a batch's columns over */
     pthread_mutex_t mu;
+    pthread_cond_t changed;      /* own pool: a batch queued, a worker ended or a task returned */
     /* under mu: */
+    uint64_t gen;                /* counts those changes */
     int64_t next_unit, head, inflight;
     bool failed, closing;
     int64_t err_unit;
@@ -142,6 +147,10 @@ static void par_task(void *arg) {
     int produced = 0;
     pthread_mutex_lock(&p->mu);
     while (may_produce(p, w) && !(w->wanted && produced > 0)) {
+        if (produced > 0) {
+            p->gen++;
+            pthread_cond_signal(&p->changed);
+        }
         pthread_mutex_unlock(&p->mu);
         struct ArrowArray a;
         memset(&a, 0, sizeof a);
@@ -170,6 +179,8 @@ static void par_task(void *arg) {
         produced++;
     }
     w->task_over = true;
+    p->gen++;
+    pthread_cond_signal(&p->changed);
     pthread_mutex_unlock(&p->mu);
 }
 
@@ -278,6 +289,7 @@ static int par_get_next(struct ArrowArrayStream *st, struct ArrowArray *out) {
             snprintf(p->msg, sizeof p->msg, "%s", p->err_msg);
         }
         int64_t head = p->head;
+        uint64_t gen = p->gen;
         pthread_mutex_unlock(&p->mu);
         if (got) {
             schedule(p); /* room for one more batch */
@@ -292,6 +304,15 @@ static int par_get_next(struct ArrowArrayStream *st, struct ArrowArray *out) {
         /* Wait for the worker that holds the head unit, or for any worker. */
         pk_parw *target = NULL;
         pthread_mutex_lock(&p->mu);
+        bool any = false;
+        for (int32_t k = 0; k < p->nw; k++) any |= p->w[k].running;
+        if (p->own && any) {
+            /* Until a worker reports anything (gen was read before the
+             * tasks were submitted, so no report is missed). */
+            while (p->gen == gen) pthread_cond_wait(&p->changed, &p->mu);
+            pthread_mutex_unlock(&p->mu);
+            continue;
+        }
         int32_t o = !p->any_order && head < p->nunits ? p->owner[head] : -1;
         if (o >= 0 && p->w[o].running) target = &p->w[o];
         for (int32_t k = 0; !target && k < p->nw; k++)
@@ -350,6 +371,7 @@ static void par_free(pk_par *p) {
     if (p->owner) pk_free(&a, p->owner, (size_t)p->nunits * sizeof *p->owner + 1);
     if (p->done) pk_free(&a, p->done, (size_t)p->nunits + 1);
     pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->changed);
     if (p->release_ctx) p->release_ctx(p->ctx);
     pk_free(&a, p, sizeof *p);
 }
@@ -377,6 +399,7 @@ plank_status pk_par_stream(const plank_allocator *a, const plank_arrow_options *
     p->nunits = nunits;
     p->any_order = o->any_order;
     pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->changed, NULL);
     plank_status st = pk_par_executor_of(o, threads, &p->alloc, &p->own, &p->ex, err);
     /* Row groups first; threads left over spread each batch's columns. */
     int64_t nw = nunits < threads ? nunits : threads;

@@ -81,6 +81,7 @@ struct plank_scan {
     pk_par *par;             /* while a parallel stream runs: where units come from */
     int32_t par_w;
     pk_exec *own_exec;       /* the pool of a one-row-group stream's column fan-out */
+    pk_bufpool *pool;        /* a parallel stream's workers' batches */
 };
 
 static double now_ns(void) {
@@ -937,6 +938,7 @@ static void scan_free(plank_scan *s) {
     pk_bound_free(&s->b);
     pk_reader_release(s->r);
     pk_exec_free(s->own_exec);
+    pk_bufpool_close(s->pool);
     if (s->sibs) {
         for (int32_t k = 0; k < s->nsibs; k++) scan_unref(s->sibs[k]);
         pk_free(&a, s->sibs, (size_t)s->nsibs * sizeof *s->sibs + 1);
@@ -1262,6 +1264,17 @@ static void stream_counters(void *opaque, const pk_column_counters *c) {
     s->st.bytes_read += c->bytes_fetched;
 }
 
+/* The projection's planned stream over scan ws (which it holds a reference
+ * on), its batches from pool (NULL: a pool of its own). */
+static plank_status open_projection(plank_scan *ws, pk_bufpool *pool,
+                                    struct ArrowArrayStream *out, plank_error *err) {
+    atomic_fetch_add(&ws->refs, 1);
+    plank_status st = pk_arrow_stream_planned(ws->r, ws->mask, &ws->arrow, stream_plan,
+                                              stream_counters, ws, scan_unref, pool, out, err);
+    if (st != PLANK_OK) atomic_fetch_sub(&ws->refs, 1);
+    return st;
+}
+
 /* Worker w of a parallel scan stream: the scan itself or one of its
  * siblings, as a planned stream whose row groups come from the parallel
  * stream's counter. */
@@ -1272,13 +1285,7 @@ static plank_status scan_worker_open(void *ctx, int32_t w, pk_par *p,
     ws->par = p;
     ws->par_w = w;
     ws->streamed = true;
-    atomic_fetch_add(&ws->refs, 1);
-    plank_status st = pk_arrow_stream_planned(ws->r, ws->mask, &ws->arrow, stream_plan,
-                                              stream_counters, ws, scan_unref, NULL, out, err);
-    if (st != PLANK_OK) {
-        atomic_fetch_sub(&ws->refs, 1);
-        return st;
-    }
+    PK_FORWARD(open_projection(ws, s->pool, out, err));
     pk_stream_set_fanout(out, pk_par_executor(p), pk_par_fanout(p));
     return PLANK_OK;
 }
@@ -1292,19 +1299,17 @@ plank_status plank_scan_arrow_stream(plank_scan *s, struct ArrowArrayStream *out
     PK_RETURN_IF(s->nproj == 0, err, PLANK_ERR_INVALID_ARGUMENT,
                  "the scan projects no column (use plank_scan_count)");
     if (s->nsibs > 0) {
+        /* One buffer pool for the workers: a batch freed by the consumer is
+         * reused by whichever worker makes the next one. */
+        s->pool = pk_bufpool_new(&s->alloc, (size_t)256 << 20);
         atomic_fetch_add(&s->refs, 1);
         s->streamed = true;
         return pk_par_stream(&s->alloc, &s->arrow, s->threads, s->nrgs, scan_worker_open, s,
                              scan_unref, out, err);
     }
-    atomic_fetch_add(&s->refs, 1);
-    plank_status st = pk_arrow_stream_planned(s->r, s->mask, &s->arrow, stream_plan,
-                                              stream_counters, s, scan_unref, NULL, out, err);
-    if (st != PLANK_OK) {
-        atomic_fetch_sub(&s->refs, 1);
-        return st;
-    }
+    PK_FORWARD(open_projection(s, NULL, out, err));
     s->streamed = true;
+    plank_status st;
     if (s->threads > 1 && s->nrgs == 1) {
         /* One row group: the projection's columns are read in parallel. */
         plank_executor ex;
