@@ -1068,6 +1068,122 @@ PLANK_API void plank_scan_get_stats(const plank_scan *s, plank_scan_stats *out);
 PLANK_API size_t plank_scan_explain(const plank_scan *s, char *buf, size_t size);
 
 /* ------------------------------------------------------------------------ */
+/* Datasets: many files, hive partitions                                    */
+/* ------------------------------------------------------------------------ */
+
+/* A dataset is the files named by a list of sources, each a file, a
+ * directory (every regular file below it, recursively, whose name ends in
+ * ".parquet", skipping names that start with '.' or '_') or a glob ('*', '?'
+ * and [...] inside one path component; a component that is exactly '**'
+ * matches any number of directories). Files are taken in byte order of their paths,
+ * each once. Their footers are read when the dataset opens (in parallel,
+ * on `threads` threads); each file stays open while the dataset lives.
+ *
+ * Hive partitions: directories named key=value between a source directory
+ * (or the non-wildcard start of a glob) and a file become columns, after
+ * the files' own columns, in the order their keys first appear. A value is
+ * percent-decoded; __HIVE_DEFAULT_PARTITION__ is null; the type is the
+ * narrowest of int64 ("l"), date ("tdD", YYYY-MM-DD) and string ("u") that
+ * holds every value of the key. A file whose directories lack a key has null
+ * there. A key that is also a column of a file is an error.
+ *
+ * Schema: the top-level fields of every file, unified by name in order of
+ * first appearance (files in path order). A field missing from a file is
+ * null in its rows. A field whose Arrow type differs between files is an
+ * error naming both files, unless it widens losslessly: int32 to int64,
+ * float to double, string to binary (and to the large variants). */
+typedef struct plank_dataset plank_dataset;
+
+typedef struct plank_dataset_options {
+    size_t struct_size;                 /* sizeof(plank_dataset_options); set by _init */
+    const plank_reader_options *reader; /* for every file (NULL: defaults) */
+    const plank_arrow_options *arrow;   /* the Arrow types the schema is unified in
+                                           (NULL: defaults); scans use their own */
+    bool hive_partitioning;             /* default true */
+    int32_t threads;                    /* footers read at once: 0 (default) one per
+                                           processor */
+} plank_dataset_options;
+
+PLANK_API void plank_dataset_options_init(plank_dataset_options *o);
+PLANK_API plank_status plank_dataset_open(plank_dataset **out, const char *const *sources,
+                                          int32_t num_sources, const plank_dataset_options *o,
+                                          plank_error *err);
+PLANK_API void plank_dataset_close(plank_dataset *d);
+PLANK_API int32_t plank_dataset_num_files(const plank_dataset *d);
+PLANK_API const char *plank_dataset_file_path(const plank_dataset *d, int32_t i);
+/* The file's reader (owned by the dataset; NULL when i is out of range). */
+PLANK_API plank_reader *plank_dataset_file_reader(const plank_dataset *d, int32_t i);
+PLANK_API int64_t plank_dataset_num_rows(const plank_dataset *d);
+/* The unified schema, a struct ("+s") with the partition columns last. */
+PLANK_API plank_status plank_dataset_arrow_schema(const plank_dataset *d, struct ArrowSchema *out,
+                                                  plank_error *err);
+
+/* A piece of a dataset that one task reads: row groups [first_row_group,
+ * + num_row_groups) of one file. */
+typedef struct plank_split {
+    size_t struct_size;        /* sizeof(plank_split) */
+    int32_t file;              /* plank_dataset_file_path(d, file) */
+    int32_t first_row_group;
+    int32_t num_row_groups;
+    int64_t rows;
+    int64_t bytes;             /* compressed bytes of its column chunks */
+} plank_split;
+
+/* The splits of the files whose partition values can satisfy filter (NULL:
+ * every file): each file's row groups cut into runs of about target_bytes
+ * compressed bytes (0: 128 MiB), never splitting a row group, from the
+ * footers alone. *splits is allocated with the dataset's allocator and
+ * freed with plank_splits_free. A distributed engine plans on one machine
+ * and hands each task a split and the same filter (plank_dataset_scan
+ * with options.split). */
+PLANK_API plank_status plank_dataset_plan(const plank_dataset *d, const plank_expr *filter,
+                                          int64_t target_bytes, plank_split **splits,
+                                          int64_t *num_splits, plank_error *err);
+PLANK_API void plank_splits_free(const plank_dataset *d, plank_split *splits, int64_t n);
+
+typedef struct plank_dataset_scan_options {
+    size_t struct_size;           /* sizeof(plank_dataset_scan_options); set by _init */
+    /* The scan of each file: filter, columns (dotted paths of the unified
+     * schema; partition columns by name), arrow, pruning levels and
+     * pushdown; row_groups must be NULL. */
+    const plank_scan_options *scan;
+    const plank_split *split;     /* only this split (NULL: every file) */
+} plank_dataset_scan_options;
+
+PLANK_API void plank_dataset_scan_options_init(plank_dataset_scan_options *o);
+
+/* What a dataset scan skipped, over every file it opened: the files'
+ * plank_scan_stats summed, and the files left out whole. */
+typedef struct plank_dataset_stats {
+    size_t struct_size;           /* sizeof(plank_dataset_stats); set by _init */
+    int64_t files;                /* in the dataset (or 1 for a split) */
+    int64_t files_pruned_partitions; /* by their partition values */
+    int64_t files_pruned_statistics; /* every row group pruned from the footer */
+    plank_scan_stats scan;        /* summed over the files scanned */
+} plank_dataset_stats;
+
+PLANK_API void plank_dataset_stats_init(plank_dataset_stats *s);
+
+/* The rows of every file that pass the filter, in file order (each file's
+ * rows in its order), as struct arrays of the unified schema restricted to
+ * the projection: missing columns null, widened columns converted,
+ * partition columns filled from the file's directories. The filter is
+ * evaluated on partition values first (a file whose values make it FALSE
+ * or NULL is not scanned) and what is left is pushed into each file's scan.
+ * A comparison between a partition column and another column is
+ * PLANK_ERR_UNSUPPORTED. The stream holds a reference on the dataset (close
+ * may come first). stats (may be NULL) is filled when the stream ends. */
+PLANK_API plank_status plank_dataset_scan(plank_dataset *d, const plank_dataset_scan_options *o,
+                                          struct ArrowArrayStream *out, plank_error *err);
+/* The number of rows that pass (no stream); stats may be NULL. */
+PLANK_API plank_status plank_dataset_count(plank_dataset *d, const plank_dataset_scan_options *o,
+                                           int64_t *count, plank_dataset_stats *stats,
+                                           plank_error *err);
+/* The statistics of the stream's scans so far (complete once it ended). */
+PLANK_API void plank_dataset_stream_stats(struct ArrowArrayStream *stream,
+                                          plank_dataset_stats *out);
+
+/* ------------------------------------------------------------------------ */
 /* Page index and bloom filters (read side)                                 */
 /* ------------------------------------------------------------------------ */
 
