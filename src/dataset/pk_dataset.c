@@ -410,18 +410,35 @@ static bool parse_int(const char *s, size_t n, int64_t *v) {
     return true;
 }
 
+/* The next key=value directory of a path, from *at up to the file name
+ * (end): key c[0..kl), value v[0..vl). */
+static bool next_pair(const char **at, const char *end, const char **c, size_t *kl,
+                      const char **v, size_t *vl) {
+    while (end && *at < end) {
+        const char *s = *at;
+        const char *e = memchr(s, '/', (size_t)(end - s));
+        if (!e) e = end;
+        *at = e + 1;
+        const char *eq = memchr(s, '=', (size_t)(e - s));
+        if (!eq || eq == s) continue;
+        *c = s;
+        *kl = (size_t)(eq - s);
+        *v = eq + 1;
+        *vl = (size_t)(e - eq - 1);
+        return true;
+    }
+    return false;
+}
+
 static plank_status partitions(plank_dataset *d, plank_error *err) {
     /* The keys, in order of first appearance. */
     int32_t cap = 0;
     for (int32_t f = 0; f < d->nfiles; f++) {
-        const char *p = d->paths[f];
+        const char *p = d->paths[f], *c, *val;
         const char *slash = strrchr(p, '/');
-        for (const char *c = p; slash && c < slash;) {
-            const char *e = memchr(c, '/', (size_t)(slash - c));
-            if (!e) e = slash;
-            const char *eq = memchr(c, '=', (size_t)(e - c));
-            if (eq && eq > c) {
-                size_t kl = (size_t)(eq - c);
+        size_t kl, vl;
+        for (const char *at = p; next_pair(&at, slash, &c, &kl, &val, &vl);) {
+            {
                 int32_t k = 0;
                 while (k < d->nkeys && !(strlen(d->keys[k]) == kl && !memcmp(d->keys[k], c, kl)))
                     k++;
@@ -440,7 +457,6 @@ static plank_status partitions(plank_dataset *d, plank_error *err) {
                     d->nkeys++;
                 }
             }
-            c = e + 1;
         }
     }
     if (d->nkeys == 0) return PLANK_OK;
@@ -468,19 +484,16 @@ static plank_status partitions(plank_dataset *d, plank_error *err) {
                                           : pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY,
                                                          "out of memory");
     for (int32_t f = 0; f < d->nfiles && st == PLANK_OK; f++) {
-        const char *p = d->paths[f];
+        const char *p = d->paths[f], *c, *val;
         const char *slash = strrchr(p, '/');
-        for (const char *c = p; slash && c < slash && st == PLANK_OK;) {
-            const char *e = memchr(c, '/', (size_t)(slash - c));
-            if (!e) e = slash;
-            const char *eq = memchr(c, '=', (size_t)(e - c));
-            if (eq && eq > c) {
-                size_t kl = (size_t)(eq - c);
+        size_t kl, vl;
+        for (const char *at = p; st == PLANK_OK && next_pair(&at, slash, &c, &kl, &val, &vl);) {
+            {
                 int32_t k = 0;
                 while (strlen(d->keys[k]) != kl || memcmp(d->keys[k], c, kl)) k++;
                 pk_pvalue *v = &d->pv[(size_t)f * (size_t)d->nkeys + (size_t)k];
                 if (v->s) pk_free(&d->alloc, v->s, v->len + 1); /* the innermost wins */
-                v->s = decode(&d->alloc, eq + 1, (size_t)(e - eq - 1), &v->len);
+                v->s = decode(&d->alloc, val, vl, &v->len);
                 if (!v->s) st = pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
                 v->null = !v->s || strcmp(v->s, "__HIVE_DEFAULT_PARTITION__") == 0;
                 if (!v->null) {
@@ -490,7 +503,6 @@ static plank_status partitions(plank_dataset *d, plank_error *err) {
                     if (!pk_parse_date(v->s, v->len, &days) || v->len != 10) not_date[k] = true;
                 }
             }
-            c = e + 1;
         }
     }
     for (int32_t k = 0; k < d->nkeys && st == PLANK_OK; k++) {

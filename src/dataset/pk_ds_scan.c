@@ -142,16 +142,6 @@ static tv cmp_result(plank_compare_op op, int c) {
     return r ? TV_TRUE : TV_FALSE;
 }
 
-static plank_compare_op flip(plank_compare_op op) {
-    switch (op) {
-    case PLANK_CMP_LT: return PLANK_CMP_GT;
-    case PLANK_CMP_LE: return PLANK_CMP_GE;
-    case PLANK_CMP_GT: return PLANK_CMP_LT;
-    case PLANK_CMP_GE: return PLANK_CMP_LE;
-    default: return op;
-    }
-}
-
 static plank_status compare(const pctx *c, plank_compare_op op, const plank_expr *a,
                             const plank_expr *b, tv *out) {
     int32_t ka = -1, kb = -1;
@@ -180,7 +170,7 @@ static plank_status compare(const pctx *c, plank_compare_op op, const plank_expr
         okind o = x;
         x = y;
         y = o;
-        op = flip(op);
+        op = pk_flip_op(op);
     }
     const plank_dataset *d = c->d;
     int r;

@@ -388,7 +388,7 @@ static void float_term(plank_compare_op op, double c, bool is_f32, bool exact_c,
     t->empty = empty || lo > hi || (lo == hi && (lo_open || hi_open));
 }
 
-static plank_compare_op flip_op(plank_compare_op op) {
+plank_compare_op pk_flip_op(plank_compare_op op) {
     switch (op) {
     case PLANK_CMP_LT: return PLANK_CMP_GT;
     case PLANK_CMP_LE: return PLANK_CMP_GE;
@@ -553,7 +553,7 @@ static plank_status bind_cmp_node(binder *bd, plank_compare_op op, const plank_e
         const plank_expr *tmp = a;
         a = b;
         b = tmp;
-        op = flip_op(op);
+        op = pk_flip_op(op);
     }
     if (a->kind != PK_EX_COLUMN)
         return pk_error_set(bd->err, PLANK_ERR_INVALID_ARGUMENT,

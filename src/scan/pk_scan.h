@@ -127,6 +127,8 @@ typedef struct pk_bound {
 } pk_bound;
 
 plank_status pk_bind(plank_reader *r, const plank_expr *e, pk_bound *b, plank_error *err);
+/* The operator with its sides swapped (a < b is b > a). */
+plank_compare_op pk_flip_op(plank_compare_op op);
 /* A decimal's value as a double the way DuckDB converts it. */
 double pk_decimal_to_double(pk_i128 v, int32_t scale);
 void pk_bound_free(pk_bound *b);
