@@ -229,6 +229,34 @@ check "--limit -1" usage_error "$L" --limit -1
 check "an unknown option" usage_error "$L" --no-such-option
 check "no FILE" usage_error --count
 
+# ---- Datasets: a directory, a glob, several files -------------------------------------
+# The dataset scan's rows and counts are checked against DuckDB in test_dataset;
+# here the CLI: a hive dataset of two orders files (dictionary and PLAIN
+# writings of the same rows) under p=1 and p=2 counts what the single-file
+# scans count, partition predicates select one file, and the three ways of
+# naming the files agree.
+mkdir -p "$WORK/ds/p=1" "$WORK/ds/p=2"
+cp "$WORK/dict/orders.parquet" "$WORK/ds/p=1/orders.parquet"
+cp "$WORK/plain/orders.parquet" "$WORK/ds/p=2/orders.parquet"
+W="o_totalprice > 100000 AND o_orderpriority = '1-URGENT'"
+scan "$WORK/one" "$WORK/plain/orders.parquet" --count --where "$W"
+one=$(cat "$WORK/one")
+scan "$WORK/got" "$WORK/ds" --count --where "$W"
+check "dataset count = twice the file's" [ "$(cat "$WORK/got")" -eq $((one * 2)) ]
+scan "$WORK/got" "$WORK/ds" --count --where "p = 2 AND $W"
+check "dataset: p = 2 selects one file" [ "$(cat "$WORK/got")" -eq "$one" ]
+scan "$WORK/got" "$WORK/ds/**/*.parquet" --count --where "p >= 1 AND $W" --threads 1
+check "dataset by glob" [ "$(cat "$WORK/got")" -eq $((one * 2)) ]
+scan "$WORK/got" "$WORK/ds/p=1/orders.parquet" "$WORK/ds/p=2/orders.parquet" --count --where "p IS NULL"
+check "dataset by files: p IS NULL matches nothing" [ "$(cat "$WORK/got")" -eq 0 ]
+scan "$WORK/got" "$WORK/ds" --where "p = 1 AND o_orderkey = 7" --columns o_orderkey,p
+check "dataset rows with the partition column" \
+    [ "$(cat "$WORK/got")" = '{"o_orderkey":7,"p":1}' ]
+"$PLANK" schema "$WORK/ds" > "$WORK/got" 2>&1
+check "dataset schema lists the partition key" grep -q '^  p: l$' "$WORK/got"
+"$PLANK" cat "$WORK/ds" --limit 3 > "$WORK/got" 2>&1
+check "dataset cat --limit 3" [ "$(wc -l < "$WORK/got")" -eq 3 ]
+
 # ---- Against DuckDB ---------------------------------------------------------------------
 
 # peer.mjs SRC FILE QUERIES OUT: for line N of QUERIES (COLUMNS<TAB>WHERE),

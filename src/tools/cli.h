@@ -76,8 +76,11 @@ enum {
     CLI_OPT_ARROW = 1 << 6,
     CLI_OPT_ROWS = 1 << 7,
     CLI_OPT_MMAP = 1 << 8,
-    CLI_OPT_THREADS = 1 << 9
+    CLI_OPT_THREADS = 1 << 9,
+    CLI_OPT_DATASET = 1 << 10 /* more than one FILE (a dataset) */
 };
+
+#define CLI_MAX_FILES 256 /* FILE arguments of one command; directories and globs hold more */
 
 typedef struct cli_options {
     const char *file;
@@ -91,7 +94,20 @@ typedef struct cli_options {
     const char *rows;    /* --rows every:K | range:FIRST:COUNT (bench read) */
     bool mmap;           /* --mmap: plank_reader_options.memory_map (bench read) */
     int32_t threads;     /* --threads N (0..1024): plank_arrow_options.threads; -1 absent */
+    const char *more[CLI_MAX_FILES]; /* FILE arguments after the first (CLI_OPT_DATASET) */
+    int32_t nmore;
 } cli_options;
+
+/* ---- Datasets (cli_dataset.c) ---- */
+
+/* Whether the FILE arguments name a dataset: several, a directory or a glob. */
+bool cli_is_dataset(const cli_options *o);
+int cli_dataset_schema(const cli_options *o);
+/* cat and scan over a dataset: JSON lines (or the count); flags holds the
+ * scan's pruning switches. */
+int cli_dataset_rows(const cli_options *o, const char *where, bool count, bool explain,
+                     const plank_scan_options *flags);
+int cli_dataset_bench(const cli_options *o);
 
 /* The reading threads of a command: --threads when given, else 0 (one per
  * processor), or 1 when only `limit` rows (>= 0) are wanted and they fit one

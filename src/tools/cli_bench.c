@@ -270,10 +270,16 @@ int cli_bench_main(int argc, char **argv) {
     cli_options o;
     int rc = cli_parse_options(argc, argv,
                                CLI_OPT_COLUMNS | CLI_OPT_REPEAT | CLI_OPT_JSON | CLI_OPT_ARROW |
-                                   CLI_OPT_ROWS | CLI_OPT_MMAP | CLI_OPT_THREADS,
+                                   CLI_OPT_ROWS | CLI_OPT_MMAP | CLI_OPT_THREADS | CLI_OPT_DATASET,
                                "bench read", &o);
     if (rc) return rc;
     int repeat = o.repeat > 0 ? (int)o.repeat : BENCH_DEFAULT_REPEAT;
+    if (cli_is_dataset(&o)) {
+        if (o.rows || o.json || o.columns)
+            return cli_usage_error("bench read: a dataset is read whole (no --rows, --json, "
+                                   "--columns)");
+        return cli_dataset_bench(&o);
+    }
     if (o.threads >= 0 && !o.arrow)
         return cli_usage_error("bench read: --threads needs --arrow (the column readers "
                                "are timed one at a time)");

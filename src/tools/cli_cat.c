@@ -18,9 +18,16 @@ int cli_cat_main(int argc, char **argv) {
     cli_options o;
     int rc = cli_parse_options(argc, argv,
                                CLI_OPT_COLUMNS | CLI_OPT_LIMIT | CLI_OPT_FORMAT |
-                                   CLI_OPT_NO_CHECKSUM | CLI_OPT_THREADS,
+                                   CLI_OPT_NO_CHECKSUM | CLI_OPT_THREADS | CLI_OPT_DATASET,
                                "cat", &o);
     if (rc) return rc;
+    if (cli_is_dataset(&o)) {
+        if (o.format && strcmp(o.format, "jsonl") != 0)
+            return cli_usage_error("cat: a dataset prints JSON lines only");
+        plank_scan_options flags;
+        plank_scan_options_init(&flags);
+        return cli_dataset_rows(&o, NULL, false, false, &flags);
+    }
     cli_cat_args a;
     memset(&a, 0, sizeof a);
     a.file = o.file;

@@ -196,7 +196,15 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == '\0') {
-            if (o->file) return cli_usage_error("%s: unexpected argument '%s'", command, a);
+            if (o->file) {
+                if (!(allowed & CLI_OPT_DATASET))
+                    return cli_usage_error("%s: unexpected argument '%s'", command, a);
+                if (o->nmore + 1 >= CLI_MAX_FILES)
+                    return cli_usage_error("%s: more than %d files (name a directory or a glob)",
+                                           command, CLI_MAX_FILES);
+                o->more[o->nmore++] = a;
+                continue;
+            }
             o->file = a;
             continue;
         }

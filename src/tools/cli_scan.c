@@ -75,7 +75,8 @@ static int parse_args(int argc, char **argv, scan_args *a) {
     }
     if (rc == 0)
         rc = cli_parse_options(nrest, rest, CLI_OPT_COLUMNS | CLI_OPT_LIMIT | CLI_OPT_FORMAT |
-                                                CLI_OPT_MMAP | CLI_OPT_THREADS, SCAN_CMD, &a->o);
+                                                CLI_OPT_MMAP | CLI_OPT_THREADS | CLI_OPT_DATASET,
+                               SCAN_CMD, &a->o);
     free(rest);
     return rc;
 }
@@ -200,6 +201,17 @@ int cli_scan_main(int argc, char **argv) {
     int rc;
     if ((rc = parse_args(argc, argv, &a))) return rc;
     if ((rc = cli_rows_parse_format(SCAN_CMD, a.o.format, &format))) return rc;
+    if (cli_is_dataset(&a.o)) {
+        if (format != CLI_ROWS_JSONL) return scan_fail("--format", "a dataset prints JSON lines only");
+        plank_scan_options flags;
+        plank_scan_options_init(&flags);
+        flags.pushdown = !a.no_pushdown;
+        flags.use_statistics = !a.no_stats;
+        flags.use_bloom_filters = !a.no_bloom;
+        flags.use_page_index = !a.no_page_index;
+        flags.use_dictionaries = !a.no_dictionary;
+        return cli_dataset_rows(&a.o, a.where, a.count, a.explain, &flags);
+    }
     int64_t remaining = cli_rows_limit(format, a.o.limit);
 
     plank_error err;

@@ -142,8 +142,9 @@ static void put_arrow_field(cli_buf *b, const struct ArrowSchema *f, int depth) 
 
 int cli_schema_main(int argc, char **argv) {
     cli_options o;
-    int rc = cli_parse_options(argc, argv, 0, "schema", &o);
+    int rc = cli_parse_options(argc, argv, CLI_OPT_DATASET, "schema", &o);
     if (rc) return rc;
+    if (cli_is_dataset(&o)) return cli_dataset_schema(&o);
     plank_reader *r;
     if ((rc = cli_open(o.file, NULL, &r))) return rc;
 
