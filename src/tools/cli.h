@@ -98,6 +98,10 @@ typedef struct cli_options {
     int32_t nmore;
 } cli_options;
 
+/* Monotonic seconds, and a qsort comparison of doubles (the benchmarks). */
+double cli_seconds(void);
+int cli_cmp_double(const void *a, const void *b);
+
 /* ---- Datasets (cli_dataset.c) ---- */
 
 /* Whether the FILE arguments name a dataset: several, a directory or a glob. */

@@ -21,16 +21,6 @@
 
 #include "cli.h"
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 typedef struct bscan_args {
     const char *file, *where, *columns;
@@ -73,7 +63,7 @@ static uint64_t touch(const struct ArrowArray *a) {
 
 static int run_once(const bscan_args *a, char **cols, int32_t ncols, double *secs,
                     int64_t *rows, uint64_t *check, plank_scan_stats *stats) {
-    double t0 = now_s();
+    double t0 = cli_seconds();
     plank_reader_options ro;
     plank_reader_options_init(&ro);
     ro.memory_map = a->mmap;
@@ -125,7 +115,7 @@ static int run_once(const bscan_args *a, char **cols, int32_t ncols, double *sec
     plank_scan_close(s);
     plank_expr_free(e);
     plank_reader_close(r);
-    *secs = now_s() - t0;
+    *secs = cli_seconds() - t0;
     if (st != PLANK_OK) return cli_fail(a->file, "%s", err.message);
     return 0;
 }
@@ -171,7 +161,7 @@ int cli_bench_scan_main(int argc, char **argv) {
     for (int i = 0; i < a.repeat && rc == 0; i++)
         rc = run_once(&a, cols, ncols, &t[i], &rows, &check, &stats);
     if (rc == 0) {
-        qsort(t, (size_t)a.repeat, sizeof *t, cmp_d);
+        qsort(t, (size_t)a.repeat, sizeof *t, cli_cmp_double);
         double med = a.repeat % 2 ? t[a.repeat / 2] : (t[a.repeat / 2 - 1] + t[a.repeat / 2]) / 2;
         if (a.json)
             printf("{\"file\":\"%s\",\"rows_matched\":%lld,\"repeat\":%d,\"median_seconds\":%.6f,"

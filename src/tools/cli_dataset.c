@@ -324,16 +324,6 @@ int cli_dataset_rows(const cli_options *o, const char *where, bool count, bool e
     return rc;
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 int cli_dataset_bench(const cli_options *o) {
     int repeat = o->repeat > 0 ? (int)o->repeat : 5;
@@ -343,7 +333,7 @@ int cli_dataset_bench(const cli_options *o) {
     int64_t rows = 0;
     int32_t files = 0;
     for (int i = 0; i < repeat && rc == 0; i++) {
-        double t0 = now_s();
+        double t0 = cli_seconds();
         plank_dataset *d;
         if ((rc = open_dataset(o, &d))) break;
         files = plank_dataset_num_files(d);
@@ -373,10 +363,10 @@ int cli_dataset_bench(const cli_options *o) {
         }
         if (st == PLANK_OK) s.release(&s);
         plank_dataset_close(d);
-        t[i] = now_s() - t0;
+        t[i] = cli_seconds() - t0;
     }
     if (rc == 0) {
-        qsort(t, (size_t)repeat, sizeof *t, cmp_d);
+        qsort(t, (size_t)repeat, sizeof *t, cli_cmp_double);
         double med = repeat % 2 ? t[repeat / 2] : (t[repeat / 2 - 1] + t[repeat / 2]) / 2;
         printf("dataset:    %s (%d files)\nrows:       %lld, through the dataset scan\n"
                "time:       median %.3f ms (min %.3f, max %.3f)\n",

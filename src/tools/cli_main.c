@@ -3,10 +3,12 @@
  * error reporting, buffered output and column selection shared by the
  * commands (schema, meta, cat, convert, bench read, bench write).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "cli_rows.h"
@@ -253,6 +255,17 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
     }
     if (!o->file) return cli_usage_error("%s: missing FILE", command);
     return 0;
+}
+
+double cli_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 int32_t cli_read_threads(int32_t threads, int64_t limit) {
