@@ -741,10 +741,13 @@ typedef struct plank_arrow_options {
                                allocator may not be thread-safe, so plank calls them from
                                several threads only when threads (or executor) is set. 1:
                                every batch is decoded by get_next on the caller's thread.
-                               n > 1: row groups are decoded on n threads at once, whole
-                               batches ahead of get_next; when a stream has fewer row
-                               groups than threads, the columns of each batch are decoded
-                               in parallel as well. The arrays, their order and the
+                               n > 1: the Arrow streams decode the columns of each batch
+                               on n threads (in file order, the memory of one batch);
+                               with any_order, or a single column, row groups are decoded
+                               on n threads at once, whole batches ahead of get_next.
+                               Scans decode row groups on n threads (their filters run
+                               per row group), the projection's columns in parallel when
+                               a row group is alone. The arrays, their order and the
                                statistics do not depend on the thread count. Range 0..1024 */
     int32_t batches_in_flight; /* with threads > 1: decoded batches held for get_next at
                                most, beyond those of the row group get_next is at (0,

@@ -406,8 +406,10 @@ static plank_status open_row_group(pk_stream *s, int32_t g, const plank_row_rang
             PK_FORWARD(pk_column_reader_reopen(s->crs[i], g, err));
             continue;
         }
-        PK_FORWARD(plank_column_reader_open(&s->crs[i], s->r, g, s->t.leaf_columns[i], err));
-        if (s->pool) pk_column_reader_set_chunk_alloc(s->crs[i], &s->alloc);
+        /* Through the stream's pool: buffers freed by one row group (or by
+         * the consumer) serve the next, whichever thread decodes it. */
+        PK_FORWARD(pk_column_reader_open_alloc(&s->crs[i], s->r, g, s->t.leaf_columns[i],
+                                               &s->alloc, err));
         if (s->t.leaf_nodes[i]->dict) pk_column_reader_set_dict_mode(s->crs[i], true);
         if (s->leaves[i].zc_align && !s->direct[i])
             pk_column_reader_set_view_mode(s->crs[i], true);
@@ -843,8 +845,12 @@ static plank_status maybe_parallel(struct ArrowArrayStream *out, plank_error *er
     pk_stream *s = out->private_data;
     int32_t threads = pk_reader_read_threads(s->r, &s->o);
     if (threads <= 1 || s->nrg < 1) return PLANK_OK;
-    if (s->nrg == 1) {
-        /* One row group: its columns are what runs in parallel. */
+    if (s->nrg == 1 || (!s->o.any_order && s->t.num_leaves > 1)) {
+        /* The columns of each batch run in parallel: in file order, row groups
+         * on several threads would have to buffer whole row groups ahead of
+         * the consumer to keep the threads busy (measured: no faster than one
+         * thread with batches_in_flight's default, slower with a large one,
+         * from the memory first touched), while columns need no buffer. */
         plank_executor ex;
         plank_status st = pk_par_executor_of(&s->o, threads - 1, &s->alloc, &s->own_exec, &ex,
                                              err);

@@ -35,7 +35,8 @@ static bool pk_writer_pads_dictionary(const char *created_by) {
 
 struct plank_column_reader {
     plank_reader *r;
-    const plank_allocator *a;
+    const plank_allocator *a; /* &alloc */
+    plank_allocator alloc;    /* the reader's, or a stream's pool (pk_column_reader_open_alloc) */
     int32_t rg, col;
     const plank_schema_node *node;
     const plank_column_chunk_info *cc;
@@ -292,6 +293,11 @@ static plank_status chunk_need(plank_column_reader *cr, uint64_t off, uint64_t l
 
 plank_status plank_column_reader_open(plank_column_reader **out, plank_reader *r, int32_t g,
                                       int32_t c, plank_error *err) {
+    return pk_column_reader_open_alloc(out, r, g, c, r ? &r->alloc : NULL, err);
+}
+
+plank_status pk_column_reader_open_alloc(plank_column_reader **out, plank_reader *r, int32_t g,
+                                         int32_t c, const plank_allocator *a, plank_error *err) {
     plank_error_init(err);
     if (out) *out = NULL;
     if (!r || !out) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL argument");
@@ -305,11 +311,12 @@ plank_status plank_column_reader_open(plank_column_reader **out, plank_reader *r
                             "column %d is not selected in the reader options", (int)c);
     const plank_schema_node *n = &r->nodes[r->leaf_nodes[c]];
     pk_error_locate(err, -1, g, c, -1);
-    plank_column_reader *cr = pk_calloc(&r->alloc, sizeof *cr);
+    plank_column_reader *cr = pk_calloc(a, sizeof *cr);
     if (!cr) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     cr->r = r;
-    cr->a = &r->alloc;
-    cr->chunk_alloc = r->alloc;
+    cr->alloc = *a;
+    cr->a = &cr->alloc;
+    cr->chunk_alloc = *a;
     cr->col = c;
     cr->node = n;
     cr->type = n->physical_type;

@@ -171,6 +171,12 @@ void pk_column_reader_set_view_mode(plank_column_reader *cr, bool on);
  * chunk buffer, as a refcounted pool does): a stream hands its buffer pool,
  * so that the buffer an array released is the next row group's. */
 void pk_column_reader_set_chunk_alloc(plank_column_reader *cr, const plank_allocator *a);
+/* plank_column_reader_open with every allocation of the reader through `a`
+ * (copied; it must outlive the reader and what it hands out): a stream's
+ * buffer pool, so that decompression buffers, dictionaries and chunk
+ * buffers of one row group are the next one's, on any thread. */
+plank_status pk_column_reader_open_alloc(plank_column_reader **out, plank_reader *r, int32_t g,
+                                         int32_t c, const plank_allocator *a, plank_error *err);
 /* Whether the last batch's values point into the chunk (view mode); *owner
  * then receives the refcounted chunk block to retain, or NULL when the chunk
  * is the caller's memory (plank_reader_open_memory), which nothing owns. */
