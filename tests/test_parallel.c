@@ -603,7 +603,6 @@ static void errors(const char *path) {
             snprintf(what, sizeof what, "corrupt file (%s)", k_confs[k].name);
             CHECK_MSG(dumps_equal(&ref, &d, false, what), "%s", what);
         }
-        /* A second get_next returns the same error (sticky). */
         dump_free(&d);
     }
     /* The scan meets it too, in row group 7's filter step, and stops there. */

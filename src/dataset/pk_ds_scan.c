@@ -452,8 +452,8 @@ plank_status plank_dataset_plan(const plank_dataset *d, const plank_expr *filter
         pk_free(&d->alloc, s, (size_t)cap * sizeof *s + 1);
         return st;
     }
-    /* The array keeps its size in the first element's padding-free fields:
-     * freed with the count the caller gives back (cap recomputed there). */
+    /* Allocated for every row group of the dataset; plank_splits_free
+     * recomputes that size from the footers. */
     *splits = s;
     *num_splits = n;
     return PLANK_OK;

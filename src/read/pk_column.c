@@ -47,8 +47,6 @@ struct plank_column_reader {
     /* chunk bytes */
     const uint8_t *chunk;
     pk_shared *chunk_owned;   /* NULL for memory sources (read in place) */
-    plank_allocator chunk_alloc; /* what chunk buffers come from (the reader's, or a
-                                    stream's pool: pk_column_reader_set_chunk_alloc) */
     uint64_t chunk_start, chunk_len;
     /* Bytes are fetched at the first read: the whole chunk, or with a sparse
      * selection only the 4 KiB blocks holding the page headers and the pages
@@ -228,7 +226,7 @@ static plank_status attach(plank_column_reader *cr, int32_t g, plank_error *err)
     }
     cr->chunk = NULL;
     if (!cr->chunk_owned) {
-        cr->chunk_owned = pk_shared_new(&cr->chunk_alloc, need);
+        cr->chunk_owned = pk_shared_new(cr->a, need);
         if (!cr->chunk_owned)
             return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY,
                                 "out of memory reading a column chunk of %llu bytes",
@@ -316,7 +314,6 @@ plank_status pk_column_reader_open_alloc(plank_column_reader **out, plank_reader
     cr->r = r;
     cr->alloc = *a;
     cr->a = &cr->alloc;
-    cr->chunk_alloc = *a;
     cr->col = c;
     cr->node = n;
     cr->type = n->physical_type;
@@ -1416,10 +1413,6 @@ const pk_dict *pk_column_reader_dict(const plank_column_reader *cr) {
 
 int64_t pk_column_reader_fallback_count(const plank_column_reader *cr) {
     return cr ? cr->fb_n : 0;
-}
-
-void pk_column_reader_set_chunk_alloc(plank_column_reader *cr, const plank_allocator *a) {
-    cr->chunk_alloc = *a;
 }
 
 void pk_column_reader_set_view_mode(plank_column_reader *cr, bool on) {

@@ -166,11 +166,6 @@ int64_t pk_column_reader_fallback_count(const plank_column_reader *cr);
  * Those bytes stay valid until the reader is closed, and beyond it for any
  * owner that retained the chunk block. */
 void pk_column_reader_set_view_mode(plank_column_reader *cr, bool on);
-/* Chunk buffers (the whole chunk read into memory, which zero-copy arrays
- * may hold past the row group) from `a` (copied; it must outlive every
- * chunk buffer, as a refcounted pool does): a stream hands its buffer pool,
- * so that the buffer an array released is the next row group's. */
-void pk_column_reader_set_chunk_alloc(plank_column_reader *cr, const plank_allocator *a);
 /* plank_column_reader_open with every allocation of the reader through `a`
  * (copied; it must outlive the reader and what it hands out): a stream's
  * buffer pool, so that decompression buffers, dictionaries and chunk
