@@ -10,7 +10,10 @@ NODE=1
 cd "$(dirname "$0")/.."
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
-PKGS="build-essential cmake clang pkg-config libzstd-dev libsnappy-dev liblz4-dev libdeflate-dev libbrotli-dev libxxhash-dev libclang-rt-14-dev"
+PKGS="build-essential cmake clang pkg-config libzstd-dev libsnappy-dev liblz4-dev libdeflate-dev libbrotli-dev libxxhash-dev libclang-rt-14-dev libcurl4-openssl-dev"
+# The remote-file tests serve files from loopback nginx (HTTP and HTTPS with
+# a certificate openssl makes) next to the Node fault server and s3rver.
+[ $NODE = 0 ] || PKGS="$PKGS nginx-light openssl"
 [ $NODE = 0 ] || command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
 missing=""
 for p in $PKGS; do

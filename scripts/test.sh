@@ -21,7 +21,7 @@ if grep -rqE "$codec_switch" src/tools bench fuzz; then
 fi
 # shellcheck disable=SC2086 # one word per target
 scripts/build.sh build-nocodec -DCMAKE_BUILD_TYPE=Debug -DPLANK_WITH_ZSTD=OFF \
-    -DPLANK_WITH_SNAPPY=OFF -DPLANK_WITH_LZ4=OFF -DPLANK_WITH_GZIP=OFF -DPLANK_WITH_BROTLI=OFF \
+    -DPLANK_WITH_SNAPPY=OFF -DPLANK_WITH_LZ4=OFF -DPLANK_WITH_GZIP=OFF -DPLANK_WITH_BROTLI=OFF -DPLANK_WITH_CURL=OFF \
     ${nocodec_targets:+-- $nocodec_targets}
 (cd build-nocodec && ctest --output-on-failure -j 2 -R "test_codec|test_reader")
 # ThreadSanitizer over the concurrent-reader and parallel-read tests (only

@@ -392,6 +392,28 @@ static void close_readers(pk_stream *s) {
     }
 }
 
+/* A remote file: announces the chunks row group g's readers will fetch
+ * whole, and, when the stream knows it, the next row group's, so that its
+ * bytes arrive while this one decodes. */
+static void announce(pk_stream *s) {
+    if (!s->r->remote) return;
+    int32_t n = s->t.num_leaves;
+    size_t cap = (size_t)n * 2 + 1;
+    pk_byte_range *rs = pk_malloc(&s->alloc, cap * sizeof *rs);
+    if (!rs) return; /* a hint: the reads fetch for themselves */
+    size_t k = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (s->crs[i] && pk_column_reader_fetch_range(s->crs[i], &rs[k])) k++;
+    if (!s->plan && s->next_rg < s->nrg) {
+        for (int32_t i = 0; i < n; i++)
+            if (pk_reader_chunk_range(s->r, s->rgs[s->next_rg], s->t.leaf_columns[i],
+                                      &rs[k].offset, &rs[k].length))
+                k++;
+    }
+    pk_reader_prefetch(s->r, rs, k);
+    pk_free(&s->alloc, rs, cap * sizeof *rs);
+}
+
 /* Opens row group g for reading; rr[0..nr) are the rows to return
  * (rr NULL: all of them). */
 static plank_status open_row_group(pk_stream *s, int32_t g, const plank_row_range *rr,
@@ -424,6 +446,7 @@ static plank_status open_row_group(pk_stream *s, int32_t g, const plank_row_rang
         s->rows_left = rows;
     }
     s->rg_rows = s->rows_left;
+    announce(s);
     return PLANK_OK;
 }
 

@@ -23,11 +23,14 @@ PK_LAYOUT(arrow_options, plank_arrow_options, PK_FIELDS_END(plank_arrow_options,
           PK_FIELDS_END(plank_arrow_options, variant_shredded),
           PK_FIELDS_END(plank_arrow_options, executor));
 PK_LAYOUT(executor, plank_executor, PK_FIELDS_END(plank_executor, wait));
-PK_LAYOUT(dataset_options, plank_dataset_options, PK_FIELDS_END(plank_dataset_options, threads));
+PK_LAYOUT(dataset_options, plank_dataset_options, PK_FIELDS_END(plank_dataset_options, remote));
 PK_LAYOUT(dataset_scan_options, plank_dataset_scan_options,
           PK_FIELDS_END(plank_dataset_scan_options, split));
 PK_LAYOUT(dataset_stats, plank_dataset_stats, PK_FIELDS_END(plank_dataset_stats, scan));
 PK_LAYOUT(split, plank_split, PK_FIELDS_END(plank_split, bytes));
+PK_LAYOUT(remote_options, plank_remote_options,
+          PK_FIELDS_END(plank_remote_options, stall_timeout_ms));
+PK_LAYOUT(io_stats, plank_io_stats, PK_FIELDS_END(plank_io_stats, bytes_prefetched));
 PK_LAYOUT(scan_options, plank_scan_options, PK_FIELDS_END(plank_scan_options, num_row_groups));
 PK_LAYOUT(scan_stats, plank_scan_stats,
           PK_FIELDS_END(plank_scan_stats, dictionary_entries_evaluated));

@@ -41,6 +41,8 @@ extern const pk_layouts pk_layout_dataset_options;
 extern const pk_layouts pk_layout_dataset_scan_options;
 extern const pk_layouts pk_layout_dataset_stats;
 extern const pk_layouts pk_layout_split;
+extern const pk_layouts pk_layout_remote_options;
+extern const pk_layouts pk_layout_io_stats;
 extern const pk_layouts pk_layout_scan_options;
 extern const pk_layouts pk_layout_scan_stats;
 extern const pk_layouts pk_layout_tpch_options;

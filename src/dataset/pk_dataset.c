@@ -175,6 +175,13 @@ static plank_status expand(pathlist *l, const char *const *src, int32_t n, plank
     for (int32_t i = 0; i < n; i++) {
         const char *s = src[i];
         PK_RETURN_IF(!s || !*s, err, PLANK_ERR_INVALID_ARGUMENT, "source %d is empty", (int)i);
+        if (plank_is_url(s)) {
+            size_t n = strlen(s);
+            PK_RETURN_IF(has_wild(s, n) || s[n - 1] == '/', err, PLANK_ERR_UNSUPPORTED,
+                         "%s: remote directories and globs are not listed; name the files", s);
+            PK_FORWARD(add_path(l, s, n, err));
+            continue;
+        }
         struct stat sb;
         if (has_wild(s, strlen(s)) && stat(s, &sb) != 0) {
             int32_t before = l->n;
@@ -209,6 +216,7 @@ static plank_status expand(pathlist *l, const char *const *src, int32_t n, plank
 typedef struct opener {
     plank_dataset *d;
     const plank_reader_options *ro;
+    const plank_remote_options *rm;
     plank_status *st;
     plank_error *errs;
 } opener;
@@ -216,18 +224,21 @@ typedef struct opener {
 static void open_one(void *ctx, int64_t i) {
     opener *o = ctx;
     plank_error_init(&o->errs[i]);
-    o->st[i] = plank_reader_open_path(&o->d->readers[i], o->d->paths[i], o->ro, &o->errs[i]);
+    o->st[i] = plank_reader_open_url(&o->d->readers[i], o->d->paths[i], o->rm, o->ro, &o->errs[i]);
 }
 
 static plank_status open_readers(plank_dataset *d, const plank_reader_options *ro,
-                                 int32_t threads, plank_error *err) {
-    opener o = {d, ro, NULL, NULL};
+                                 const plank_remote_options *rm, int32_t threads,
+                                 plank_error *err) {
+    opener o = {d, ro, rm, NULL, NULL};
     o.st = pk_calloc(&d->alloc, (size_t)d->nfiles * sizeof *o.st + 1);
     o.errs = pk_calloc(&d->alloc, (size_t)d->nfiles * sizeof *o.errs + 1);
     plank_status st = o.st && o.errs ? PLANK_OK : pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY,
                                                                "out of memory");
     pk_exec *ex = NULL;
     int32_t t = threads > 0 ? threads : pk_cpu_count();
+    for (int32_t i = 0; threads <= 0 && i < d->nfiles; i++)
+        if (plank_is_url(d->paths[i])) t = t < 16 ? 16 : t; /* waiting, not computing */
     if (t > d->nfiles) t = d->nfiles;
     if (st == PLANK_OK && t > 1) st = pk_exec_new(&ex, t - 1, &d->alloc, err);
     if (st == PLANK_OK) {
@@ -588,7 +599,7 @@ plank_status plank_dataset_open(plank_dataset **out, const char *const *sources,
         d->readers = pk_calloc(&d->alloc, (size_t)d->nfiles * sizeof *d->readers + 1);
         if (!d->readers) st = pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     }
-    if (st == PLANK_OK) st = open_readers(d, opt.reader, opt.threads, err);
+    if (st == PLANK_OK) st = open_readers(d, opt.reader, opt.remote, opt.threads, err);
     for (int32_t f = 0; st == PLANK_OK && f < d->nfiles; f++)
         d->rows += plank_reader_num_rows(d->readers[f]);
     if (st == PLANK_OK) st = unify(d, err);

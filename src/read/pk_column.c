@@ -238,6 +238,30 @@ static plank_status attach(plank_column_reader *cr, int32_t g, plank_error *err)
     return PLANK_OK;
 }
 
+bool pk_reader_chunk_range(const plank_reader *r, int32_t g, int32_t c, uint64_t *start,
+                           uint64_t *len) {
+    int64_t s = 0, n = 0;
+    if (!r || g < 0 || g >= r->md.num_row_groups || c < 0 || c >= r->num_columns) return false;
+    if (chunk_range((plank_reader *)r, g, c, &s, &n, NULL) != PLANK_OK) return false;
+    *start = (uint64_t)s;
+    *len = (uint64_t)n;
+    return true;
+}
+
+/* Whether the chunk is read whole: without a selection, or with one that
+ * keeps half the rows or more, or when it is small; else block by block. */
+static bool reads_whole(const plank_column_reader *cr) {
+    int64_t rows = cr->r->md.row_groups[cr->rg].info.num_rows;
+    return !cr->nsel || cr->sel_rows * 2 >= rows || cr->chunk_len <= 4 * PK_FETCH_BLOCK;
+}
+
+bool pk_column_reader_fetch_range(const plank_column_reader *cr, pk_byte_range *out) {
+    if (cr->r->mem || !cr->r->remote || cr->have_all || cr->chunk_len == 0 || !reads_whole(cr))
+        return false;
+    *out = (pk_byte_range){cr->chunk_start, cr->chunk_len};
+    return true;
+}
+
 /* Makes bytes [off, off + len) of the chunk present. Without a selection, or
  * with one that keeps half the rows or more, the whole chunk is read at
  * once; otherwise the missing 4 KiB blocks of the range, in runs. */
@@ -252,8 +276,7 @@ static plank_status chunk_need(plank_column_reader *cr, uint64_t off, uint64_t l
     if (cr->have_all) return PLANK_OK;
     if (off >= cr->chunk_len) return PLANK_OK;
     if (len > cr->chunk_len - off) len = cr->chunk_len - off;
-    int64_t rows = cr->r->md.row_groups[cr->rg].info.num_rows;
-    if (!cr->nsel || cr->sel_rows * 2 >= rows || cr->chunk_len <= 4 * PK_FETCH_BLOCK) {
+    if (reads_whole(cr)) {
         PK_FORWARD(pk_reader_read_at(cr->r, cr->chunk_start, pk_shared_data(cr->chunk_owned),
                                      cr->chunk_len, err));
         cr->counters.bytes_fetched += cr->chunk_len;

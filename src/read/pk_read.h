@@ -11,6 +11,7 @@
 #include "../common/pk_common.h"
 #include "../encoding/pk_encoding.h"
 #include "../simd/pk_kernels.h"
+#include "../remote/pk_remote.h"
 #include "../thrift/pk_thrift.h"
 
 #include <stdatomic.h>
@@ -52,6 +53,11 @@ struct plank_reader {
     /* plank's own source (a path or memory) and allocator: both thread-safe,
      * so parallel reads may use them unasked (plank_arrow_options.threads 0) */
     bool default_alloc, own_source;
+    /* a remote file (plank_reader_open_url): read through pk_remote, which
+     * takes prefetch hints and reports request counts */
+    struct pk_remote *remote;
+    /* other sources: their read calls and bytes (plank_reader_io_stats) */
+    atomic_uint_fast64_t io_reads, io_bytes;
 };
 
 /* The threads a parallel read over r uses for options o (threads, executor):
@@ -70,6 +76,14 @@ int32_t pk_reader_read_threads(const plank_reader *r, const plank_arrow_options 
 void pk_reader_map_populate(const plank_reader *r, const uint8_t *p, size_t len);
 void pk_reader_retain(plank_reader *r);
 void pk_reader_release(plank_reader *r);
+
+/* Announces byte ranges the caller is about to read (a remote file fetches
+ * them ahead, merged and in parallel); nothing for local sources. */
+void pk_reader_prefetch(const plank_reader *r, const pk_byte_range *ranges, size_t n);
+/* The byte range of column chunk (g, c) as the column reader reads it;
+ * false when the footer's offsets are unusable (the read reports why). */
+bool pk_reader_chunk_range(const plank_reader *r, int32_t g, int32_t c, uint64_t *start,
+                           uint64_t *len);
 
 /* Reads len bytes at offset from the source, checking the range. */
 plank_status pk_reader_read_at(const plank_reader *r, uint64_t offset, void *buf, size_t len,
@@ -152,6 +166,10 @@ void pk_column_reader_counters(const plank_column_reader *cr, pk_column_counters
  * Fails with PLANK_ERR_LIMIT when D plus a batch's fallback values pass
  * INT32_MAX. */
 void pk_column_reader_set_dict_mode(plank_column_reader *cr, bool on);
+/* The bytes the reader will fetch whole for its chunk, its selection
+ * applied, when it has not yet: true for a remote file's chunk read whole
+ * (the range to announce with pk_reader_prefetch), false otherwise. */
+bool pk_column_reader_fetch_range(const plank_column_reader *cr, pk_byte_range *out);
 /* The chunk's decoded dictionary once the first page was read; NULL when the
  * chunk has none (or nothing was read yet). Owned by the column reader. */
 const pk_dict *pk_column_reader_dict(const plank_column_reader *cr);

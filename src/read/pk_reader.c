@@ -9,6 +9,7 @@
 #define _DEFAULT_SOURCE /* madvise */
 #include "pk_read.h"
 #include "../common/pk_struct.h"
+#include "../remote/pk_remote.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -66,10 +67,22 @@ plank_status pk_reader_read_at(const plank_reader *r, uint64_t offset, void *buf
         pk_error_locate(err, (int64_t)offset, -1, -1, -1);
         return PLANK_ERR_CORRUPT;
     }
+    if (r->remote) {
+        plank_status st = pk_remote_read(r->remote, offset, buf, len, err);
+        if (st != PLANK_OK) {
+            pk_error_prefix(err, "reading %zu bytes at offset %llu", len,
+                            (unsigned long long)offset);
+            pk_error_locate(err, (int64_t)offset, -1, -1, -1);
+        }
+        return st;
+    }
+    plank_reader *rw = (plank_reader *)r; /* the counters are the only thing written */
+    atomic_fetch_add_explicit(&rw->io_bytes, len, memory_order_relaxed);
     uint8_t *p = buf;
     size_t done = 0;
     while (done < len) {
         size_t n = 0;
+        atomic_fetch_add_explicit(&rw->io_reads, 1, memory_order_relaxed);
         plank_status st = r->src.read_at(r->src.opaque, offset + done, p + done, len - done, &n);
         const char *why = "the source returned an error";
         if (st == PLANK_OK && n == 0) {
@@ -394,6 +407,68 @@ plank_status plank_reader_open_path(plank_reader **out, const char *path,
     return rs;
 }
 
+/* The source of a remote reader: the reader calls pk_remote directly
+ * (for its messages and hints); read_at serves nothing else. */
+static plank_status remote_read_at(void *opaque, uint64_t offset, void *buf, size_t len,
+                                   size_t *bytes_read) {
+    plank_status st = pk_remote_read(opaque, offset, buf, len, NULL);
+    *bytes_read = st == PLANK_OK ? len : 0;
+    return st;
+}
+
+plank_status plank_reader_open_url(plank_reader **out, const char *url,
+                                   const plank_remote_options *ropts,
+                                   const plank_reader_options *given, plank_error *err) {
+    plank_error_init(err);
+    if (out) *out = NULL;
+    if (!out || !url) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or url");
+    if (!plank_is_url(url)) {
+        const char *path = strncmp(url, "file://", 7) == 0 ? url + 7 : url;
+        return plank_reader_open_path(out, path, given, err);
+    }
+    plank_remote_options ro;
+    pk_remote_options_default(&ro);
+    if (ropts) PK_FORWARD(pk_struct_read(&ro, ropts, &pk_layout_remote_options, err));
+    plank_reader_options o;
+    const plank_reader_options *opts = &o;
+    PK_FORWARD(load_options(&o, given, err));
+    const plank_allocator *a = opts->allocator ? opts->allocator : pk_default_allocator();
+    pk_remote *rm = NULL;
+    PK_FORWARD(pk_remote_open(&rm, url, &ro, a, err));
+    plank_reader *r = NULL;
+    plank_status st = reader_new(&r, opts, err);
+    if (st != PLANK_OK) {
+        pk_remote_close(rm);
+        return st;
+    }
+    r->remote = rm;
+    r->src.read_at = remote_read_at;
+    r->src.opaque = rm;
+    r->src.size = pk_remote_size(rm);
+    r->file_size = r->src.size;
+    r->own_source = true; /* thread-safe */
+    return finish_open(r, out, opts, err);
+}
+
+plank_status plank_reader_io_stats(const plank_reader *r, plank_io_stats *out, plank_error *err) {
+    plank_error_init(err);
+    if (!r || !out) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL reader or output");
+    plank_io_stats s;
+    memset(&s, 0, sizeof s);
+    s.struct_size = sizeof s;
+    if (r->remote) {
+        pk_remote_stats(r->remote, &s);
+    } else {
+        s.requests = atomic_load_explicit(&r->io_reads, memory_order_relaxed);
+        s.bytes = atomic_load_explicit(&r->io_bytes, memory_order_relaxed);
+    }
+    return pk_struct_write(out, &s, &pk_layout_io_stats, err);
+}
+
+void pk_reader_prefetch(const plank_reader *r, const pk_byte_range *ranges, size_t n) {
+    if (r && r->remote) pk_remote_prefetch(r->remote, ranges, n);
+}
+
 int32_t pk_reader_read_threads(const plank_reader *r, const plank_arrow_options *o) {
     int32_t t = o->threads;
     if (t == 0 && o->executor) {
@@ -420,6 +495,7 @@ void pk_reader_release(plank_reader *r) {
     if (r->md_loaded) pk_file_metadata_free(&r->md);
     pk_arena_reset(&r->arena);
     if (r->src_open && r->src.close) r->src.close(r->src.opaque);
+    pk_remote_close(r->remote);
     pk_shared_release(r->map); /* zero-copy arrays may keep the mapping */
     plank_allocator a = r->alloc;
     pk_free(&a, r, sizeof *r);

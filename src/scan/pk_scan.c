@@ -813,6 +813,51 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
 
 /* Decides row group g: *out_rows gets the surviving rows (0: nothing to
  * read) with the alive bitmap set. */
+/* A remote file: announces the filter columns' chunks of row group g (when
+ * the rows alive are dense enough for them to be read whole), so that they
+ * arrive together instead of one round trip each. */
+static void announce_filters(plank_scan *s, int32_t g, int64_t rows) {
+    if (!s->r->remote || s->b.ncols == 0 || popcount_bits(s->alive.data, rows) * 2 <= rows)
+        return;
+    size_t cap = (size_t)s->b.ncols;
+    pk_byte_range *rs = pk_malloc(&s->alloc, cap * sizeof *rs);
+    if (!rs) return;
+    size_t k = 0;
+    for (int32_t i = 0; i < s->b.ncols; i++)
+        if (pk_reader_chunk_range(s->r, g, s->b.cols[i].column, &rs[k].offset, &rs[k].length))
+            k++;
+    pk_reader_prefetch(s->r, rs, k);
+    pk_free(&s->alloc, rs, cap * sizeof *rs);
+}
+
+/* A remote file: announces the page indexes of the filter columns in every
+ * row group the scan visits; written together at the end of a file, they
+ * then come in one request or a few instead of two per column chunk. */
+static void announce_page_indexes(plank_scan *s) {
+    if (!s->r->remote || !s->o.pushdown || !s->o.use_page_index || s->b.ncols == 0) return;
+    size_t cap = (size_t)s->nrgs * (size_t)s->b.ncols * 2;
+    if (cap == 0) return;
+    pk_byte_range *rs = pk_malloc(&s->alloc, cap * sizeof *rs);
+    if (!rs) return;
+    size_t k = 0;
+    for (int32_t u = 0; u < s->nrgs; u++) {
+        for (int32_t i = 0; i < s->b.ncols; i++) {
+            const plank_column_chunk_info *cc;
+            plank_error e;
+            if (pk_index_chunk(s->r, s->rgs[u], s->b.cols[i].column, &cc, &e) != PLANK_OK)
+                continue;
+            if (cc->column_index_offset >= 0 && cc->column_index_length > 0)
+                rs[k++] = (pk_byte_range){(uint64_t)cc->column_index_offset,
+                                          (uint64_t)cc->column_index_length};
+            if (cc->offset_index_offset >= 0 && cc->offset_index_length > 0)
+                rs[k++] = (pk_byte_range){(uint64_t)cc->offset_index_offset,
+                                          (uint64_t)cc->offset_index_length};
+        }
+    }
+    pk_reader_prefetch(s->r, rs, k);
+    pk_free(&s->alloc, rs, cap * sizeof *rs);
+}
+
 static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plank_error *err) {
     plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
     PK_FORWARD(plank_reader_row_group(s->r, g, &info, err));
@@ -901,6 +946,7 @@ static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plan
         return PLANK_OK;
     }
     s->st.rows_candidate += popcount_bits(alive, rows);
+    announce_filters(s, g, rows);
     if (push) order_steps(s);
     for (int32_t i = 0; i < s->nsteps; i++) {
         pk_step *step = &s->steps[i];
@@ -1098,6 +1144,7 @@ plank_status plank_scan_open(plank_scan **out, plank_reader *r, const plank_scan
         scan_free(s);
         return st;
     }
+    announce_page_indexes(s);
     *out = s;
     return PLANK_OK;
 }

@@ -123,7 +123,16 @@ int32_t cli_read_threads(int32_t threads, int64_t limit);
 int cli_parse_options(int argc, char **argv, unsigned allowed, const char *command,
                       cli_options *o);
 
-/* Opens FILE for reading; on failure reports it and returns CLI_EXIT_ERROR. */
+/* Remote files (http://, https://, s3://): the library's defaults, then
+ * the environment: PLANK_REMOTE_CA_FILE (a PEM bundle), PLANK_REMOTE_PREFETCH=0
+ * (one request per read, in turn), PLANK_REMOTE_MAX_REQUESTS=N; S3
+ * credentials, region and endpoint from the AWS_* variables. */
+void cli_remote_options(plank_remote_options *o);
+/* With PLANK_IO_STATS=1: the reader's I/O counters on stderr. */
+void cli_report_io(const plank_reader *r);
+
+/* Opens FILE (a path or a URL) for reading; on failure reports it and
+ * returns CLI_EXIT_ERROR. */
 int cli_open(const char *file, const plank_reader_options *opts, plank_reader **out);
 
 /* Resolves --columns (comma-separated dotted paths or leaf names; a group's

@@ -114,6 +114,7 @@ static int run_once(const bscan_args *a, char **cols, int32_t ncols, double *sec
     }
     plank_scan_close(s);
     plank_expr_free(e);
+    cli_report_io(r);
     plank_reader_close(r);
     *secs = cli_seconds() - t0;
     if (st != PLANK_OK) return cli_fail(a->file, "%s", err.message);

@@ -58,6 +58,7 @@ int cli_cat_run(const cli_cat_args *args, const char *out_name) {
     opts.verify_checksums = !args->no_checksum;
     if ((rc = cli_open(args->file, &opts, &r))) return rc;
     rc = cli_rows_select(&rows, args->file, r, args->columns);
+    cli_report_io(r);
     plank_reader_close(r);
     r = NULL;
     opts.columns = rows.cols;

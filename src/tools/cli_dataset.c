@@ -20,6 +20,7 @@
 
 bool cli_is_dataset(const cli_options *o) {
     if (o->nmore > 0) return true;
+    if (plank_is_url(o->file)) return false; /* a '?' there starts a query */
     struct stat sb;
     if (stat(o->file, &sb) == 0) return S_ISDIR(sb.st_mode);
     return strpbrk(o->file, "*?[") != NULL;
@@ -204,6 +205,9 @@ static int open_dataset(const cli_options *o, plank_dataset **d) {
     plank_dataset_options dopt;
     plank_dataset_options_init(&dopt);
     dopt.reader = &ro;
+    plank_remote_options rmo;
+    cli_remote_options(&rmo);
+    dopt.remote = &rmo;
     plank_error err;
     plank_error_init(&err);
     plank_status st = plank_dataset_open(d, src, o->nmore + 1, &dopt, &err);

@@ -275,11 +275,33 @@ int32_t cli_read_threads(int32_t threads, int64_t limit) {
 
 /* ---- Reader helpers --------------------------------------------------------------- */
 
+void cli_remote_options(plank_remote_options *o) {
+    plank_remote_options_init(o);
+    const char *v = getenv("PLANK_REMOTE_CA_FILE");
+    if (v && *v) o->ca_file = v;
+    v = getenv("PLANK_REMOTE_PREFETCH");
+    if (v && strcmp(v, "0") == 0) o->prefetch = false;
+    v = getenv("PLANK_REMOTE_MAX_REQUESTS");
+    if (v && atoi(v) > 0) o->max_requests = atoi(v);
+}
+
+void cli_report_io(const plank_reader *r) {
+    const char *v = getenv("PLANK_IO_STATS");
+    if (!v || strcmp(v, "1") != 0) return;
+    plank_io_stats s = {.struct_size = sizeof s};
+    if (!r || plank_reader_io_stats(r, &s, NULL) != PLANK_OK) return;
+    fprintf(stderr, "io: %llu requests, %llu bytes, %llu retries, %llu bytes from prefetch\n",
+            (unsigned long long)s.requests, (unsigned long long)s.bytes,
+            (unsigned long long)s.retries, (unsigned long long)s.bytes_prefetched);
+}
+
 int cli_open(const char *file, const plank_reader_options *opts, plank_reader **out) {
     plank_error err;
     plank_error_init(&err);
     *out = NULL;
-    plank_status st = plank_reader_open_path(out, file, opts, &err);
+    plank_remote_options ro;
+    cli_remote_options(&ro);
+    plank_status st = plank_reader_open_url(out, file, &ro, opts, &err);
     if (st != PLANK_OK) {
         *out = NULL;
         return cli_report(file, st, &err, -1, -1);

@@ -274,6 +274,7 @@ int cli_scan_main(int argc, char **argv) {
 
 done:
     plank_scan_close(scan);
+    cli_report_io(r);
     plank_reader_close(r);
     plank_expr_free(filter);
     free(names);
