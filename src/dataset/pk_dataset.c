@@ -176,10 +176,10 @@ static plank_status expand(pathlist *l, const char *const *src, int32_t n, plank
         const char *s = src[i];
         PK_RETURN_IF(!s || !*s, err, PLANK_ERR_INVALID_ARGUMENT, "source %d is empty", (int)i);
         if (plank_is_url(s)) {
-            size_t n = strlen(s);
-            PK_RETURN_IF(has_wild(s, n) || s[n - 1] == '/', err, PLANK_ERR_UNSUPPORTED,
+            size_t sl = strlen(s);
+            PK_RETURN_IF(has_wild(s, sl) || s[sl - 1] == '/', err, PLANK_ERR_UNSUPPORTED,
                          "%s: remote directories and globs are not listed; name the files", s);
-            PK_FORWARD(add_path(l, s, n, err));
+            PK_FORWARD(add_path(l, s, sl, err));
             continue;
         }
         struct stat sb;

@@ -18,6 +18,7 @@
  * prefetched entries and in place for the others. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -151,6 +152,22 @@ static char *dup_str(const plank_allocator *a, const char *s, size_t n) {
         memcpy(d, s, n);
         d[n] = 0;
     }
+    return d;
+}
+
+/* A formatted string allocated to its exact length (free_str frees it). */
+static char *fmt_str(const plank_allocator *a, const char *fmt, ...) PK_PRINTF(2, 3);
+static char *fmt_str(const plank_allocator *a, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return NULL;
+    char *d = pk_malloc(a, (size_t)n + 1);
+    if (!d) return NULL;
+    va_start(ap, fmt);
+    vsnprintf(d, (size_t)n + 1, fmt, ap);
+    va_end(ap);
     return d;
 }
 
@@ -957,22 +974,16 @@ static plank_status resolve_s3(struct pk_remote *rm, const char *url,
     if (st == PLANK_OK) {
         pk_uri_encode(key, kl, true, ekey, cap);
         pk_uri_encode(b, blen, false, ebucket, 3 * blen + 1);
-        size_t pl = strlen(ekey) + strlen(ebucket) + 4;
-        size_t hl = strlen(hostport) + strlen(ebucket) + 2;
-        rm->canon_path = pk_malloc(a, pl);
-        rm->host_hdr = pk_malloc(a, hl);
-        rm->url = rm->canon_path && rm->host_hdr ? pk_malloc(a, pl + hl + 16) : NULL;
-        if (!rm->url) {
-            st = pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
-        } else if (path_style) {
-            snprintf(rm->host_hdr, hl, "%s", hostport);
-            snprintf(rm->canon_path, pl, "/%s/%s", ebucket, ekey);
+        if (path_style) {
+            rm->host_hdr = fmt_str(a, "%s", hostport);
+            rm->canon_path = fmt_str(a, "/%s/%s", ebucket, ekey);
         } else {
-            snprintf(rm->host_hdr, hl, "%s.%s", ebucket, hostport);
-            snprintf(rm->canon_path, pl, "/%s", ekey);
+            rm->host_hdr = fmt_str(a, "%s.%s", ebucket, hostport);
+            rm->canon_path = fmt_str(a, "/%s", ekey);
         }
-        if (st == PLANK_OK)
-            snprintf(rm->url, pl + hl + 16, "%s://%s%s", scheme, rm->host_hdr, rm->canon_path);
+        if (rm->host_hdr && rm->canon_path)
+            rm->url = fmt_str(a, "%s://%s%s", scheme, rm->host_hdr, rm->canon_path);
+        if (!rm->url) st = pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     }
     if (st == PLANK_OK) {
         rm->region = dup_str(a, region, strlen(region));

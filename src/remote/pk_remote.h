@@ -21,10 +21,11 @@ typedef struct pk_byte_range {
 } pk_byte_range;
 
 /* Turns the ranges in[0..n) (any order; they may overlap; sorted in place)
- * into requests: ranges that overlap or touch always merge, ranges less
- * than `gap` apart merge while the merged request stays within `max_size`,
- * and a request longer than `max_size` is cut into equal pieces no longer
- * than it. Empty ranges are dropped. Writes at most out_cap requests and
+ * into requests, in order and disjoint: ranges at most `gap` apart merge
+ * while the merged request stays within `max_size` (0: no limit);
+ * overlapping or adjacent ranges always merge, and such a request longer
+ * than `max_size` is cut into equal pieces no longer than it. No request
+ * starts or ends on a byte no range asked for. Empty ranges are dropped. Writes at most out_cap requests and
  * returns how many there are (call again with room for all of them). */
 size_t pk_coalesce_ranges(pk_byte_range *in, size_t n, uint64_t gap, uint64_t max_size,
                           pk_byte_range *out, size_t out_cap);

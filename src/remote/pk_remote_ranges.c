@@ -64,22 +64,38 @@ size_t pk_coalesce_ranges(pk_byte_range *in, size_t n, uint64_t gap, uint64_t ma
     if (n == 0) return 0;
     qsort(in, n, sizeof *in, cmp_range);
     size_t k = 0;
-    bool open = false;
+    bool open = false, has_gap = false;
     uint64_t cur = 0, end = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t o = in[i].offset, e = o + in[i].length;
         if (in[i].length == 0 || e < o) continue;
         if (open) {
             uint64_t merged_end = e > end ? e : end;
-            bool touch = o <= end;
-            bool near = o - end <= gap && (max_size == 0 || merged_end - cur <= max_size);
-            if (touch || near) {
+            bool fits = max_size == 0 || merged_end - cur <= max_size;
+            if (o <= end) {
+                /* Overlapping or adjacent: one request, cut later if long.
+                 * A run bridging gaps is never cut (it fits by construction),
+                 * so a piece never holds gap bytes alone: past the limit,
+                 * the new bytes start a run of their own. */
+                if (!has_gap || fits) {
+                    end = merged_end;
+                    continue;
+                }
+                k = emit(cur, end, max_size, out, out_cap, k);
+                cur = end;
                 end = merged_end;
+                has_gap = false;
+                continue;
+            }
+            if (o - end <= gap && fits) {
+                end = merged_end;
+                has_gap = true;
                 continue;
             }
             k = emit(cur, end, max_size, out, out_cap, k);
         }
         open = true;
+        has_gap = false;
         cur = o;
         end = e;
     }
