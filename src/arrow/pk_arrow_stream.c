@@ -397,21 +397,19 @@ static void close_readers(pk_stream *s) {
  * bytes arrive while this one decodes. */
 static void announce(pk_stream *s) {
     if (!s->r->remote) return;
+    pk_range_list l = {.a = &s->alloc};
     int32_t n = s->t.num_leaves;
-    size_t cap = (size_t)n * 2 + 1;
-    pk_byte_range *rs = pk_malloc(&s->alloc, cap * sizeof *rs);
-    if (!rs) return; /* a hint: the reads fetch for themselves */
-    size_t k = 0;
     for (int32_t i = 0; i < n; i++)
-        if (s->crs[i] && pk_column_reader_fetch_range(s->crs[i], &rs[k])) k++;
+        if (s->crs[i]) pk_column_reader_fetch_ranges(s->crs[i], &l);
     if (!s->plan && s->next_rg < s->nrg) {
-        for (int32_t i = 0; i < n; i++)
-            if (pk_reader_chunk_range(s->r, s->rgs[s->next_rg], s->t.leaf_columns[i],
-                                      &rs[k].offset, &rs[k].length))
-                k++;
+        for (int32_t i = 0; i < n; i++) {
+            uint64_t o, len;
+            if (pk_reader_chunk_range(s->r, s->rgs[s->next_rg], s->t.leaf_columns[i], &o, &len))
+                pk_range_list_add(&l, o, len);
+        }
     }
-    pk_reader_prefetch(s->r, rs, k);
-    pk_free(&s->alloc, rs, cap * sizeof *rs);
+    pk_reader_prefetch(s->r, l.r, l.n);
+    pk_range_list_free(&l);
 }
 
 /* Opens row group g for reading; rr[0..nr) are the rows to return

@@ -255,11 +255,55 @@ static bool reads_whole(const plank_column_reader *cr) {
     return !cr->nsel || cr->sel_rows * 2 >= rows || cr->chunk_len <= 4 * PK_FETCH_BLOCK;
 }
 
-bool pk_column_reader_fetch_range(const plank_column_reader *cr, pk_byte_range *out) {
-    if (cr->r->mem || !cr->r->remote || cr->have_all || cr->chunk_len == 0 || !reads_whole(cr))
-        return false;
-    *out = (pk_byte_range){cr->chunk_start, cr->chunk_len};
-    return true;
+/* Chunk bytes [off, off + len), widened to the fetch blocks chunk_need
+ * reads (so that an announced range serves those reads whole). */
+static void add_blocks(const plank_column_reader *cr, uint64_t off, uint64_t len,
+                       pk_range_list *l) {
+    if (off >= cr->chunk_len || len == 0) return;
+    uint64_t end = len > cr->chunk_len - off ? cr->chunk_len : off + len;
+    uint64_t b = off / PK_FETCH_BLOCK * PK_FETCH_BLOCK;
+    uint64_t e = (end + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK * PK_FETCH_BLOCK;
+    if (e > cr->chunk_len) e = cr->chunk_len;
+    pk_range_list_add(l, cr->chunk_start + b, e - b);
+}
+
+void pk_column_reader_fetch_ranges(const plank_column_reader *cr, pk_range_list *l) {
+    if (cr->r->mem || !cr->r->remote || cr->have_all || cr->chunk_len == 0) return;
+    if (reads_whole(cr)) {
+        pk_range_list_add(l, cr->chunk_start, cr->chunk_len);
+        return;
+    }
+    /* A sparse selection reads every page header and the selected pages:
+     * with the offset index, exactly those blocks; without one (or with one
+     * that does not fit the chunk), the whole chunk, since a request per
+     * header would cost a round trip each. */
+    plank_offset_index *oi = NULL;
+    bool ok = plank_reader_offset_index(cr->r, cr->rg, cr->col, &oi, NULL) == PLANK_OK && oi &&
+              oi->num_pages > 0;
+    for (int32_t i = 0; ok && i < oi->num_pages; i++) {
+        const plank_page_location *p = &oi->pages[i];
+        ok = p->offset >= (int64_t)cr->chunk_start && p->compressed_page_size > 0 &&
+             (uint64_t)p->offset - cr->chunk_start < cr->chunk_len;
+    }
+    if (!ok) {
+        plank_offset_index_free(oi);
+        pk_range_list_add(l, cr->chunk_start, cr->chunk_len);
+        return;
+    }
+    uint64_t first = (uint64_t)oi->pages[0].offset - cr->chunk_start;
+    add_blocks(cr, 0, first, l); /* the dictionary page, if any */
+    int64_t rows = cr->r->md.row_groups[cr->rg].info.num_rows;
+    int64_t s = 0;
+    for (int32_t i = 0; i < oi->num_pages; i++) {
+        const plank_page_location *p = &oi->pages[i];
+        uint64_t rel = (uint64_t)p->offset - cr->chunk_start;
+        add_blocks(cr, rel, PK_HEADER_PROBE, l);
+        int64_t lo = p->first_row_index;
+        int64_t hi = i + 1 < oi->num_pages ? oi->pages[i + 1].first_row_index : rows;
+        while (s < cr->nsel && cr->sel[s].first + cr->sel[s].count <= lo) s++;
+        if (s < cr->nsel && cr->sel[s].first < hi) add_blocks(cr, rel, (uint64_t)p->compressed_page_size, l);
+    }
+    plank_offset_index_free(oi);
 }
 
 /* Makes bytes [off, off + len) of the chunk present. Without a selection, or

@@ -166,10 +166,11 @@ void pk_column_reader_counters(const plank_column_reader *cr, pk_column_counters
  * Fails with PLANK_ERR_LIMIT when D plus a batch's fallback values pass
  * INT32_MAX. */
 void pk_column_reader_set_dict_mode(plank_column_reader *cr, bool on);
-/* The bytes the reader will fetch whole for its chunk, its selection
- * applied, when it has not yet: true for a remote file's chunk read whole
- * (the range to announce with pk_reader_prefetch), false otherwise. */
-bool pk_column_reader_fetch_range(const plank_column_reader *cr, pk_byte_range *out);
+/* A remote file: appends to l the byte ranges the reader will fetch for its
+ * chunk, its selection applied (the whole chunk, or the fetch blocks of its
+ * page headers and selected pages), to announce with pk_reader_prefetch;
+ * nothing for other sources or a chunk already fetched. */
+void pk_column_reader_fetch_ranges(const plank_column_reader *cr, pk_range_list *l);
 /* The chunk's decoded dictionary once the first page was read; NULL when the
  * chunk has none (or nothing was read yet). Owned by the column reader. */
 const pk_dict *pk_column_reader_dict(const plank_column_reader *cr);

@@ -11,6 +11,7 @@
 #ifndef PK_REMOTE_H
 #define PK_REMOTE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,16 @@ typedef struct pk_byte_range {
  * returns how many there are (call again with room for all of them). */
 size_t pk_coalesce_ranges(pk_byte_range *in, size_t n, uint64_t gap, uint64_t max_size,
                           pk_byte_range *out, size_t out_cap);
+
+/* A growable list of ranges to announce (allocated through a). */
+typedef struct pk_range_list {
+    const plank_allocator *a;
+    pk_byte_range *r;
+    size_t n, cap;
+} pk_range_list;
+/* Appends; false when out of memory (the list keeps what it had). */
+bool pk_range_list_add(pk_range_list *l, uint64_t offset, uint64_t length);
+void pk_range_list_free(pk_range_list *l);
 
 typedef struct pk_remote pk_remote;
 

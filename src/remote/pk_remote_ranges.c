@@ -102,3 +102,21 @@ size_t pk_coalesce_ranges(pk_byte_range *in, size_t n, uint64_t gap, uint64_t ma
     if (open) k = emit(cur, end, max_size, out, out_cap, k);
     return k;
 }
+
+bool pk_range_list_add(pk_range_list *l, uint64_t offset, uint64_t length) {
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 32;
+        pk_byte_range *p = pk_realloc(l->a, l->r, l->cap * sizeof *p, nc * sizeof *p);
+        if (!p) return false;
+        l->r = p;
+        l->cap = nc;
+    }
+    l->r[l->n++] = (pk_byte_range){offset, length};
+    return true;
+}
+
+void pk_range_list_free(pk_range_list *l) {
+    if (l->r) pk_free(l->a, l->r, l->cap * sizeof *l->r);
+    l->r = NULL;
+    l->n = l->cap = 0;
+}

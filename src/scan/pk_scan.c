@@ -738,6 +738,14 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         st = open_reader(s, k, g, err);
         if (st == PLANK_OK && !dense) st = plank_column_reader_select(s->fs[k].cr, rr, nr, err);
     }
+    if (st == PLANK_OK && s->r->remote) {
+        /* the step's pages, announced together (a remote file) */
+        pk_range_list l = {.a = &s->alloc};
+        for (int32_t c = 0; c < step->ncols; c++)
+            pk_column_reader_fetch_ranges(s->fs[step->cols[c]].cr, &l);
+        pk_reader_prefetch(s->r, l.r, l.n);
+        pk_range_list_free(&l);
+    }
     /* Walk the read rows (the merged ranges) alongside the batch positions. */
     int64_t ri = 0, row = nr > 0 ? rr[0].first : 0, done = 0, passed = 0;
     while (st == PLANK_OK && done < span) {
