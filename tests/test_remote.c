@@ -430,35 +430,55 @@ static void check_faults(void) {
 /* Announced ranges are merged: a full read with prefetching makes fewer
  * requests than one request per read, and the counts agree with the
  * server's. */
+/* One read of url with prefetching on or off: a full Arrow read (where NULL)
+ * or a scan; returns the server's request count, with the rows (malloc'd)
+ * and the reader's own counters. */
+static int64_t counted_read(const char *url, bool prefetch, const char *where, char **rows,
+                            plank_io_stats *io) {
+    plank_remote_options o;
+    plank_remote_options_init(&o);
+    o.prefetch = prefetch;
+    server_requests(true);
+    plank_reader *r = NULL;
+    plank_error err;
+    *rows = NULL;
+    if (plank_reader_open_url(&r, url, &o, NULL, &err) != PLANK_OK) {
+        CHECK_MSG(false, "%s: %s", url, err.message);
+        return -1;
+    }
+    int rc;
+    char msg[600] = "";
+    *rows = where ? scan_all(r, where, 1, &rc, msg, sizeof msg)
+                  : read_all(r, 1, &rc, msg, sizeof msg);
+    CHECK_MSG(rc == 0, "%s: %s", url, msg);
+    io->struct_size = sizeof *io;
+    plank_reader_io_stats(r, io, NULL);
+    plank_reader_close(r);
+    int64_t n = server_requests(false);
+    fprintf(stderr, "%s of %s: %lld requests with prefetch %s\n", where ? "scan" : "full read",
+            url, (long long)n, prefetch ? "on" : "off");
+    return n;
+}
+
+/* Announced ranges are merged: a full read and a selective scan with
+ * prefetching make far fewer requests than one request per read, the rows
+ * are the same, and the reader's count agrees with the server's. */
 static void check_requests(void) {
     const char *name = "lineitem.parquet";
     char *u = str_printf("%s/ok/%s", g_fault, name);
     int64_t counts[2];
+    char *rows[2];
+    plank_io_stats io[2];
     for (int pf = 0; pf < 2; pf++) {
-        plank_remote_options o;
-        plank_remote_options_init(&o);
-        o.prefetch = pf == 1;
-        server_requests(true);
-        plank_reader *r = NULL;
-        plank_error err;
-        plank_status st = plank_reader_open_url(&r, u, &o, NULL, &err);
-        CHECK_MSG(st == PLANK_OK, "%s", err.message);
-        if (st != PLANK_OK) break;
-        int rc;
-        char msg[600] = "";
-        free(read_all(r, 1, &rc, msg, sizeof msg));
-        CHECK_MSG(rc == 0, "%s", msg);
-        plank_io_stats io = {.struct_size = sizeof io};
-        plank_reader_io_stats(r, &io, NULL);
-        plank_reader_close(r);
-        counts[pf] = server_requests(false);
-        CHECK_EQ_I64(io.requests, counts[pf]);
-        /* without prefetching, only the open's speculative tail is read ahead */
-        if (pf) CHECK(io.bytes_prefetched > 64 * 1024 + 4);
-        else CHECK(io.bytes_prefetched <= 64 * 1024 + 4);
-        fprintf(stderr, "full read of %s: %lld requests with prefetch %s\n", name,
-                (long long)counts[pf], pf ? "on" : "off");
+        counts[pf] = counted_read(u, pf == 1, NULL, &rows[pf], &io[pf]);
+        CHECK_EQ_I64(io[pf].requests, counts[pf]);
     }
+    /* without prefetching, only the open's speculative tail is read ahead */
+    CHECK(io[1].bytes_prefetched > 64 * 1024 + 4);
+    CHECK(io[0].bytes_prefetched <= 64 * 1024 + 4);
+    CHECK(rows[0] && rows[1] && strcmp(rows[0], rows[1]) == 0);
+    free(rows[0]);
+    free(rows[1]);
     int32_t rgs = 0;
     plank_reader *lr = open_local(name);
     if (lr) rgs = plank_reader_num_row_groups(lr);
@@ -474,26 +494,9 @@ static void check_requests(void) {
      * pages (sparse selections through the offset index) */
     const char *q6 = "l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01' AND "
                      "l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24";
-    char *rows[2] = {NULL, NULL};
     for (int pf = 0; pf < 2; pf++) {
-        plank_remote_options o;
-        plank_remote_options_init(&o);
-        o.prefetch = pf == 1;
-        server_requests(true);
-        plank_reader *r = NULL;
-        plank_error err;
-        if (plank_reader_open_url(&r, u, &o, NULL, &err) != PLANK_OK) {
-            CHECK_MSG(false, "%s", err.message);
-            break;
-        }
-        int rc;
-        char msg[600] = "";
-        rows[pf] = scan_all(r, q6, 1, &rc, msg, sizeof msg);
-        CHECK_MSG(rc == 0, "%s", msg);
-        plank_reader_close(r);
-        counts[pf] = server_requests(false);
-        fprintf(stderr, "Q6 scan of %s: %lld requests with prefetch %s\n", name,
-                (long long)counts[pf], pf ? "on" : "off");
+        counts[pf] = counted_read(u, pf == 1, q6, &rows[pf], &io[pf]);
+        CHECK_EQ_I64(io[pf].requests, counts[pf]);
     }
     CHECK(rows[0] && rows[1] && strlen(rows[0]) > 0 && strcmp(rows[0], rows[1]) == 0);
     CHECK_MSG(counts[1] * 4 <= counts[0], "%lld vs %lld", (long long)counts[1],

@@ -684,72 +684,93 @@ static pk_entry *entry_new(struct pk_remote *rm, uint64_t off, uint64_t len) {
 
 /* ---- The prefetch thread ----------------------------------------------------------- */
 
+/* Starts queued entries while fewer than max_requests run; returns when the
+ * next delayed retry is due (ms, monotonic). Called with rm->mu held. */
+static uint64_t start_queued(struct pk_remote *rm) {
+    uint64_t now = now_ms(), wake = now + 1000;
+    for (size_t i = 0; i < rm->nent && rm->running < rm->o.max_requests; i++) {
+        pk_entry *e = rm->ent[i];
+        if (e->state != E_QUEUED) continue;
+        if (e->retry_at > now) {
+            if (e->retry_at < wake) wake = e->retry_at;
+            continue;
+        }
+        if (!e->x.easy) e->x.easy = curl_easy_init();
+        if (!e->x.easy || !setup(rm, &e->x)) {
+            e->state = E_FAILED;
+            pthread_cond_broadcast(&rm->cv);
+            continue;
+        }
+        e->state = E_RUNNING;
+        rm->running++;
+        atomic_fetch_add(&rm->requests, 1);
+        curl_multi_add_handle(rm->multi, e->x.easy);
+    }
+    return wake;
+}
+
+/* Judges the transfers curl has finished; true when there was one. Called
+ * with rm->mu held. */
+static bool collect_done(struct pk_remote *rm) {
+    bool any = false;
+    CURLMsg *msg;
+    int q;
+    while ((msg = curl_multi_info_read(rm->multi, &q)) != NULL) {
+        if (msg->msg != CURLMSG_DONE) continue;
+        any = true;
+        pk_xfer *x = NULL;
+        CURL *h = msg->easy_handle;
+        curl_easy_getinfo(h, CURLINFO_PRIVATE, (char **)&x);
+        CURLcode cc = msg->data.result;
+        curl_multi_remove_handle(rm->multi, h);
+        pk_entry *e = (pk_entry *)((char *)x - offsetof(pk_entry, x));
+        rm->running--;
+        atomic_fetch_add(&rm->bytes, x->got);
+        plank_error e2;
+        plank_error_init(&e2);
+        int v = judge(rm, x, cc, false, &e2);
+        if (v == R_OK) {
+            e->state = E_DONE;
+        } else if (v == R_RETRY && e->attempts < rm->o.max_retries) {
+            e->attempts++;
+            atomic_fetch_add(&rm->retries, 1);
+            e->state = E_QUEUED;
+            e->retry_at = now_ms() + backoff(rm, e->attempts);
+        } else {
+            /* a reader that needs these bytes fetches them itself, with its
+             * own retries and the error message */
+            e->state = E_FAILED;
+        }
+        if (e->state != E_QUEUED) {
+            curl_slist_free_all(x->hdrs);
+            x->hdrs = NULL;
+            curl_easy_cleanup(x->easy);
+            x->easy = NULL;
+        }
+        pthread_cond_broadcast(&rm->cv);
+    }
+    return any;
+}
+
+/* The prefetch thread: runs the queued entries on the multi handle. A
+ * finished transfer is collected right after the curl_multi_perform that
+ * finished it (polling first would sleep on a connection with nothing more
+ * to say); it sleeps in curl_multi_poll only when nothing finished, until a
+ * socket is ready, a retry is due or pk_remote_prefetch wakes it. */
 static void *io_main(void *p) {
     struct pk_remote *rm = p;
     pthread_mutex_lock(&rm->mu);
     while (!rm->stop) {
-        uint64_t now = now_ms(), wake = now + 1000;
-        for (size_t i = 0; i < rm->nent && rm->running < rm->o.max_requests; i++) {
-            pk_entry *e = rm->ent[i];
-            if (e->state != E_QUEUED) continue;
-            if (e->retry_at > now) {
-                if (e->retry_at < wake) wake = e->retry_at;
-                continue;
-            }
-            if (!e->x.easy) e->x.easy = curl_easy_init();
-            if (!e->x.easy || !setup(rm, &e->x)) {
-                e->state = E_FAILED;
-                pthread_cond_broadcast(&rm->cv);
-                continue;
-            }
-            e->state = E_RUNNING;
-            rm->running++;
-            atomic_fetch_add(&rm->requests, 1);
-            curl_multi_add_handle(rm->multi, e->x.easy);
-        }
+        uint64_t wake = start_queued(rm);
         pthread_mutex_unlock(&rm->mu);
         int still = 0;
         curl_multi_perform(rm->multi, &still);
-        uint64_t t = now_ms();
-        int wait = wake > t ? (int)(wake - t) : 0;
-        curl_multi_poll(rm->multi, NULL, 0, wait, NULL);
-        curl_multi_perform(rm->multi, &still);
-        CURLMsg *msg;
-        int q;
         pthread_mutex_lock(&rm->mu);
-        while ((msg = curl_multi_info_read(rm->multi, &q)) != NULL) {
-            if (msg->msg != CURLMSG_DONE) continue;
-            pk_xfer *x = NULL;
-            CURL *h = msg->easy_handle;
-            curl_easy_getinfo(h, CURLINFO_PRIVATE, (char **)&x);
-            CURLcode cc = msg->data.result;
-            curl_multi_remove_handle(rm->multi, h);
-            pk_entry *e = (pk_entry *)((char *)x - offsetof(pk_entry, x));
-            rm->running--;
-            atomic_fetch_add(&rm->bytes, x->got);
-            plank_error e2;
-            plank_error_init(&e2);
-            int v = judge(rm, x, cc, false, &e2);
-            if (v == R_OK) {
-                e->state = E_DONE;
-            } else if (v == R_RETRY && e->attempts < rm->o.max_retries) {
-                e->attempts++;
-                atomic_fetch_add(&rm->retries, 1);
-                e->state = E_QUEUED;
-                e->retry_at = now_ms() + backoff(rm, e->attempts);
-            } else {
-                /* a reader that needs these bytes fetches them itself, with
-                 * its own retries and the error message */
-                e->state = E_FAILED;
-            }
-            if (e->state != E_QUEUED) {
-                curl_slist_free_all(x->hdrs);
-                x->hdrs = NULL;
-                curl_easy_cleanup(x->easy);
-                x->easy = NULL;
-            }
-            pthread_cond_broadcast(&rm->cv);
-        }
+        if (collect_done(rm)) continue;
+        pthread_mutex_unlock(&rm->mu);
+        uint64_t t = now_ms();
+        curl_multi_poll(rm->multi, NULL, 0, wake > t ? (int)(wake - t) : 0, NULL);
+        pthread_mutex_lock(&rm->mu);
     }
     pthread_mutex_unlock(&rm->mu);
     return NULL;
