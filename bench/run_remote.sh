@@ -17,7 +17,9 @@
 # --arrow, one thread) and Q6's filter with its two output columns (plank
 # bench scan). Requests and bytes are the server's own count for one run;
 # times are medians over rounds. Raw samples: $BENCH_DIR/remote_samples.txt.
-#   bench/run_remote.sh 1 3 20
+# The same reads of the local file are the last row of each workload, for
+# scale.
+#   bench/run_remote.sh 1 5 20
 set -eu
 cd "$(dirname "$0")/.."
 SF=${1:-1}
@@ -70,6 +72,13 @@ while [ "$r" -le "$ROUNDS" ]; do
         run q6 $pf "$PLANK" bench scan "$URL" --where "$Q6" --columns l_extendedprice,l_discount \
             --repeat 1 --threads 1
     done
+    # the same file read locally, for scale (no requests)
+    ms=$("$PLANK" bench read "$BENCH_DIR/root/$F" --arrow --repeat 1 --threads 1 |
+        sed -n 's/^time: *median \([0-9.]*\) ms.*/\1/p')
+    echo "read local $ms 0 0" >> "$OUT"
+    ms=$("$PLANK" bench scan "$BENCH_DIR/root/$F" --where "$Q6" --columns l_extendedprice,l_discount \
+        --repeat 1 --threads 1 | sed -n 's/^time: *median \([0-9.]*\) ms.*/\1/p')
+    echo "q6 local $ms 0 0" >> "$OUT"
     r=$((r + 1))
 done
 printf '%s\n' "SF $SF lineitem (zstd, $(du -m "$BENCH_DIR/root/$F" | cut -f1) MB), $DELAY ms per request, $ROUNDS rounds, $(nproc) cores"
@@ -78,13 +87,14 @@ med() { awk -v w="$1" -v pf="$2" '$1 == w && $2 == pf {print $3}' "$OUT" | sort 
     awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)], a[1]}'; }
 for w in read q6; do
     base=$(med "$w" 0 | cut -d' ' -f1)
-    for pf in 1 0; do
+    for pf in 1 0 local; do
         set -- $(med "$w" "$pf")
         awk -v w="$w" -v pf="$pf" -v base="$base" -v m="$1" -v best="$2" '
             $1 == w && $2 == pf { req = $4; by = $5 }
             END {
                 printf "| %s | %s | %d | %.1f | %.0f | %.0f | %.2fx |\n",
-                    w == "read" ? "full read (Arrow)" : "Q6 scan", pf ? "prefetch" : "in turn",
+                    w == "read" ? "full read (Arrow)" : "Q6 scan",
+                    pf == "local" ? "local file" : pf == 1 ? "prefetch" : "in turn",
                     req, by / 1e6, m, best, base / m
             }' "$OUT"
     done
