@@ -309,6 +309,10 @@ typedef struct plank_column_reader plank_column_reader;
  * (PLANK_ERR_IO). plank never asks for bytes beyond `size`. read_at may be called from several threads only if
  * the caller's implementation allows it. close (may be NULL) is called once
  * by plank_reader_close. */
+typedef struct plank_byte_range {
+    uint64_t offset, length;
+} plank_byte_range;
+
 typedef struct plank_source {
     size_t struct_size; /* sizeof(plank_source) */
     plank_status (*read_at)(void *opaque, uint64_t offset, void *buf, size_t len,
@@ -316,6 +320,17 @@ typedef struct plank_source {
     void (*close)(void *opaque);
     uint64_t size;
     void *opaque;
+    /* Optional (NULL: none). Arrow streams and scans announce the byte
+     * ranges they are about to read (whole column chunks of the row group
+     * they open and of the next one, the page indexes of a scan's filter
+     * columns, a sparse selection's page headers and pages), so that a
+     * source with a slow round trip can fetch them ahead, merged and in
+     * parallel, as plank's own remote files do. A hint only: the bytes are
+     * still asked for by read_at, maybe in other pieces, maybe never (a row
+     * group pruned later). Called from the threads that call read_at;
+     * ranges are within `size`; the array is valid during the call. */
+    PLANK_LAYOUT_START void (*prefetch)(void *opaque, const plank_byte_range *ranges,
+                                        size_t num_ranges);
 } plank_source;
 
 typedef struct plank_reader_options {

@@ -276,7 +276,7 @@ static void test_reader_side(membuf *m) {
     }
     membuf src_ctx = *m;
     src_ctx.closes = 0;
-    plank_source src = {sizeof src, mem_read, mb_close, m->len, &src_ctx};
+    plank_source src = {sizeof src, mem_read, mb_close, m->len, &src_ctx, NULL};
     expect_refused(plank_reader_open_source(&r, &src, &zo, &err), &err, "plank_reader_options");
     CHECK_EQ_I64(src_ctx.closes, 1);
     plank_source zsrc = src;

@@ -106,7 +106,7 @@ static void test_file(const char *name) {
     plank_reader_options_init(&o);
     o.allocator = &a;
     src_ctx s = {data, len, 0, 0, false, 0};
-    plank_source src = {sizeof(plank_source), src_read, NULL, len, &s};
+    plank_source src = {sizeof(plank_source), src_read, NULL, len, &s, NULL};
     CHECK(plank_reader_open_source(&r, &src, &o, &err) == PLANK_OK);
     CHECK(read_all(r, &got, &err) == PLANK_OK && got == want);
     plank_reader_close(r);

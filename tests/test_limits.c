@@ -367,7 +367,7 @@ static void test_counts_and_chunk_buffer(void) {
     /* The chunk buffer bound applies to sources read into memory. */
     static uint8_t file[8192];
     size_t n = build_file(&s, file, sizeof file);
-    plank_source src = {sizeof(plank_source), src_read, NULL, n, file};
+    plank_source src = {sizeof(plank_source), src_read, NULL, n, file, NULL};
     plank_reader_options_init(&o);
     o.max_chunk_buffer = 8;
     plank_reader *r = NULL;

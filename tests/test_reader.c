@@ -132,7 +132,7 @@ static void test_sources_and_tiny_pages(void) {
     plank_error err;
     plank_reader *rm, *rc, *rp;
     cb_ctx ctx = {buf, 0};
-    plank_source src = {sizeof(plank_source), cb_read, cb_close, len, &ctx};
+    plank_source src = {sizeof(plank_source), cb_read, cb_close, len, &ctx, NULL};
     CHECK(plank_reader_open_memory(&rm, buf, len, NULL, &err) == PLANK_OK);
     CHECK(plank_reader_open_source(&rc, &src, NULL, &err) == PLANK_OK);
     CHECK(plank_reader_open_path(&rp, data_file("alltypes_tiny_pages.parquet"), NULL, &err) ==

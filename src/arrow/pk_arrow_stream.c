@@ -392,11 +392,11 @@ static void close_readers(pk_stream *s) {
     }
 }
 
-/* A remote file: announces the chunks row group g's readers will fetch
- * whole, and, when the stream knows it, the next row group's, so that its
- * bytes arrive while this one decodes. */
+/* A source that takes hints (pk_reader_prefetch): announces the chunks
+ * row group g's readers will fetch whole, and, when the stream knows it, the
+ * next row group's, so that its bytes arrive while this one decodes. */
 static void announce(pk_stream *s) {
-    if (!s->r->remote) return;
+    if (!s->r->hints) return;
     pk_range_list l = {.a = &s->alloc};
     int32_t n = s->t.num_leaves;
     for (int32_t i = 0; i < n; i++)

@@ -37,7 +37,8 @@ PK_LAYOUT(scan_stats, plank_scan_stats,
 PK_LAYOUT(tpch_options, plank_tpch_options, PK_FIELDS_END(plank_tpch_options, progress_opaque));
 PK_LAYOUT(column_options, plank_column_options, PK_FIELDS_END(plank_column_options, bloom_ndv));
 PK_LAYOUT(schema_field, plank_schema_field, PK_FIELDS_END(plank_schema_field, field_id));
-PK_LAYOUT(source, plank_source, PK_FIELDS_END(plank_source, opaque));
+PK_LAYOUT(source, plank_source, PK_FIELDS_END(plank_source, opaque),
+          PK_FIELDS_END(plank_source, prefetch));
 PK_LAYOUT(sink, plank_sink, PK_FIELDS_END(plank_sink, opaque));
 PK_LAYOUT(row_group_info, plank_row_group_info,
           PK_FIELDS_END(plank_row_group_info, sorting_columns));

@@ -268,7 +268,7 @@ static void add_blocks(const plank_column_reader *cr, uint64_t off, uint64_t len
 }
 
 void pk_column_reader_fetch_ranges(const plank_column_reader *cr, pk_range_list *l) {
-    if (cr->r->mem || !cr->r->remote || cr->have_all || cr->chunk_len == 0) return;
+    if (cr->r->mem || !cr->r->hints || cr->have_all || cr->chunk_len == 0) return;
     if (reads_whole(cr)) {
         pk_range_list_add(l, cr->chunk_start, cr->chunk_len);
         return;

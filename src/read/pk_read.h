@@ -56,6 +56,9 @@ struct plank_reader {
     /* a remote file (plank_reader_open_url): read through pk_remote, which
      * takes prefetch hints and reports request counts */
     struct pk_remote *remote;
+    /* the source takes prefetch hints (a remote file, or a caller's source
+     * with a prefetch callback): streams and scans announce their ranges */
+    bool hints;
     /* other sources: their read calls and bytes (plank_reader_io_stats) */
     atomic_uint_fast64_t io_reads, io_bytes;
 };
@@ -166,10 +169,11 @@ void pk_column_reader_counters(const plank_column_reader *cr, pk_column_counters
  * Fails with PLANK_ERR_LIMIT when D plus a batch's fallback values pass
  * INT32_MAX. */
 void pk_column_reader_set_dict_mode(plank_column_reader *cr, bool on);
-/* A remote file: appends to l the byte ranges the reader will fetch for its
- * chunk, its selection applied (the whole chunk, or the fetch blocks of its
- * page headers and selected pages), to announce with pk_reader_prefetch;
- * nothing for other sources or a chunk already fetched. */
+/* A source that takes hints: appends to l the byte ranges the reader will
+ * fetch for its chunk, its selection applied (the whole chunk, or the fetch
+ * blocks of its page headers and selected pages), to announce with
+ * pk_reader_prefetch; nothing for other sources or a chunk already
+ * fetched. */
 void pk_column_reader_fetch_ranges(const plank_column_reader *cr, pk_range_list *l);
 /* The chunk's decoded dictionary once the first page was read; NULL when the
  * chunk has none (or nothing was read yet). Owned by the column reader. */

@@ -289,7 +289,7 @@ plank_status plank_reader_open_source(plank_reader **out, const plank_source *so
     if (!source) return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "NULL source");
     /* The source is read by its layout before anything else, so that even a
      * refused call can close it. */
-    plank_source src = {sizeof src, NULL, NULL, 0, NULL};
+    plank_source src = {sizeof src, NULL, NULL, 0, NULL, NULL};
     plank_status st = pk_struct_read(&src, source, &pk_layout_source, err);
     if (st != PLANK_OK) return st; /* its close callback cannot be trusted either */
     plank_reader_options o;
@@ -306,6 +306,7 @@ plank_status plank_reader_open_source(plank_reader **out, const plank_source *so
     r->src = src;
     r->src_open = true;
     r->file_size = source->size;
+    r->hints = src.prefetch != NULL;
     return finish_open(r, out, opts, err);
 }
 
@@ -401,7 +402,7 @@ plank_status plank_reader_open_path(plank_reader **out, const char *path,
     }
     s->fd = fd;
     s->alloc = *a;
-    plank_source src = {sizeof src, fd_read_at, fd_close, (uint64_t)st.st_size, s};
+    plank_source src = {sizeof src, fd_read_at, fd_close, (uint64_t)st.st_size, s, NULL};
     plank_status rs = plank_reader_open_source(out, &src, opts, err);
     if (rs == PLANK_OK) (*out)->own_source = true; /* pread is thread-safe */
     return rs;
@@ -442,6 +443,7 @@ plank_status plank_reader_open_url(plank_reader **out, const char *url,
         return st;
     }
     r->remote = rm;
+    r->hints = true;
     r->src.read_at = remote_read_at;
     r->src.opaque = rm;
     r->src.size = pk_remote_size(rm);
@@ -466,7 +468,9 @@ plank_status plank_reader_io_stats(const plank_reader *r, plank_io_stats *out, p
 }
 
 void pk_reader_prefetch(const plank_reader *r, const pk_byte_range *ranges, size_t n) {
-    if (r && r->remote) pk_remote_prefetch(r->remote, ranges, n);
+    if (!r || n == 0) return;
+    if (r->remote) pk_remote_prefetch(r->remote, ranges, n);
+    else if (r->src.prefetch) r->src.prefetch(r->src.opaque, ranges, n);
 }
 
 int32_t pk_reader_read_threads(const plank_reader *r, const plank_arrow_options *o) {

@@ -17,9 +17,7 @@
 
 #include "plank.h"
 
-typedef struct pk_byte_range {
-    uint64_t offset, length;
-} pk_byte_range;
+typedef plank_byte_range pk_byte_range;
 
 /* Turns the ranges in[0..n) (any order; they may overlap; sorted in place)
  * into requests, in order and disjoint: ranges at most `gap` apart merge

@@ -738,8 +738,8 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         st = open_reader(s, k, g, err);
         if (st == PLANK_OK && !dense) st = plank_column_reader_select(s->fs[k].cr, rr, nr, err);
     }
-    if (st == PLANK_OK && s->r->remote) {
-        /* the step's pages, announced together (a remote file) */
+    if (st == PLANK_OK && s->r->hints) {
+        /* the step's pages, announced together (a source that takes hints) */
         pk_range_list l = {.a = &s->alloc};
         for (int32_t c = 0; c < step->ncols; c++)
             pk_column_reader_fetch_ranges(s->fs[step->cols[c]].cr, &l);
@@ -821,11 +821,11 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
 
 /* Decides row group g: *out_rows gets the surviving rows (0: nothing to
  * read) with the alive bitmap set. */
-/* A remote file: announces the filter columns' chunks of row group g (when
- * the rows alive are dense enough for them to be read whole), so that they
- * arrive together instead of one round trip each. */
+/* A source that takes hints: announces the filter columns' chunks of row
+ * group g (when the rows alive are dense enough for them to be read whole),
+ * so that they arrive together instead of one round trip each. */
 static void announce_filters(plank_scan *s, int32_t g, int64_t rows) {
-    if (!s->r->remote || s->b.ncols == 0 || popcount_bits(s->alive.data, rows) * 2 <= rows)
+    if (!s->r->hints || s->b.ncols == 0 || popcount_bits(s->alive.data, rows) * 2 <= rows)
         return;
     size_t cap = (size_t)s->b.ncols;
     pk_byte_range *rs = pk_malloc(&s->alloc, cap * sizeof *rs);
@@ -838,11 +838,12 @@ static void announce_filters(plank_scan *s, int32_t g, int64_t rows) {
     pk_free(&s->alloc, rs, cap * sizeof *rs);
 }
 
-/* A remote file: announces the page indexes of the filter columns in every
- * row group the scan visits; written together at the end of a file, they
- * then come in one request or a few instead of two per column chunk. */
+/* A source that takes hints: announces the page indexes of the filter
+ * columns in every row group the scan visits; written together at the end
+ * of a file, they then come in one request or a few instead of two per
+ * column chunk. */
 static void announce_page_indexes(plank_scan *s) {
-    if (!s->r->remote || !s->o.pushdown || !s->o.use_page_index || s->b.ncols == 0) return;
+    if (!s->r->hints || !s->o.pushdown || !s->o.use_page_index || s->b.ncols == 0) return;
     size_t cap = (size_t)s->nrgs * (size_t)s->b.ncols * 2;
     if (cap == 0) return;
     pk_byte_range *rs = pk_malloc(&s->alloc, cap * sizeof *rs);
