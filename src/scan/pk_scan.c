@@ -821,21 +821,45 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
 
 /* Decides row group g: *out_rows gets the surviving rows (0: nothing to
  * read) with the alive bitmap set. */
+/* Whether row group g's chunk statistics leave the filter possibly TRUE
+ * (true when they cannot tell). */
+static bool stats_may_match(plank_scan *s, int32_t g) {
+    pk_bound *b = &s->b;
+    if (!b->root || !s->o.pushdown || !s->o.use_statistics) return true;
+    plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
+    if (plank_reader_row_group(s->r, g, &info, NULL) != PLANK_OK) return true;
+    pk_colstat *cs = pk_calloc(&s->alloc, (size_t)b->ncols * sizeof *cs + 1);
+    if (!cs) return true;
+    bool ok = true;
+    for (int32_t k = 0; k < b->ncols && ok; k++) {
+        plank_column_chunk_info ci = {.struct_size = sizeof(plank_column_chunk_info)};
+        ok = plank_reader_column_chunk(s->r, g, b->cols[k].column, &ci, NULL) == PLANK_OK;
+        if (ok) pk_colstat_from_chunk(&b->cols[k], &ci, info.num_rows, &cs[k]);
+    }
+    bool may = !ok || (pk_prune_eval(b, b->root, cs, NULL) & PK_CAN_T);
+    pk_free(&s->alloc, cs, (size_t)b->ncols * sizeof *cs + 1);
+    return may;
+}
+
 /* A source that takes hints: announces the filter columns' chunks of row
  * group g (when the rows alive are dense enough for them to be read whole),
- * so that they arrive together instead of one round trip each. */
+ * and, in a serial scan, those of the next row group unless its statistics
+ * rule it out, so that they arrive together, the next group's while this
+ * one is filtered, instead of a round trip per step. */
 static void announce_filters(plank_scan *s, int32_t g, int64_t rows) {
-    if (!s->r->hints || s->b.ncols == 0 || popcount_bits(s->alive.data, rows) * 2 <= rows)
-        return;
-    size_t cap = (size_t)s->b.ncols;
-    pk_byte_range *rs = pk_malloc(&s->alloc, cap * sizeof *rs);
-    if (!rs) return;
-    size_t k = 0;
-    for (int32_t i = 0; i < s->b.ncols; i++)
-        if (pk_reader_chunk_range(s->r, g, s->b.cols[i].column, &rs[k].offset, &rs[k].length))
-            k++;
-    pk_reader_prefetch(s->r, rs, k);
-    pk_free(&s->alloc, rs, cap * sizeof *rs);
+    if (!s->r->hints || s->b.ncols == 0) return;
+    pk_range_list l = {.a = &s->alloc};
+    uint64_t o, len;
+    if (popcount_bits(s->alive.data, rows) * 2 > rows)
+        for (int32_t i = 0; i < s->b.ncols; i++)
+            if (pk_reader_chunk_range(s->r, g, s->b.cols[i].column, &o, &len))
+                pk_range_list_add(&l, o, len);
+    if (!s->par && s->next_rg < s->nrgs && stats_may_match(s, s->rgs[s->next_rg]))
+        for (int32_t i = 0; i < s->b.ncols; i++)
+            if (pk_reader_chunk_range(s->r, s->rgs[s->next_rg], s->b.cols[i].column, &o, &len))
+                pk_range_list_add(&l, o, len);
+    pk_reader_prefetch(s->r, l.r, l.n);
+    pk_range_list_free(&l);
 }
 
 /* A source that takes hints: announces the page indexes of the filter
@@ -1210,6 +1234,9 @@ static void count_worker(void *ctx, int64_t w) {
 
 static plank_status count_parallel(plank_scan *s, int64_t *count, plank_error *err) {
     int32_t n = s->nsibs + 1;
+    /* units come from a shared counter: no worker knows its next group */
+    s->next_rg = s->nrgs;
+    for (int32_t k = 0; k < s->nsibs; k++) s->sibs[k]->next_rg = s->sibs[k]->nrgs;
     pk_pcount c;
     memset(&c, 0, sizeof c);
     c.s = s;
@@ -1254,8 +1281,8 @@ plank_status plank_scan_count(plank_scan *s, int64_t *count, plank_error *err) {
     s->counted = true;
     if (s->nsibs > 0) return count_parallel(s, count, err);
     int64_t total = 0;
-    for (int32_t i = 0; i < s->nrgs; i++) {
-        int32_t g = s->rgs[i];
+    while (s->next_rg < s->nrgs) {
+        int32_t g = s->rgs[s->next_rg++]; /* next_rg: the next group to announce */
         int64_t rows;
         plank_status st = plan_group(s, g, &rows, err);
         if (st != PLANK_OK) {
