@@ -7,14 +7,15 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 (cd build && ctest --output-on-failure -j 2)
-# Every codec switched off: pages in those codecs must give a clear error.
+# Every codec switched off: pages in those codecs must give a clear error;
+# and libcurl off: URLs must (test_remote without servers).
 # Only what the step needs is built: the two tests it runs, and every other
 # test whose source depends on the codec switches (compiled, so that its
 # no-codec branch still builds); the library is built whole either way. The
 # CLI, benchmarks and fuzz targets do not name the switches (checked here:
 # if one ever does, the whole tree is built again).
 codec_switch='PLANK_HAVE_(ZSTD|SNAPPY|LZ4|LIBDEFLATE|BROTLI)'
-nocodec_targets=$({ echo tests/test_codec.c tests/test_reader.c; grep -lE "$codec_switch" tests/test_*.c; } |
+nocodec_targets=$({ echo tests/test_codec.c tests/test_reader.c tests/test_remote.c; grep -lE "$codec_switch" tests/test_*.c; } |
     tr ' ' '\n' | sed 's#^tests/\(.*\)\.c$#\1#' | sort -u | tr '\n' ' ')
 if grep -rqE "$codec_switch" src/tools bench fuzz; then
     nocodec_targets=""
@@ -23,7 +24,7 @@ fi
 scripts/build.sh build-nocodec -DCMAKE_BUILD_TYPE=Debug -DPLANK_WITH_ZSTD=OFF \
     -DPLANK_WITH_SNAPPY=OFF -DPLANK_WITH_LZ4=OFF -DPLANK_WITH_GZIP=OFF -DPLANK_WITH_BROTLI=OFF -DPLANK_WITH_CURL=OFF \
     ${nocodec_targets:+-- $nocodec_targets}
-(cd build-nocodec && ctest --output-on-failure -j 2 -R "test_codec|test_reader")
+(cd build-nocodec && ctest --output-on-failure -j 2 -R "test_codec|test_reader|test_remote")
 # ThreadSanitizer over the concurrent-reader and parallel-read tests (only
 # those are built).
 CC=clang scripts/build.sh build-tsan -DCMAKE_BUILD_TYPE=Debug -DPLANK_TSAN=ON -- test_threads plank \
