@@ -486,6 +486,21 @@ static void check_faults(void) {
     u = str_printf("%s/change-after-3/%s", g_fault, name);
     check_fails(u, &o, "changed", true);
     free(u);
+    /* servers that answer something else than asked: refused at once */
+    const char *hostile[][2] = {
+        {"norange", "ignored Range"},
+        {"badrange", "does not start where asked"},
+        {"nocr", "without a Content-Range"},
+        {"sizechange", "changed"},
+    };
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+        u = str_printf("%s/%s/%s", g_fault, hostile[i][0], name);
+        server_requests(true);
+        check_fails(u, &o, hostile[i][1], true);
+        /* not retried: the open's two requests and at most one read's */
+        CHECK_MSG(server_requests(false) <= 3, "%s", u);
+        free(u);
+    }
     /* a transfer that stalls: the stall timeout, then the retries, then the error */
     o.stall_timeout_ms = 1000;
     o.max_retries = 1;

@@ -24,6 +24,12 @@
 //   change-after-<n>  like change, but the first <n> requests for a path get
 //               the real validators (a file replaced in the middle of a read)
 //   delay-<ms>  normal, but each response starts after <ms> milliseconds
+//   norange     ignores Range: 200 with the whole file, every time
+//   badrange    206 whose Content-Range (and bytes) start 1 byte after the
+//               range asked (a server answering another range)
+//   nocr        206 without Content-Range
+//   sizechange  after the first request for a path, Content-Range names a
+//               total 1 byte larger (same ETag: the size alone changed)
 //
 // Conditional headers are honoured against the validators a request would
 // get: If-Match / If-Unmodified-Since -> 412, If-None-Match / If-Modified-Since
@@ -240,7 +246,10 @@ async function serveFile(req, res, mode, file, urlPath) {
     return res.end();
   }
 
-  let range = parseRange(req.headers['range'], size);
+  let range = mode === 'norange' ? undefined : parseRange(req.headers['range'], size);
+  if (mode === 'badrange' && range && range.end + 1 < size) {
+    range = { start: range.start + 1, end: range.end + 1 };
+  }
   const ifRange = req.headers['if-range'];
   if (range !== undefined && ifRange !== undefined) {
     const s = ifRange.trim();
@@ -265,7 +274,14 @@ async function serveFile(req, res, mode, file, urlPath) {
     'Accept-Ranges': 'bytes',
     ...validators,
   };
-  if (range) headers['Content-Range'] = `bytes ${range.start}-${range.end}/${size}`;
+  let total = size;
+  if (mode === 'sizechange') {
+    if (seenPaths.has(urlPath)) total = size + 1;
+    else seenPaths.add(urlPath);
+  }
+  if (range && mode !== 'nocr') {
+    headers['Content-Range'] = `bytes ${range.start}-${range.end}/${total}`;
+  }
   const status = range ? 206 : 200;
   const isHead = req.method === 'HEAD';
 
@@ -328,7 +344,8 @@ async function handle(req, res) {
   const known = ['ok', 'flaky500', 'flaky503', 'reset', 'truncate', 'slow',
     'stall', 'always500', 'forbidden', 'change'];
   const delay = /^delay-(\d+)$/.exec(mode || '');
-  if (!known.includes(mode) && !delay && !/^change-after-\d+$/.test(mode || '')) {
+  if (!known.includes(mode) && !delay && !/^change-after-\d+$/.test(mode || '') &&
+      !['norange', 'badrange', 'nocr', 'sizechange'].includes(mode)) {
     return sendSimple(res, 404, `unknown mode ${mode}`);
   }
   stats.requests++;
