@@ -1,7 +1,8 @@
 #!/bin/sh
 # remote_test.sh PLANK TEST_BINARY: the files test_remote reads (corpus files,
 # and a TPC-H lineitem of several row groups that plank generates), served by
-# the loopback servers of run_with_servers.sh, then the test itself.
+# the loopback servers of run_with_servers.sh, then the test itself and the
+# CLI over URLs (cli_remote.sh).
 set -eu
 plank=$1
 test_bin=$2
@@ -21,6 +22,7 @@ cp "$corpus/data/alltypes_plain.parquet" "$corpus/bad_data/PARQUET-1481.parquet"
 mkdir -p "$root/dir with space"
 cp "$corpus/data/alltypes_plain.parquet" "$root/dir with space/a+b.parquet"
 set +e
-sh "$here/run_with_servers.sh" "$root" "$test_bin"
+sh "$here/run_with_servers.sh" "$root" sh -c '"$1" && sh "$2" "$3"' sh "$test_bin" \
+    "$here/cli_remote.sh" "$plank"
 rc=$?
 exit $rc
