@@ -18,10 +18,12 @@
  *    ...) are opaque. Close and free functions accept NULL.
  *  - Memory is allocated through the plank_allocator given in the options, or
  *    malloc/realloc/free when none is given. There is no global mutable
- *    state. The one process-wide value is the SIMD level of the kernels:
+ *    state. The process-wide values are the SIMD level of the kernels:
  *    the CPU's, capped by the environment variable PLANK_SIMD=scalar|avx2
- *    (to test or compare the levels), both read once, at the first open of
- *    a reader or writer in the process.
+ *    (to test or compare the levels), and the default of
+ *    plank_reader_options.read_window, which PLANK_READ_WINDOW=BYTES sets
+ *    (to test the windowed reads with tiny windows, or to measure), all read
+ *    once, at the first open of a reader or writer in the process.
  *  - Hostile-input contract: every size, count, offset and bit width read from
  *    a file is checked before use. A malformed file yields PLANK_ERR_CORRUPT
  *    (or PLANK_ERR_LIMIT when a configured bound is exceeded), never a read or
@@ -368,6 +370,14 @@ typedef struct plank_reader_options {
      * false). The file must not shrink while mapped: reading a truncated
      * mapping raises SIGBUS, which is why it is not the default. */
     bool memory_map;
+    /* Added in 0.2. A column chunk read front to back (no row selection,
+     * or one that keeps half its rows or more) is read through a window of
+     * this many bytes that slides over it, a page at least, rather than
+     * into a buffer for the whole chunk: each byte is then checked and
+     * decoded while still in the core's cache, and a column reader holds a
+     * few windows instead of a chunk. Chunks up to twice this size are read
+     * at once. 0 = default (256 KiB, or PLANK_READ_WINDOW: see the top). */
+    uint64_t read_window;
 } plank_reader_options;
 
 /* Fills the defaults. Always call it before setting fields. */

@@ -316,6 +316,158 @@ static const char *conf_path(const char *name) {
     return g_path;
 }
 
+/* ---- Views of struct leaves through a sliding read window ------------------------------
+ *
+ * Leaves inside a struct are assembled from pending buffers, whose values
+ * may stay a view into the chunk's bytes across reads (pk_leaf_buf.view).
+ * With pages of different row counts (8 000-byte pages: 1 000 rows of a,
+ * 2 000 of b), a batch cut at one leaf's page end leaves the other's view
+ * pending while its column reader moves to the next page. A column reader
+ * reading through a small window (read_window) then reuses the window's
+ * buffer unless the pending view holds it: the values must still be the
+ * written ones, in every batch, also after the stream and the reader are
+ * closed, and the arrays must hold the only references left. */
+#define SV_ROWS 20000
+static int64_t sv_a(int64_t r) { return r * 7919 - 3; }
+static int32_t sv_b(int64_t r) { return (int32_t)(r * 31 + 11); }
+static uint8_t sv_c(int64_t r, int k) { return (uint8_t)(r * 13 + k * 101); }
+
+static bool sv_write(const char *path) {
+    plank_schema_field f[5];
+    for (int i = 0; i < 5; i++) plank_schema_field_init(&f[i]);
+    f[0].num_children = 1;
+    f[1].name = "s";
+    f[1].num_children = 3;
+    f[2].name = "a";
+    f[2].physical_type = PLANK_INT64;
+    f[3].name = "b";
+    f[3].physical_type = PLANK_INT32;
+    f[4].name = "c";
+    f[4].physical_type = PLANK_FIXED_LEN_BYTE_ARRAY;
+    f[4].type_length = 3;
+    plank_column_options co[3];
+    const char *paths[3] = {"s.a", "s.b", "s.c"};
+    for (int c = 0; c < 3; c++) {
+        plank_column_options_init(&co[c]);
+        co[c].path = paths[c];
+        co[c].encoding = PLANK_ENC_PLAIN;
+    }
+    plank_writer_options o;
+    plank_writer_options_init(&o);
+    o.codec = PLANK_CODEC_UNCOMPRESSED;
+    o.dictionary = false;
+    o.page_size = 8000;
+    o.page_rows = SV_ROWS;
+    o.row_group_rows = SV_ROWS;
+    o.columns = co;
+    o.num_column_options = 3;
+    plank_writer *w;
+    plank_error e;
+    plank_status st = plank_writer_open_path(&w, path, f, 5, &o, &e);
+    CHECK_MSG(st == PLANK_OK, "%s", e.message);
+    if (st != PLANK_OK) return false;
+    int64_t *a = malloc(SV_ROWS * 8);
+    int32_t *b = malloc(SV_ROWS * 4);
+    uint8_t *cv = malloc(SV_ROWS * 3);
+    for (int64_t r = 0; r < SV_ROWS; r++) {
+        a[r] = sv_a(r);
+        b[r] = sv_b(r);
+        for (int k = 0; k < 3; k++) cv[r * 3 + k] = sv_c(r, k);
+    }
+    plank_batch bt[3];
+    memset(bt, 0, sizeof bt);
+    for (int c = 0; c < 3; c++) {
+        bt[c].struct_size = sizeof bt[c];
+        bt[c].length = SV_ROWS;
+    }
+    bt[0].values = a;
+    bt[1].values = b;
+    bt[2].values = cv;
+    st = plank_writer_write_rows(w, bt, SV_ROWS, &e);
+    CHECK_MSG(st == PLANK_OK, "%s", e.message);
+    if (st == PLANK_OK) st = plank_writer_close(w, &e);
+    else plank_writer_abort(w);
+    CHECK_MSG(st == PLANK_OK, "%s", e.message);
+    free(a);
+    free(b);
+    free(cv);
+    return st == PLANK_OK;
+}
+
+/* Checks one batch (rows row0...) of struct s; counts zero-copy leaves. */
+static void sv_check(const struct ArrowArray *arr, int64_t row0, int64_t *zc) {
+    CHECK_EQ_I64(arr->n_children, 1);
+    if (arr->n_children != 1) return;
+    const struct ArrowArray *st = arr->children[0];
+    CHECK_EQ_I64(st->n_children, 3);
+    if (st->n_children != 3) return;
+    const int64_t *a = st->children[0]->buffers[1];
+    const int32_t *b = st->children[1]->buffers[1];
+    const uint8_t *c = st->children[2]->buffers[1];
+    for (int k = 0; k < 3; k++) *zc += pk_arrow_array_borrows(st->children[k]);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < arr->length; i++)
+        bad += a[i] != sv_a(row0 + i) || b[i] != sv_b(row0 + i) ||
+               c[i * 3] != sv_c(row0 + i, 0) || c[i * 3 + 2] != sv_c(row0 + i, 2);
+    CHECK_MSG(bad == 0, "batch at row %lld: %lld rows differ from the written ones",
+              (long long)row0, (long long)bad);
+}
+
+static void test_struct_views_window(void) {
+    const char *p = conf_path("struct");
+    if (!sv_write(p)) return;
+    static const uint64_t windows[] = {1, 4096, 20000, 0};
+    static const int64_t batches[] = {1500, 1111, 777, 4000, 333, 2500};
+    for (size_t k = 0; k < sizeof windows / sizeof windows[0] * 6; k++) {
+        size_t wi = k / 6;
+        th_alloc ta;
+        plank_allocator al = th_alloc_init(&ta);
+        plank_reader_options ro;
+        plank_reader_options_init(&ro);
+        ro.allocator = &al;
+        ro.read_window = windows[wi];
+        plank_reader *r;
+        plank_error e;
+        plank_status st = plank_reader_open_path(&r, p, &ro, &e);
+        CHECK_MSG(st == PLANK_OK, "%s", e.message);
+        if (st != PLANK_OK) continue;
+        plank_arrow_options o;
+        plank_arrow_options_init(&o);
+        o.batch_rows = batches[k % 6];
+        o.threads = 1;
+        struct ArrowArrayStream s;
+        st = plank_reader_arrow_stream(r, NULL, 0, &o, &s, &e);
+        CHECK_MSG(st == PLANK_OK, "%s", e.message);
+        enum { SV_MAX = 128 };
+        struct ArrowArray kept[SV_MAX];
+        int64_t starts[SV_MAX];
+        int n = 0;
+        int64_t row = 0, zc = 0;
+        while (st == PLANK_OK) {
+            struct ArrowArray a;
+            int rc = s.get_next(&s, &a);
+            CHECK_MSG(rc == 0, "%s", s.get_last_error(&s));
+            if (rc != 0 || !a.release) break;
+            sv_check(&a, row, &zc);
+            starts[n] = row;
+            row += a.length;
+            if (n < SV_MAX) kept[n++] = a;
+            else a.release(&a);
+        }
+        CHECK_EQ_I64(row, SV_ROWS);
+        CHECK_MSG(zc > 0, "window %llu: no zero-copy struct leaf", (unsigned long long)windows[wi]);
+        if (st == PLANK_OK) s.release(&s);
+        plank_reader_close(r);
+        int64_t zc2 = 0;
+        for (int i = 0; i < n; i++) {
+            sv_check(&kept[i], starts[i], &zc2);
+            kept[i].release(&kept[i]);
+        }
+        CHECK_EQ_I64(ta.live_blocks, 0);
+    }
+    remove(p);
+}
+
 int main(void) {
     if (!mkdtemp(g_dir)) TEST_SKIP("mkdtemp failed");
     /* PLAIN, uncompressed, v1 */
@@ -374,6 +526,7 @@ int main(void) {
             remove(p);
         }
     }
+    test_struct_views_window();
     rmdir(g_dir);
     TEST_END();
 }

@@ -131,9 +131,11 @@ typedef struct pk_leaf_buf {
     const pk_dict *dict; /* owned by the leaf's column reader; NULL: none */
     /* Zero copy: zc_align is the alignment a value pointer needs (0: the
      * leaf is never zero-copy). While view is set, the n pending values
-     * are the n * width bytes at view, inside a page of the column chunk
-     * (kept alive by the column reader; `owner` is its refcounted block, NULL
-     * for the caller's memory), and vals is empty. */
+     * are the n * width bytes at view, inside a page of the column chunk,
+     * and vals is empty. `owner` is the refcounted block holding them (NULL
+     * for the caller's memory), on which the leaf holds a reference: the
+     * column reader moves on through its chunk and reuses only the buffers
+     * that nothing else holds. */
     int32_t zc_align;
     const uint8_t *view;
     pk_shared *owner;

@@ -82,7 +82,16 @@ static void leaf_init(pk_leaf_buf *l, const plank_allocator *a) {
     pk_buffer_init(&l->idx, a);
 }
 
+/* A pending view holds a reference on the bytes it points into: the column
+ * reader moves on through its chunk (and reuses the buffers nothing holds)
+ * before the view is exported or copied. */
+static void leaf_drop_owner(pk_leaf_buf *l) {
+    pk_shared_release(l->owner);
+    l->owner = NULL;
+}
+
 static void leaf_reset(pk_leaf_buf *l) {
+    leaf_drop_owner(l);
     pk_buffer_reset(&l->def);
     pk_buffer_reset(&l->rep);
     pk_buffer_reset(&l->vals);
@@ -99,7 +108,7 @@ static void leaf_clear(pk_leaf_buf *l) {
     l->fb_n = l->base = 0;
     l->dict = NULL;
     l->view = NULL;
-    l->owner = NULL;
+    leaf_drop_owner(l);
 }
 
 /* Bytes per pending slot of a fixed-width leaf. */
@@ -145,8 +154,9 @@ static plank_status leaf_append_dict(pk_leaf_buf *l, const plank_column_reader *
 static plank_status leaf_materialize(pk_leaf_buf *l, size_t w, plank_error *err) {
     const uint8_t *v = l->view;
     l->view = NULL;
-    l->owner = NULL;
-    return pk_buffer_append(&l->vals, v, (size_t)l->n * w, err);
+    plank_status st = pk_buffer_append(&l->vals, v, (size_t)l->n * w, err);
+    leaf_drop_owner(l);
+    return st;
 }
 
 /* Fixed-width values: kept as a view into the chunk while the batches of a
@@ -161,8 +171,10 @@ static plank_status leaf_append_fixed(pk_leaf_buf *l, const plank_schema_node *p
     if (l->zc_align && pk_column_reader_batch_view(cr, &owner) &&
         (uintptr_t)v % (uintptr_t)l->zc_align == 0) {
         if (l->n == 0) {
+            leaf_drop_owner(l);
             l->view = v;
             l->owner = owner;
+            if (owner) pk_shared_retain(owner);
             return PLANK_OK;
         }
         if (l->view && l->view + (size_t)l->n * w == v) return PLANK_OK;
@@ -250,7 +262,7 @@ static void leaf_consume(pk_leaf_buf *l, const pk_anode *an, int64_t s, int64_t 
         l->offs.size = (rest + 1) * 8;
     } else if (l->view) {
         l->view = rest ? l->view + from * slot_width(pn) : NULL;
-        if (!rest) l->owner = NULL;
+        if (!rest) leaf_drop_owner(l);
     } else {
         shift_front(&l->vals, from, rest, slot_width(pn));
     }
@@ -750,7 +762,7 @@ static plank_status stream_create(plank_reader *r, const int32_t *row_groups,
     /* Batches' buffers come from a cache of the blocks earlier batches
      * freed (pk_bufpool.c); without it, plain allocation. */
     if (share) pk_bufpool_retain(share);
-    s->pool = share ? share : pk_bufpool_new(&r->alloc, (size_t)256 << 20);
+    s->pool = share ? share : pk_bufpool_new(&r->alloc, (size_t)256 << 20, 512);
     if (s->pool) pk_bufpool_allocator(s->pool, &s->alloc);
     s->r = r;
     s->o = opt;

@@ -13,7 +13,7 @@
  * Blocks of PK_POOL_MIN bytes or more carry a 16-byte header holding their
  * capacity (alignment stays 16, the allocator contract); smaller requests
  * go to the base allocator untouched. A freed block is cached (up to `keep`
- * bytes in all, 512 blocks) unless the pool is closed; a request takes the
+ * bytes in all, `slots` blocks) unless the pool is closed; a request takes the
  * smallest cached block that holds it, if that block is at most twice the
  * request. The pool lives while its owner has not closed it or any block is
  * out: arrays may outlive the stream that made them and be freed on any
@@ -27,7 +27,6 @@
 
 #define PK_POOL_MIN ((size_t)64 << 10)
 #define PK_POOL_HDR ((size_t)16)
-#define PK_POOL_SLOTS 512
 
 struct pk_bufpool {
     plank_allocator base;
@@ -39,16 +38,20 @@ struct pk_bufpool {
     int32_t owners;           /* closed when the last one closes */
     bool closed;
     size_t cached;            /* bytes of the cached blocks (capacities) */
-    int32_t n;
-    void *blk[PK_POOL_SLOTS]; /* header addresses */
-    size_t cap[PK_POOL_SLOTS];
+    int32_t n, slots;
+    void **blk;               /* header addresses (slots of them, after the struct) */
+    size_t *cap;
 };
+
+static size_t pool_bytes(int32_t slots) {
+    return sizeof(pk_bufpool) + (size_t)slots * (sizeof(void *) + sizeof(size_t));
+}
 
 static void pool_unref(pk_bufpool *p) {
     if (atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) != 1) return;
     pthread_mutex_destroy(&p->mu);
     plank_allocator b = p->base;
-    pk_free(&b, p, sizeof *p);
+    pk_free(&b, p, pool_bytes(p->slots));
 }
 
 static size_t *hdr_of(void *user) { return (size_t *)((uint8_t *)user - PK_POOL_HDR); }
@@ -87,7 +90,7 @@ static void pool_put(pk_bufpool *p, void *user) {
     size_t *h = hdr_of(user);
     size_t cap = h[0];
     pthread_mutex_lock(&p->mu);
-    bool keep = !p->closed && p->n < PK_POOL_SLOTS && p->cached + cap <= p->keep;
+    bool keep = !p->closed && p->n < p->slots && p->cached + cap <= p->keep;
     if (keep) {
         p->blk[p->n] = h;
         p->cap[p->n] = cap;
@@ -135,9 +138,13 @@ static void pool_free(void *opaque, void *ptr, size_t n) {
     }
 }
 
-pk_bufpool *pk_bufpool_new(const plank_allocator *base, size_t keep) {
-    pk_bufpool *p = pk_calloc(base, sizeof *p);
+pk_bufpool *pk_bufpool_new(const plank_allocator *base, size_t keep, int32_t slots) {
+    if (slots < 1) slots = 1;
+    pk_bufpool *p = pk_calloc(base, pool_bytes(slots));
     if (!p) return NULL;
+    p->slots = slots;
+    p->blk = (void **)(void *)(p + 1);
+    p->cap = (size_t *)(void *)(p->blk + slots);
     p->base = *base;
     p->keep = keep;
     atomic_init(&p->refs, 1);

@@ -213,13 +213,14 @@ void pk_pool_run(pk_pool *p, int64_t count, void (*fn)(void *ctx, int64_t i), vo
 /* ---- Buffer pool (pk_bufpool.c) ------------------------------------------- */
 
 /* A caching allocator over `base` for a stream's array buffers: blocks of
- * 64 KiB or more are kept when freed (up to `keep` bytes) and handed out
+ * 64 KiB or more are kept when freed (up to `keep` bytes in at most `slots`
+ * blocks) and handed out
  * again, so that batch after batch reuses memory that is already mapped.
  * Thread-safe; blocks may be freed on any thread and after the owner closed
  * the pool (which frees the cache; the pool goes with its last block). NULL
  * when out of memory. */
 typedef struct pk_bufpool pk_bufpool;
-pk_bufpool *pk_bufpool_new(const plank_allocator *base, size_t keep);
+pk_bufpool *pk_bufpool_new(const plank_allocator *base, size_t keep, int32_t slots);
 /* Another owner (the workers of a parallel stream share one pool); each
  * owner closes it once. */
 void pk_bufpool_retain(pk_bufpool *p);

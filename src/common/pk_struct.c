@@ -15,7 +15,8 @@
     const pk_layouts pk_layout_##var = {#type, sizeof(type), var##_ends,            \
                                         (int)(sizeof var##_ends / sizeof var##_ends[0])}
 
-PK_LAYOUT(reader_options, plank_reader_options, PK_FIELDS_END(plank_reader_options, memory_map));
+PK_LAYOUT(reader_options, plank_reader_options, PK_FIELDS_END(plank_reader_options, memory_map),
+          PK_FIELDS_END(plank_reader_options, read_window));
 PK_LAYOUT(writer_options, plank_writer_options,
           PK_FIELDS_END(plank_writer_options, num_column_options),
           PK_FIELDS_END(plank_writer_options, threads));

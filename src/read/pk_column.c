@@ -19,6 +19,7 @@
  * this many bytes (one block or two). */
 #define PK_FETCH_BLOCK 4096u
 #define PK_HEADER_PROBE 4096u
+#define PK_SPARE_WINDOWS 4
 
 /* True for parquet-mr before 1.2.9 (or without a version), whose
  * total_compressed_size misses the dictionary page header. */
@@ -33,6 +34,8 @@ static bool pk_writer_pads_dictionary(const char *created_by) {
     return patch < 9;
 }
 
+enum { PK_FETCH_NONE, PK_FETCH_WHOLE, PK_FETCH_WINDOW };
+
 struct plank_column_reader {
     plank_reader *r;
     const plank_allocator *a; /* &alloc */
@@ -44,14 +47,26 @@ struct plank_column_reader {
     int32_t width;            /* dense bytes per value (BOOLEAN: 1) */
     int16_t max_def, max_rep;
 
-    /* chunk bytes */
+    /* chunk bytes: in place for memory sources (chunk), else in chunk_owned
+     * (chunk_at gives the address of a chunk offset) */
     const uint8_t *chunk;
-    pk_shared *chunk_owned;   /* NULL for memory sources (read in place) */
+    pk_shared *chunk_owned;   /* memory sources: the mapping, if any */
     uint64_t chunk_start, chunk_len;
-    /* Bytes are fetched at the first read: the whole chunk, or with a sparse
-     * selection only the 4 KiB blocks holding the page headers and the pages
-     * it needs (fetched marks them). */
+    /* Bytes are fetched as reads need them (chunk_need), in one of two modes
+     * chosen at the first fetch of the chunk:
+     * - PK_FETCH_WINDOW: a large chunk read front to back; chunk_owned holds
+     *   chunk bytes [win_off, win_off + win_len) only;
+     * - PK_FETCH_WHOLE: chunk_owned holds the whole chunk at offset 0: a
+     *   small chunk read at once, a large one a window ahead of the reads
+     *   (read_to), or with a sparse selection the 4 KiB blocks holding the
+     *   page headers and the pages it needs (fetched marks them). */
+    int fetch_mode;           /* PK_FETCH_* */
     bool have_all;
+    uint64_t read_to;         /* bytes [0, read_to) are present (PK_FETCH_WHOLE) */
+    uint64_t win_off, win_len;
+    /* earlier windows that exported arrays may still point into: reused
+     * once nothing else holds them */
+    pk_shared *spare[PK_SPARE_WINDOWS];
     uint8_t *fetched;         /* one bit per PK_FETCH_BLOCK bytes of the chunk */
     size_t fetched_bytes;     /* allocated size of fetched */
     uint64_t pos;             /* next page header, relative to chunk */
@@ -218,23 +233,69 @@ static plank_status attach(plank_column_reader *cr, int32_t g, plank_error *err)
         }
         return PLANK_OK;
     }
-    size_t need = cr->chunk_len ? (size_t)cr->chunk_len : 1;
-    if (cr->chunk_owned &&
-        (!pk_shared_unique(cr->chunk_owned) || pk_shared_capacity(cr->chunk_owned) < need)) {
-        pk_shared_release(cr->chunk_owned); /* exported arrays may keep it alive */
-        cr->chunk_owned = NULL;
-    }
+    /* The buffer is chosen at the first fetch (chunk_need): its size
+     * depends on how the chunk is read. */
     cr->chunk = NULL;
-    if (!cr->chunk_owned) {
-        cr->chunk_owned = pk_shared_new(cr->a, need);
-        if (!cr->chunk_owned)
-            return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY,
-                                "out of memory reading a column chunk of %llu bytes",
-                                (unsigned long long)len);
-    }
-    cr->chunk = pk_shared_data(cr->chunk_owned);
+    cr->fetch_mode = PK_FETCH_NONE;
     cr->have_all = false;
+    cr->read_to = 0;
+    cr->win_off = cr->win_len = 0;
     if (cr->fetched) memset(cr->fetched, 0, cr->fetched_bytes);
+    return PLANK_OK;
+}
+
+/* The address of chunk byte `off` (present: chunk_need was called for it). */
+static const uint8_t *chunk_at(const plank_column_reader *cr, uint64_t off) {
+    if (cr->r->mem) return cr->chunk + off;
+    return pk_shared_data(cr->chunk_owned) + (off - cr->win_off);
+}
+
+/* Whether p points into the chunk's bytes (not into a decompressed page):
+ * values there can be exported as views. */
+static bool in_chunk_bytes(const plank_column_reader *cr, const uint8_t *p) {
+    if (cr->r->mem) return (uintptr_t)p - (uintptr_t)cr->chunk < cr->chunk_len;
+    if (!cr->chunk_owned) return false;
+    const uint8_t *b = pk_shared_data(cr->chunk_owned);
+    return (uintptr_t)p - (uintptr_t)b < pk_shared_capacity(cr->chunk_owned);
+}
+
+/* Makes chunk_owned a buffer of at least n bytes that nothing else holds,
+ * preserving its first `keep` bytes taken from `from` (which may lie in
+ * the current buffer). A buffer that exported arrays still hold is put
+ * aside as a spare and reused once they let it go. */
+static plank_status own_buffer(plank_column_reader *cr, size_t n, const uint8_t *from,
+                               size_t keep, plank_error *err) {
+    pk_shared *cur = cr->chunk_owned;
+    if (cur && pk_shared_unique(cur) && pk_shared_capacity(cur) >= n) {
+        if (keep && from != pk_shared_data(cur)) memmove(pk_shared_data(cur), from, keep);
+        return PLANK_OK;
+    }
+    pk_shared *b = NULL;
+    for (int i = 0; i < PK_SPARE_WINDOWS && !b; i++) {
+        pk_shared *sp = cr->spare[i];
+        if (sp && pk_shared_unique(sp) && pk_shared_capacity(sp) >= n) {
+            b = sp;
+            cr->spare[i] = NULL;
+        }
+    }
+    if (!b) {
+        b = pk_shared_new(cr->a, n);
+        if (!b)
+            return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY,
+                                "out of memory buffering %llu bytes of a column chunk",
+                                (unsigned long long)n);
+    }
+    if (keep) memcpy(pk_shared_data(b), from, keep);
+    cr->chunk_owned = b;
+    if (!cur) return PLANK_OK;
+    /* Keep the old buffer if arrays hold it (it will come back), in a free
+     * slot, else in place of a spare that is too small or still held. */
+    int slot = -1;
+    for (int i = 0; i < PK_SPARE_WINDOWS && slot < 0; i++)
+        if (!cr->spare[i]) slot = i;
+    if (slot < 0) slot = 0;
+    pk_shared_release(cr->spare[slot]);
+    cr->spare[slot] = cur;
     return PLANK_OK;
 }
 
@@ -306,9 +367,70 @@ void pk_column_reader_fetch_ranges(const plank_column_reader *cr, pk_range_list 
     plank_offset_index_free(oi);
 }
 
-/* Makes bytes [off, off + len) of the chunk present. Without a selection, or
- * with one that keeps half the rows or more, the whole chunk is read at
- * once; otherwise the missing 4 KiB blocks of the range, in runs. */
+/* Reads chunk bytes [from, to) that are not yet present into the whole-
+ * chunk buffer, in runs of missing blocks (the bitmap, when a sparse read
+ * made one, marks blocks beyond read_to). */
+static plank_status fetch_runs(plank_column_reader *cr, uint64_t b, uint64_t e,
+                               plank_error *err) {
+    while (b < e) {
+        if (cr->fetched && pk_bit_get(cr->fetched, (int64_t)b)) {
+            b++;
+            continue;
+        }
+        uint64_t run = b;
+        while (run < e && !(cr->fetched && pk_bit_get(cr->fetched, (int64_t)run))) run++;
+        uint64_t from = b * PK_FETCH_BLOCK, to = run * PK_FETCH_BLOCK;
+        if (to > cr->chunk_len) to = cr->chunk_len;
+        PK_FORWARD(pk_reader_read_at(cr->r, cr->chunk_start + from,
+                                     pk_shared_data(cr->chunk_owned) + from, (size_t)(to - from),
+                                     err));
+        cr->counters.bytes_fetched += to - from;
+        if (cr->fetched)
+            for (uint64_t k = b; k < run; k++) pk_bit_set(cr->fetched, (int64_t)k);
+        b = run;
+    }
+    return PLANK_OK;
+}
+
+/* PK_FETCH_WINDOW: makes the window start at `off` and hold at least
+ * [off, end), reading what it does not hold yet. */
+static plank_status window_need(plank_column_reader *cr, uint64_t off, uint64_t end,
+                                plank_error *err) {
+    if (cr->win_len && off >= cr->win_off && end <= cr->win_off + cr->win_len) return PLANK_OK;
+    uint64_t n = end - off;
+    uint64_t w = cr->r->read_window;
+    if (n < w) n = cr->chunk_len - off < w ? cr->chunk_len - off : w;
+    /* the bytes from off that the window holds already move to its front */
+    uint64_t keep = 0;
+    const uint8_t *from = NULL;
+    if (cr->win_len && off >= cr->win_off && off < cr->win_off + cr->win_len) {
+        keep = cr->win_off + cr->win_len - off;
+        from = pk_shared_data(cr->chunk_owned) + (off - cr->win_off);
+    }
+    size_t cap = n > w ? (size_t)n : (size_t)w;
+    PK_FORWARD(own_buffer(cr, cap, from, (size_t)keep, err));
+    cr->win_off = off;
+    cr->win_len = keep;
+    PK_FORWARD(pk_reader_read_at(cr->r, cr->chunk_start + off + keep,
+                                 pk_shared_data(cr->chunk_owned) + keep, (size_t)(n - keep),
+                                 err));
+    cr->counters.bytes_fetched += n - keep;
+    cr->win_len = n;
+    return PLANK_OK;
+}
+
+/* Makes bytes [off, off + len) of the chunk present (chunk_at(cr, off) is
+ * then valid until the next call).
+ * - Without a selection, or with one that keeps half the rows or more, the
+ *   chunk is read front to back: a small chunk at once, a larger one
+ *   through a window of read_window bytes that slides over it.
+ *   Reading a large chunk whole first put every byte through memory twice
+ *   (the read wrote it out of the cache before the checksum and the
+ *   decoder read it back), and a stream of sixteen columns held sixteen
+ *   whole chunks (tens of MiB, page-faulted afresh by every reader): the
+ *   window keeps the bytes in the core's cache and the buffers small.
+ * - With a sparse selection, only the missing 4 KiB blocks of the range,
+ *   into a buffer for the whole chunk. */
 static plank_status chunk_need(plank_column_reader *cr, uint64_t off, uint64_t len,
                                plank_error *err) {
     if (cr->r->mem) {
@@ -320,15 +442,43 @@ static plank_status chunk_need(plank_column_reader *cr, uint64_t off, uint64_t l
     if (cr->have_all) return PLANK_OK;
     if (off >= cr->chunk_len) return PLANK_OK;
     if (len > cr->chunk_len - off) len = cr->chunk_len - off;
-    if (reads_whole(cr)) {
-        PK_FORWARD(pk_reader_read_at(cr->r, cr->chunk_start, pk_shared_data(cr->chunk_owned),
-                                     cr->chunk_len, err));
-        cr->counters.bytes_fetched += cr->chunk_len;
-        cr->have_all = true;
+    uint64_t end = off + len;
+    bool whole = reads_whole(cr);
+    bool window = whole && cr->chunk_len > 2 * cr->r->read_window;
+    if (cr->fetch_mode == PK_FETCH_NONE && window) cr->fetch_mode = PK_FETCH_WINDOW;
+    if (cr->fetch_mode == PK_FETCH_WINDOW) {
+        if (window) return window_need(cr, off, end, err);
+        /* a sparse selection came: nothing of the window is kept */
+        cr->win_off = cr->win_len = 0;
+        cr->fetch_mode = PK_FETCH_NONE;
+    }
+    if (cr->fetch_mode == PK_FETCH_NONE) {
+        PK_FORWARD(own_buffer(cr, (size_t)cr->chunk_len, NULL, 0, err));
+        cr->fetch_mode = PK_FETCH_WHOLE;
+        cr->read_to = 0;
+        if (cr->fetched) memset(cr->fetched, 0, cr->fetched_bytes);
+    }
+    if (end <= cr->read_to) return PLANK_OK;
+    uint64_t blocks = (cr->chunk_len + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK;
+    if (whole) {
+        if (cr->read_to == 0 && (cr->chunk_len <= 2 * cr->r->read_window || !cr->fetched)) {
+            PK_FORWARD(pk_reader_read_at(cr->r, cr->chunk_start, pk_shared_data(cr->chunk_owned),
+                                         cr->chunk_len, err));
+            cr->counters.bytes_fetched += cr->chunk_len;
+            cr->have_all = true;
+            return PLANK_OK;
+        }
+        /* a selection that turned dense: the rest front to back */
+        uint64_t e = (end + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK;
+        uint64_t w =
+            off / PK_FETCH_BLOCK + (cr->r->read_window + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK;
+        if (w > e) e = w < blocks ? w : blocks;
+        PK_FORWARD(fetch_runs(cr, cr->read_to / PK_FETCH_BLOCK, e, err));
+        cr->read_to = e * PK_FETCH_BLOCK < cr->chunk_len ? e * PK_FETCH_BLOCK : cr->chunk_len;
+        cr->have_all = cr->read_to == cr->chunk_len;
         return PLANK_OK;
     }
-    size_t blocks = (size_t)((cr->chunk_len + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK);
-    size_t need = (blocks + 7) / 8;
+    size_t need = (size_t)((blocks + 7) / 8);
     if (need > cr->fetched_bytes) {
         uint8_t *f = pk_realloc(cr->a, cr->fetched, cr->fetched_bytes, need);
         if (!f) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -336,29 +486,16 @@ static plank_status chunk_need(plank_column_reader *cr, uint64_t off, uint64_t l
         cr->fetched = f;
         cr->fetched_bytes = need;
     }
-    uint64_t b = off / PK_FETCH_BLOCK, e = (off + len + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK;
-    while (b < e) {
-        if (pk_bit_get(cr->fetched, (int64_t)b)) {
-            b++;
-            continue;
-        }
-        uint64_t run = b;
-        while (run < e && !pk_bit_get(cr->fetched, (int64_t)run)) run++;
-        uint64_t from = b * PK_FETCH_BLOCK, to = run * PK_FETCH_BLOCK;
-        if (to > cr->chunk_len) to = cr->chunk_len;
-        PK_FORWARD(pk_reader_read_at(cr->r, cr->chunk_start + from,
-                                     pk_shared_data(cr->chunk_owned) + from, (size_t)(to - from),
-                                     err));
-        cr->counters.bytes_fetched += to - from;
-        for (uint64_t k = b; k < run; k++) pk_bit_set(cr->fetched, (int64_t)k);
-        b = run;
-    }
-    return PLANK_OK;
+    /* the blocks below read_to are present: skip them */
+    uint64_t b = off / PK_FETCH_BLOCK, e = (end + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK;
+    uint64_t have = cr->read_to / PK_FETCH_BLOCK;
+    if (b < have) b = have;
+    return fetch_runs(cr, b, e, err);
 }
 
 plank_status plank_column_reader_open(plank_column_reader **out, plank_reader *r, int32_t g,
                                       int32_t c, plank_error *err) {
-    return pk_column_reader_open_alloc(out, r, g, c, r ? &r->alloc : NULL, err);
+    return pk_column_reader_open_alloc(out, r, g, c, r ? &r->pool_alloc : NULL, err);
 }
 
 plank_status pk_column_reader_open_alloc(plank_column_reader **out, plank_reader *r, int32_t g,
@@ -423,6 +560,7 @@ void plank_column_reader_close(plank_column_reader *cr) {
     if (cr->sel) pk_free(cr->a, cr->sel, (size_t)cr->sel_cap * sizeof *cr->sel);
     if (cr->fetched) pk_free(cr->a, cr->fetched, cr->fetched_bytes);
     pk_shared_release(cr->chunk_owned); /* exported arrays may keep it alive */
+    for (int i = 0; i < PK_SPARE_WINDOWS; i++) pk_shared_release(cr->spare[i]);
     pk_free(cr->a, cr, sizeof *cr);
 }
 
@@ -667,12 +805,14 @@ static plank_status next_page(plank_column_reader *cr, int64_t skip_to, plank_er
         PK_FORWARD(chunk_need(cr, cr->pos, avail < PK_HEADER_PROBE ? avail : PK_HEADER_PROBE, err));
         uint64_t probe = cr->have_all || cr->r->mem || avail < PK_HEADER_PROBE ? avail
                                                                                 : PK_HEADER_PROBE;
-        plank_status st = pk_thrift_read_page_header(cr->chunk + cr->pos, (size_t)probe, &h,
+        if (cr->fetch_mode == PK_FETCH_WINDOW && cr->win_off + cr->win_len - cr->pos > probe)
+            probe = cr->win_off + cr->win_len - cr->pos; /* all the window holds */
+        plank_status st = pk_thrift_read_page_header(chunk_at(cr, cr->pos), (size_t)probe, &h,
                                                      &hlen, err);
         if (st != PLANK_OK && probe < avail) {
             plank_error_init(err);
             PK_FORWARD(chunk_need(cr, cr->pos, avail, err));
-            st = pk_thrift_read_page_header(cr->chunk + cr->pos, (size_t)avail, &h, &hlen, err);
+            st = pk_thrift_read_page_header(chunk_at(cr, cr->pos), (size_t)avail, &h, &hlen, err);
         }
         if (st != PLANK_OK) {
             if (err && err->byte_offset >= 0)
@@ -687,7 +827,7 @@ static plank_status next_page(plank_column_reader *cr, int64_t skip_to, plank_er
                      "page of %d bytes runs past the end of the column chunk (%llu bytes left)",
                      (int)h.compressed_page_size,
                      (unsigned long long)(cr->chunk_len - cr->pos - hlen));
-        const uint8_t *stored = cr->chunk + cr->pos + hlen;
+        uint64_t body_off = cr->pos + hlen;
         cr->pos += hlen + (uint64_t)h.compressed_page_size;
         bool data = h.type == PLANK_PAGE_DATA || h.type == PLANK_PAGE_DATA_V2;
         if (data) {
@@ -711,8 +851,8 @@ static plank_status next_page(plank_column_reader *cr, int64_t skip_to, plank_er
                 continue;
             }
         }
-        PK_FORWARD(chunk_need(cr, cr->pos - (uint64_t)h.compressed_page_size,
-                              (uint64_t)h.compressed_page_size, err));
+        PK_FORWARD(chunk_need(cr, body_off, (uint64_t)h.compressed_page_size, err));
+        const uint8_t *stored = chunk_at(cr, body_off);
         if (h.has_crc && cr->r->verify_checksums && h.type != PLANK_PAGE_INDEX) {
             uint32_t crc = pk_crc32(0, stored, (size_t)h.compressed_page_size);
             PK_RETURN_IF(crc != h.crc, err, PLANK_ERR_CHECKSUM,
@@ -931,7 +1071,7 @@ static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t
      * is one run of slots can be a view. */
     if (d->view_ok && at == 0 && nn == k && (whole || (d->page_stop && !cr->nsel)) &&
         cr->dec.encoding == PLANK_ENC_PLAIN &&
-        (uintptr_t)cr->dec.start - (uintptr_t)cr->chunk < cr->chunk_len &&
+        in_chunk_bytes(cr, cr->dec.start) &&
         (d->view_align <= 1 ||
          ((uintptr_t)cr->dec.start + (uintptr_t)cr->dec.pos * w) % (uintptr_t)d->view_align == 0)) {
         /* The values already sit in the chunk in Arrow layout: point at them. */
@@ -1511,8 +1651,7 @@ plank_status pk_column_reader_view_rows(plank_column_reader *cr, int64_t *rows,
         if (st == PLANK_ERR_END) return PLANK_OK;
         PK_FORWARD(locate(cr, st, err));
     }
-    if (cr->dec.encoding == PLANK_ENC_PLAIN &&
-        (uintptr_t)cr->dec.start - (uintptr_t)cr->chunk < cr->chunk_len)
+    if (cr->dec.encoding == PLANK_ENC_PLAIN && in_chunk_bytes(cr, cr->dec.start))
         *rows = cr->page_left;
     return PLANK_OK;
 }

@@ -27,9 +27,16 @@
 #define PK_DEFAULT_MAX_COLUMNS 1000000
 #define PK_DEFAULT_MAX_ROW_GROUPS 1000000
 #define PK_DEFAULT_MAX_CHUNK_BUFFER ((uint64_t)2 << 30)
+#define PK_DEFAULT_READ_WINDOW ((uint64_t)256 << 10)
 
 struct plank_reader {
     plank_allocator alloc; /* copy of the caller's (or the default) */
+    /* The column readers' buffers (windows, batches) come from this cache
+     * over alloc: a column reader per chunk would otherwise allocate and
+     * free them per chunk, and the system's malloc returns such blocks to
+     * the kernel and page-faults them in again (pk_bufpool.c). */
+    pk_bufpool *pool;
+    plank_allocator pool_alloc; /* the pool's allocator */
     atomic_int refs;       /* the caller's, plus one per stream that uses the reader */
     plank_source src;
     bool src_open;         /* src.close still to be called */
@@ -39,6 +46,7 @@ struct plank_reader {
     uint64_t max_page_size;
     uint64_t max_dictionary_size;
     uint64_t max_chunk_buffer;
+    uint64_t read_window;     /* plank_reader_options.read_window */
     uint64_t file_size;
     uint32_t footer_len;
     pk_file_metadata md;

@@ -266,6 +266,16 @@ static plank_status reader_new(plank_reader **out, const plank_reader_options *o
                                                                : PK_DEFAULT_MAX_DICTIONARY;
     r->max_chunk_buffer = opts && opts->max_chunk_buffer ? opts->max_chunk_buffer
                                                          : PK_DEFAULT_MAX_CHUNK_BUFFER;
+    r->read_window = opts && opts->read_window ? opts->read_window : pk_env_read_window();
+    if (!r->read_window) r->read_window = PK_DEFAULT_READ_WINDOW;
+    if (r->read_window > ((uint64_t)1 << 40)) r->read_window = (uint64_t)1 << 40;
+    /* 64 blocks: a few windows for each of a dozen or two columns */
+    r->pool = pk_bufpool_new(&r->alloc, (size_t)64 << 20, 64);
+    if (!r->pool) {
+        pk_free(&r->alloc, r, sizeof *r);
+        return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    pk_bufpool_allocator(r->pool, &r->pool_alloc);
     *out = r;
     return PLANK_OK;
 }
@@ -501,6 +511,7 @@ void pk_reader_release(plank_reader *r) {
     if (r->src_open && r->src.close) r->src.close(r->src.opaque);
     pk_remote_close(r->remote);
     pk_shared_release(r->map); /* zero-copy arrays may keep the mapping */
+    pk_bufpool_close(r->pool); /* blocks still out keep it until they return */
     plank_allocator a = r->alloc;
     pk_free(&a, r, sizeof *r);
 }

@@ -1384,7 +1384,7 @@ plank_status plank_scan_arrow_stream(plank_scan *s, struct ArrowArrayStream *out
     if (s->nsibs > 0) {
         /* One buffer pool for the workers: a batch freed by the consumer is
          * reused by whichever worker makes the next one. */
-        s->pool = pk_bufpool_new(&s->alloc, (size_t)256 << 20);
+        s->pool = pk_bufpool_new(&s->alloc, (size_t)256 << 20, 512);
         atomic_fetch_add(&s->refs, 1);
         s->streamed = true;
         return pk_par_stream(&s->alloc, &s->arrow, s->threads, s->nrgs, scan_worker_open, s,

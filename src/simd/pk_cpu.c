@@ -65,12 +65,20 @@ static void detect_raw(pk_cpu *cpu) {
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static pk_cpu g_raw;
 static pk_simd_level g_env_cap = PK_SIMD_AVX512;
+static uint64_t g_env_window; /* PLANK_READ_WINDOW, 0 when unset */
 
 static void read_once(void) {
     detect_raw(&g_raw);
     const char *s = getenv("PLANK_SIMD");
     if (s && strcmp(s, "scalar") == 0) g_env_cap = PK_SIMD_SCALAR;
     else if (s && strcmp(s, "avx2") == 0) g_env_cap = PK_SIMD_AVX2;
+    s = getenv("PLANK_READ_WINDOW");
+    if (s && *s >= '0' && *s <= '9') g_env_window = strtoull(s, NULL, 10);
+}
+
+uint64_t pk_env_read_window(void) {
+    pthread_once(&g_once, read_once);
+    return g_env_window;
 }
 
 void pk_cpu_detect_capped(pk_cpu *cpu, pk_simd_level cap) {

@@ -31,6 +31,8 @@ typedef struct pk_cpu {
 
 /* The CPU's level with the caps applied (PLANK_SIMD, PLANK_SIMD_MAX). */
 void pk_cpu_detect(pk_cpu *cpu);
+/* PLANK_READ_WINDOW as read with PLANK_SIMD, once per process (0: unset). */
+uint64_t pk_env_read_window(void);
 /* As pk_cpu_detect, further capped at `cap` (for tests sweeping levels). */
 void pk_cpu_detect_capped(pk_cpu *cpu, pk_simd_level cap);
 const char *pk_simd_level_name(pk_simd_level level);
