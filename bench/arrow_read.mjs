@@ -173,7 +173,9 @@ const polars = startPeer('polars', { POLARS_MAX_THREADS: '1' });
 const duckdb = startPeer('duckdb', {});
 
 function plankRead(path, extra) {
-  const o = execFileSync(plank, ['bench', 'read', path, ...extra, '--repeat', '1', '--json'],
+  // One thread, like the peers (the Arrow stream's default is every core).
+  const t = extra.includes('--arrow') ? ['--threads', '1'] : [];
+  const o = execFileSync(plank, ['bench', 'read', path, ...extra, ...t, '--repeat', '1', '--json'],
                          { encoding: 'utf8', maxBuffer: 1 << 26 });
   const r = JSON.parse(o.trim().split('\n').pop());
   return { seconds: r.median_seconds, rows: r.rows, checksum: r.checksum, slots: r.slots,

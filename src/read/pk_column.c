@@ -2,11 +2,11 @@
  * pk_column.c: reading one column chunk page by page into Arrow-layout
  * batches.
  *
- * Flow: the chunk's bytes are fetched once (or referenced in place for memory
- * sources); each page header is decoded, its CRC checked, its body
- * decompressed (v2: only the values section), the levels decoded lazily per
- * batch, and the non-null values decoded densely and then spread over the
- * slots of the batch. A slot is one level entry, so the same reader serves
+ * Flow: the chunk's bytes are fetched as the pages need them, through a
+ * window (chunk_need), or referenced in place for memory sources; each page
+ * header is decoded, its CRC checked, its body decompressed (v2: only the
+ * values section), the levels decoded lazily per batch, and the non-null
+ * values decoded densely and then spread over the slots of the batch. A slot is one level entry, so the same reader serves
  * nested columns: the record assembler works from def/rep levels and slots.
  */
 #include "pk_read.h"
@@ -34,8 +34,6 @@ static bool pk_writer_pads_dictionary(const char *created_by) {
     return patch < 9;
 }
 
-enum { PK_FETCH_NONE, PK_FETCH_WHOLE, PK_FETCH_WINDOW };
-
 struct plank_column_reader {
     plank_reader *r;
     const plank_allocator *a; /* &alloc */
@@ -52,23 +50,13 @@ struct plank_column_reader {
     const uint8_t *chunk;
     pk_shared *chunk_owned;   /* memory sources: the mapping, if any */
     uint64_t chunk_start, chunk_len;
-    /* Bytes are fetched as reads need them (chunk_need), in one of two modes
-     * chosen at the first fetch of the chunk:
-     * - PK_FETCH_WINDOW: a large chunk read front to back; chunk_owned holds
-     *   chunk bytes [win_off, win_off + win_len) only;
-     * - PK_FETCH_WHOLE: chunk_owned holds the whole chunk at offset 0: a
-     *   small chunk read at once, a large one a window ahead of the reads
-     *   (read_to), or with a sparse selection the 4 KiB blocks holding the
-     *   page headers and the pages it needs (fetched marks them). */
-    int fetch_mode;           /* PK_FETCH_* */
-    bool have_all;
-    uint64_t read_to;         /* bytes [0, read_to) are present (PK_FETCH_WHOLE) */
+    /* Bytes are fetched as reads need them (chunk_need) into a window:
+     * chunk_owned holds chunk bytes [win_off, win_off + win_len) */
+    bool have_all;            /* the window holds the whole chunk */
     uint64_t win_off, win_len;
     /* earlier windows that exported arrays may still point into: reused
      * once nothing else holds them */
     pk_shared *spare[PK_SPARE_WINDOWS];
-    uint8_t *fetched;         /* one bit per PK_FETCH_BLOCK bytes of the chunk */
-    size_t fetched_bytes;     /* allocated size of fetched */
     uint64_t pos;             /* next page header, relative to chunk */
     uint64_t data_pos;        /* first page after the dictionary page (rewinds) */
     int64_t page_ordinal;     /* ordinal of the current page, -1 before the first */
@@ -236,11 +224,8 @@ static plank_status attach(plank_column_reader *cr, int32_t g, plank_error *err)
     /* The buffer is chosen at the first fetch (chunk_need): its size
      * depends on how the chunk is read. */
     cr->chunk = NULL;
-    cr->fetch_mode = PK_FETCH_NONE;
     cr->have_all = false;
-    cr->read_to = 0;
     cr->win_off = cr->win_len = 0;
-    if (cr->fetched) memset(cr->fetched, 0, cr->fetched_bytes);
     return PLANK_OK;
 }
 
@@ -367,38 +352,13 @@ void pk_column_reader_fetch_ranges(const plank_column_reader *cr, pk_range_list 
     plank_offset_index_free(oi);
 }
 
-/* Reads chunk bytes [from, to) that are not yet present into the whole-
- * chunk buffer, in runs of missing blocks (the bitmap, when a sparse read
- * made one, marks blocks beyond read_to). */
-static plank_status fetch_runs(plank_column_reader *cr, uint64_t b, uint64_t e,
-                               plank_error *err) {
-    while (b < e) {
-        if (cr->fetched && pk_bit_get(cr->fetched, (int64_t)b)) {
-            b++;
-            continue;
-        }
-        uint64_t run = b;
-        while (run < e && !(cr->fetched && pk_bit_get(cr->fetched, (int64_t)run))) run++;
-        uint64_t from = b * PK_FETCH_BLOCK, to = run * PK_FETCH_BLOCK;
-        if (to > cr->chunk_len) to = cr->chunk_len;
-        PK_FORWARD(pk_reader_read_at(cr->r, cr->chunk_start + from,
-                                     pk_shared_data(cr->chunk_owned) + from, (size_t)(to - from),
-                                     err));
-        cr->counters.bytes_fetched += to - from;
-        if (cr->fetched)
-            for (uint64_t k = b; k < run; k++) pk_bit_set(cr->fetched, (int64_t)k);
-        b = run;
-    }
-    return PLANK_OK;
-}
-
-/* PK_FETCH_WINDOW: makes the window start at `off` and hold at least
- * [off, end), reading what it does not hold yet. */
-static plank_status window_need(plank_column_reader *cr, uint64_t off, uint64_t end,
+/* Makes the window start at `off` and hold at least [off, end) and, when
+ * the chunk goes on, at least `w` bytes, reading what it does not hold
+ * yet. */
+static plank_status window_need(plank_column_reader *cr, uint64_t off, uint64_t end, uint64_t w,
                                 plank_error *err) {
     if (cr->win_len && off >= cr->win_off && end <= cr->win_off + cr->win_len) return PLANK_OK;
     uint64_t n = end - off;
-    uint64_t w = cr->r->read_window;
     if (n < w) n = cr->chunk_len - off < w ? cr->chunk_len - off : w;
     /* the bytes from off that the window holds already move to its front */
     uint64_t keep = 0;
@@ -416,21 +376,23 @@ static plank_status window_need(plank_column_reader *cr, uint64_t off, uint64_t 
                                  err));
     cr->counters.bytes_fetched += n - keep;
     cr->win_len = n;
+    cr->have_all = off == 0 && n == cr->chunk_len;
     return PLANK_OK;
 }
 
 /* Makes bytes [off, off + len) of the chunk present (chunk_at(cr, off) is
- * then valid until the next call).
- * - Without a selection, or with one that keeps half the rows or more, the
- *   chunk is read front to back: a small chunk at once, a larger one
- *   through a window of read_window bytes that slides over it.
- *   Reading a large chunk whole first put every byte through memory twice
- *   (the read wrote it out of the cache before the checksum and the
- *   decoder read it back), and a stream of sixteen columns held sixteen
- *   whole chunks (tens of MiB, page-faulted afresh by every reader): the
- *   window keeps the bytes in the core's cache and the buffers small.
- * - With a sparse selection, only the missing 4 KiB blocks of the range,
- *   into a buffer for the whole chunk. */
+ * then valid until the next call), through a window that starts at the
+ * bytes asked for:
+ * - read front to back (no selection, or one that keeps half the rows or
+ *   more), a chunk of up to twice read_window bytes at once, a larger one
+ *   read_window bytes (a page at least) at a time. Reading a large chunk
+ *   whole first put every byte through memory twice (the read wrote it out
+ *   of the cache before the checksum and the decoder read it back), and a
+ *   stream of sixteen columns held sixteen whole chunks (tens of MiB,
+ *   page-faulted afresh by every reader): the window keeps the bytes in
+ *   the core's cache and the buffers small;
+ * - with a sparse selection, exactly the page headers (a 4 KiB probe) and
+ *   the pages it needs. */
 static plank_status chunk_need(plank_column_reader *cr, uint64_t off, uint64_t len,
                                plank_error *err) {
     if (cr->r->mem) {
@@ -442,55 +404,10 @@ static plank_status chunk_need(plank_column_reader *cr, uint64_t off, uint64_t l
     if (cr->have_all) return PLANK_OK;
     if (off >= cr->chunk_len) return PLANK_OK;
     if (len > cr->chunk_len - off) len = cr->chunk_len - off;
-    uint64_t end = off + len;
-    bool whole = reads_whole(cr);
-    bool window = whole && cr->chunk_len > 2 * cr->r->read_window;
-    if (cr->fetch_mode == PK_FETCH_NONE && window) cr->fetch_mode = PK_FETCH_WINDOW;
-    if (cr->fetch_mode == PK_FETCH_WINDOW) {
-        if (window) return window_need(cr, off, end, err);
-        /* a sparse selection came: nothing of the window is kept */
-        cr->win_off = cr->win_len = 0;
-        cr->fetch_mode = PK_FETCH_NONE;
-    }
-    if (cr->fetch_mode == PK_FETCH_NONE) {
-        PK_FORWARD(own_buffer(cr, (size_t)cr->chunk_len, NULL, 0, err));
-        cr->fetch_mode = PK_FETCH_WHOLE;
-        cr->read_to = 0;
-        if (cr->fetched) memset(cr->fetched, 0, cr->fetched_bytes);
-    }
-    if (end <= cr->read_to) return PLANK_OK;
-    uint64_t blocks = (cr->chunk_len + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK;
-    if (whole) {
-        if (cr->read_to == 0 && (cr->chunk_len <= 2 * cr->r->read_window || !cr->fetched)) {
-            PK_FORWARD(pk_reader_read_at(cr->r, cr->chunk_start, pk_shared_data(cr->chunk_owned),
-                                         cr->chunk_len, err));
-            cr->counters.bytes_fetched += cr->chunk_len;
-            cr->have_all = true;
-            return PLANK_OK;
-        }
-        /* a selection that turned dense: the rest front to back */
-        uint64_t e = (end + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK;
-        uint64_t w =
-            off / PK_FETCH_BLOCK + (cr->r->read_window + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK;
-        if (w > e) e = w < blocks ? w : blocks;
-        PK_FORWARD(fetch_runs(cr, cr->read_to / PK_FETCH_BLOCK, e, err));
-        cr->read_to = e * PK_FETCH_BLOCK < cr->chunk_len ? e * PK_FETCH_BLOCK : cr->chunk_len;
-        cr->have_all = cr->read_to == cr->chunk_len;
-        return PLANK_OK;
-    }
-    size_t need = (size_t)((blocks + 7) / 8);
-    if (need > cr->fetched_bytes) {
-        uint8_t *f = pk_realloc(cr->a, cr->fetched, cr->fetched_bytes, need);
-        if (!f) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
-        memset(f + cr->fetched_bytes, 0, need - cr->fetched_bytes);
-        cr->fetched = f;
-        cr->fetched_bytes = need;
-    }
-    /* the blocks below read_to are present: skip them */
-    uint64_t b = off / PK_FETCH_BLOCK, e = (end + PK_FETCH_BLOCK - 1) / PK_FETCH_BLOCK;
-    uint64_t have = cr->read_to / PK_FETCH_BLOCK;
-    if (b < have) b = have;
-    return fetch_runs(cr, b, e, err);
+    if (!reads_whole(cr)) return window_need(cr, off, off + len, PK_FETCH_BLOCK, err);
+    uint64_t w = cr->r->read_window;
+    if (cr->chunk_len <= 2 * w) return window_need(cr, 0, cr->chunk_len, w, err);
+    return window_need(cr, off, off + len, w, err);
 }
 
 plank_status plank_column_reader_open(plank_column_reader **out, plank_reader *r, int32_t g,
@@ -558,7 +475,6 @@ void plank_column_reader_close(plank_column_reader *cr) {
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
     pk_decompressor_release(&cr->dctx);
     if (cr->sel) pk_free(cr->a, cr->sel, (size_t)cr->sel_cap * sizeof *cr->sel);
-    if (cr->fetched) pk_free(cr->a, cr->fetched, cr->fetched_bytes);
     pk_shared_release(cr->chunk_owned); /* exported arrays may keep it alive */
     for (int i = 0; i < PK_SPARE_WINDOWS; i++) pk_shared_release(cr->spare[i]);
     pk_free(cr->a, cr, sizeof *cr);
@@ -805,7 +721,7 @@ static plank_status next_page(plank_column_reader *cr, int64_t skip_to, plank_er
         PK_FORWARD(chunk_need(cr, cr->pos, avail < PK_HEADER_PROBE ? avail : PK_HEADER_PROBE, err));
         uint64_t probe = cr->have_all || cr->r->mem || avail < PK_HEADER_PROBE ? avail
                                                                                 : PK_HEADER_PROBE;
-        if (cr->fetch_mode == PK_FETCH_WINDOW && cr->win_off + cr->win_len - cr->pos > probe)
+        if (!cr->r->mem && cr->win_off + cr->win_len - cr->pos > probe)
             probe = cr->win_off + cr->win_len - cr->pos; /* all the window holds */
         plank_status st = pk_thrift_read_page_header(chunk_at(cr, cr->pos), (size_t)probe, &h,
                                                      &hlen, err);
