@@ -81,6 +81,9 @@ static void *pool_get(pk_bufpool *p, size_t n) {
     if (cap < n || cap > SIZE_MAX - PK_POOL_HDR) return NULL;
     size_t *h = pk_malloc(&p->base, cap + PK_POOL_HDR);
     if (!h) return NULL;
+    /* A fresh block: its pages in at once rather than fault by fault (it
+     * is reused afterwards, so this happens once per block). */
+    pk_populate_write(h, cap + PK_POOL_HDR);
     h[0] = cap;
     atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
     return (uint8_t *)h + PK_POOL_HDR;

@@ -81,6 +81,9 @@ const plank_allocator *pk_default_allocator(void);
  * (pk_hugepage.c; a no-op where the system has no such advice). The default
  * allocator calls it on blocks of PK_HUGE_BLOCK bytes or more. */
 void pk_advise_huge(void *p, size_t n);
+/* Faults in the whole pages of [p, p + n) at once (pk_hugepage.c; a no-op
+ * where the system cannot). For fresh blocks about to be written whole. */
+void pk_populate_write(void *p, size_t n);
 #define PK_HUGE_BLOCK ((size_t)2 << 20)
 void *pk_malloc(const plank_allocator *a, size_t n);
 void *pk_calloc(const plank_allocator *a, size_t n);

@@ -23,6 +23,26 @@
 
 #define PK_HUGE ((uintptr_t)2 << 20)
 
+/* Faults in the whole pages of a fresh block with one call (Linux 5.14's
+ * MADV_POPULATE_WRITE) instead of one page fault per 4 KiB page as the
+ * block is first written: on the paravirtualised machines this project runs
+ * on, a fault costs about 8 us, and a stream's first batches (tens of MiB of
+ * arrays and windows) spent a tenth of a read of TPC-H lineitem in them.
+ * Older kernels and other systems: nothing happens. */
+void pk_populate_write(void *p, size_t n) {
+#if defined(__linux__)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+    uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+    uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
 void pk_advise_huge(void *p, size_t n) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     uintptr_t lo = ((uintptr_t)p + PK_HUGE - 1) & ~(PK_HUGE - 1);
