@@ -77,6 +77,9 @@ const char *pk_strerror(int errnum, char *buf, size_t size);
 
 /* The default allocator (malloc/realloc/free). */
 const plank_allocator *pk_default_allocator(void);
+/* NULL or a copy of the default allocator: its blocks are plain anonymous
+ * memory, which pk_populate_write may fault in ahead of use. */
+bool pk_alloc_is_default(const plank_allocator *a);
 /* Advises transparent huge pages for the 2 MiB-aligned part of [p, p + n)
  * (pk_hugepage.c; a no-op where the system has no such advice). The default
  * allocator calls it on blocks of PK_HUGE_BLOCK bytes or more. */
@@ -85,6 +88,8 @@ void pk_advise_huge(void *p, size_t n);
  * where the system cannot). For fresh blocks about to be written whole. */
 void pk_populate_write(void *p, size_t n);
 #define PK_HUGE_BLOCK ((size_t)2 << 20)
+/* pk_calloc populates blocks this large or larger (pk_populate_write) */
+#define PK_POPULATE_MIN ((size_t)64 << 10)
 void *pk_malloc(const plank_allocator *a, size_t n);
 void *pk_calloc(const plank_allocator *a, size_t n);
 void *pk_realloc(const plank_allocator *a, void *p, size_t old_n, size_t new_n);
@@ -177,6 +182,7 @@ typedef struct pk_chain {
     pk_buffer *seg;   /* segments [0, used) hold the bytes; [used, count) are kept empty */
     int32_t used, count;
     size_t done;      /* bytes in segments [0, used - 1) */
+    size_t ready;     /* bytes of the tail segment whose pages are faulted in */
     const plank_allocator *alloc;
 } pk_chain;
 

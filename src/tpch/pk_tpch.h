@@ -86,6 +86,9 @@ extern const pk_tpch_tabledef pk_tpch_tables[PLANK_TPCH_NUM_TABLES];
 
 struct plank_tpch {
     plank_allocator alloc;
+    /* the caller gave `alloc`; when not, writers get their own default
+     * allocator (which maps large blocks in huge pages) */
+    bool caller_alloc;
     double sf;
     int64_t scale;   /* dbgen's integer scale: 1 below SF 1 */
     int64_t nparts, nsupp, ncust, norders, nclerks;

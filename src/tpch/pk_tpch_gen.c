@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "../common/pk_common.h" /* pk_populate_write */
 #include "pk_tpch.h"
 #include "pk_tpch_rng.h"
 
@@ -687,11 +688,13 @@ plank_status plank_tpch_open(plank_tpch **out, double sf, int32_t threads,
                             "tpch: scale factor %g: dbgen takes fractions only below 1 "
                             "(above, it would truncate to %lld)",
                             sf, (long long)sf);
+    bool caller_alloc = a != NULL;
     if (!a) a = &dflt;
     plank_tpch *g = pk_tpch_alloc(a, sizeof *g);
     if (!g) return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY, "tpch: out of memory");
     memset(g, 0, sizeof *g);
     g->alloc = *a;
+    g->caller_alloc = caller_alloc;
     g->sf = sf;
     /* Table sizes as dbgen's option parsing computes them: below SF 1 the
      * base counts are scaled by whole thousandths and the scale is 1. */
@@ -857,6 +860,21 @@ plank_status plank_tpch_batch_new(plank_tpch_batch **out, const plank_tpch *g, p
         }
     }
     b->row_text_max = row_text;
+    /* Fixed-width columns and offsets are written whole by every full
+     * batch: their pages are faulted in at once (the default allocator's
+     * plain anonymous memory only; text buffers are sized for the longest
+     * strings and are left to fault as they fill). */
+    if (ok && !g->caller_alloc) {
+        pk_populate_write(b->toff, (size_t)b->cap_rows * sizeof(int64_t));
+        pk_populate_write(b->tlen, (size_t)b->cap_rows * sizeof(int32_t));
+        for (int c = 0; c < td->num_cols; c++) {
+            pk_tpch_col *col = &b->col[c];
+            if (td->cols[c].kind == PK_K_STR)
+                pk_populate_write(col->offsets, (size_t)(b->cap_rows + 1) * sizeof(int64_t));
+            else
+                pk_populate_write(col->values, (size_t)b->cap_rows * (size_t)b->out[c].value_width);
+        }
+    }
     if (!ok) {
         batch_release(b);
         pk_tpch_free(a, b, sizeof *b);
