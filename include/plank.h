@@ -1719,7 +1719,8 @@ PLANK_API int64_t plank_tpch_batch_rows(const plank_tpch_batch *b);
 PLANK_API const plank_batch *plank_tpch_batch_column(const plank_tpch_batch *b,
                                                      int32_t column);
 /* The rows as dbgen's text ('|' between fields, '\n' after each row); the
- * text is owned by b and valid until the next generate or free. */
+ * text is owned by b and valid until the next generate or free (it is made
+ * once per generate: calling again returns the same text). */
 PLANK_API plank_status plank_tpch_batch_tbl(plank_tpch_batch *b, const char **text, size_t *len,
                                             plank_error *err);
 

@@ -1275,6 +1275,11 @@ plank_status plank_tpch_batch_tbl(plank_tpch_batch *b, const char **text_out, si
     plank_error_init(err);
     if (!b || !text_out || !len)
         return pk_tpch_fail(err, PLANK_ERR_INVALID_ARGUMENT, "tpch: NULL argument");
+    if (b->tbl_len > 0) { /* made already since the last generate */
+        *text_out = b->tbl;
+        *len = b->tbl_len;
+        return PLANK_OK;
+    }
     const pk_tpch_tabledef *td = &pk_tpch_tables[b->table];
     size_t need = (size_t)b->rows * b->row_text_max + 1;
     if (need > b->tbl_cap) {

@@ -507,10 +507,22 @@ static plank_status run_task(tctx *c, const task *t, plank_error *err) {
     case T_GEN: {
         int64_t first = t->chunk * j->chunk;
         int64_t n = j->units - first < j->chunk ? j->units - first : j->chunk;
+        plank_status st;
         if (j->partner)
-            return pk_tpch_generate_orders_lines(j->partner->buf[t->buf], j->buf[t->buf],
-                                                 j->first + first, n, err);
-        return plank_tpch_generate(j->buf[t->buf], j->first + first, n, err);
+            st = pk_tpch_generate_orders_lines(j->partner->buf[t->buf], j->buf[t->buf],
+                                               j->first + first, n, err);
+        else
+            st = plank_tpch_generate(j->buf[t->buf], j->first + first, n, err);
+        /* .tbl: the text is made here, where chunks run in parallel; the
+         * write, which must go in order, only appends it */
+        if (st == PLANK_OK && c->o->format == PLANK_TPCH_TBL) {
+            const char *text;
+            size_t len;
+            st = plank_tpch_batch_tbl(j->buf[t->buf], &text, &len, err);
+            if (st == PLANK_OK && j->partner)
+                st = plank_tpch_batch_tbl(j->partner->buf[t->buf], &text, &len, err);
+        }
+        return st;
     }
     case T_COLS: {
         const cgroup *cg = &j->grp[t->grp];
