@@ -460,6 +460,13 @@ static inline size_t text(const plank_tpch *g, pk_stream *s, int lo, int hi, uin
 
 #define PK_PREFETCH_ROWS 16
 
+/* Every cache line of pool[at, at + len): a text that starts late in a
+ * line ends in the next one. */
+static inline void prefetch_text(const char *pool, int64_t at, int32_t len) {
+    uintptr_t p = (uintptr_t)(pool + at) & ~(uintptr_t)63, end = (uintptr_t)(pool + at + len);
+    for (; p < end; p += 64) __builtin_prefetch((const void *)p);
+}
+
 static void text_finish(plank_tpch_batch *b, int c) {
     const char *pool = b->g->pool;
     int64_t *off = b->col[c].offsets;
@@ -467,12 +474,10 @@ static void text_finish(plank_tpch_batch *b, int c) {
     const int64_t *to = b->toff;
     const int32_t *tl = b->tlen;
     int64_t n = b->rows, pos = 0;
-    for (int64_t r = 0; r < n && r < PK_PREFETCH_ROWS; r++)
-        for (int32_t k = 0; k < tl[r]; k += 64) __builtin_prefetch(pool + to[r] + k);
+    for (int64_t r = 0; r < n && r < PK_PREFETCH_ROWS; r++) prefetch_text(pool, to[r], tl[r]);
     for (int64_t r = 0; r < n; r++) {
         int64_t ahead = r + PK_PREFETCH_ROWS;
-        if (ahead < n)
-            for (int32_t k = 0; k < tl[ahead]; k += 64) __builtin_prefetch(pool + to[ahead] + k);
+        if (ahead < n) prefetch_text(pool, to[ahead], tl[ahead]);
         /* 32-byte blocks: the pool and the column have slack past their ends */
         const char *src = pool + to[r];
         for (int32_t k = 0; k < tl[r]; k += 32) memcpy(d + pos + k, src + k, 32);
