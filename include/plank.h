@@ -1547,6 +1547,17 @@ typedef struct plank_writer_options {
      * processor online; at most 1024. With more than 1, the allocator is
      * called from several threads at once. */
     PLANK_LAYOUT_START int32_t threads;
+    /* Since 0.3: */
+    /* true (default): a chunk's first page of 4096 values or more is
+     * judged on its first 1024 before the rest is hashed, and a dictionary
+     * that already loses there (nearly every value distinct, or indices
+     * wider than the fallback encoding's values) is not started: the chunk
+     * has no dictionary page. false: every chunk of a dictionary column
+     * starts with a dictionary, which can fall back after its first page
+     * at the earliest (`plank tpch gen --encoding dictionary`), as for a
+     * column whose plank_column_options.encoding names RLE_DICTIONARY or
+     * PLAIN_DICTIONARY. */
+    PLANK_LAYOUT_START bool dictionary_sample;
 } plank_writer_options;
 
 /* Fills the defaults. Always call it before setting fields. */

@@ -64,6 +64,9 @@ static bool write_file(const char *path, const wconf *cf) {
     plank_writer_options_init(&o);
     o.codec = cf->codec;
     o.dictionary = cf->dictionary;
+    /* the dictionary file needs a dictionary in every chunk, even where the
+     * first page's sample would prefer DELTA (the ramps of g_mod rows) */
+    o.dictionary_sample = !cf->dictionary;
     o.page_version = cf->page_version;
     o.page_rows = PAGE_ROWS;
     o.row_group_rows = RG_ROWS;

@@ -138,7 +138,7 @@ void cli_usage(FILE *f) {
           "      DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, RLE; repeatable;\n"
           "      without COLUMN: every column it applies to)\n"
           "  --row-group-size ROWS  --page-size BYTES  --page-rows N  --page-version 1|2\n"
-          "  --dictionary on|off  --bloom COLUMN (repeatable)  --no-stats  --no-page-index\n"
+          "  --dictionary on|always|off  --bloom COLUMN (repeatable)  --no-stats  --no-page-index\n"
           "  --format-version 1|2\n"
           "  --threads N (convert, bench write): columns encoded on N threads (0: one per\n"
           "      processor; default 1); the file's bytes do not depend on N\n"

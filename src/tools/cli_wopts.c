@@ -114,7 +114,7 @@ int cli_wopts_parse(cli_wopts *w, const char *command, const char *arg, const ch
         if (!eq && parse_encoding(value, &e)) {
             /* no column: the writer-wide encoding of data pages */
             if (e == PLANK_ENC_RLE_DICTIONARY || e == PLANK_ENC_PLAIN_DICTIONARY)
-                o->dictionary = true;
+                o->dictionary = true, o->dictionary_sample = false; /* asked for by name */
             else if (e == PLANK_ENC_BIT_PACKED)
                 return cli_usage_error("%s: BIT_PACKED is a deprecated level encoding, not a "
                                        "data-page encoding", command);
@@ -158,9 +158,13 @@ int cli_wopts_parse(cli_wopts *w, const char *command, const char *arg, const ch
             return cli_usage_error("%s: --format-version is 1 or 2, not '%s'", command, value);
         o->format_version = (int32_t)v;
     } else if (strcmp(name, "--dictionary") == 0) {
+        /* on: judged on a sample of each chunk's first page; always: started
+         * in every chunk (falls back after a page at the earliest) */
         if (strcmp(value, "on") == 0) o->dictionary = true;
         else if (strcmp(value, "off") == 0) o->dictionary = false;
-        else return cli_usage_error("%s: --dictionary is on or off, not '%s'", command, value);
+        else if (strcmp(value, "always") == 0) o->dictionary = true, o->dictionary_sample = false;
+        else return cli_usage_error("%s: --dictionary is on, always or off, not '%s'", command,
+                                    value);
     } else if (strcmp(name, "--threads") == 0) {
         if (!cli_parse_i64(value, 0, 1024, &v))
             return cli_usage_error("%s: --threads needs a thread count from 0 (one per "

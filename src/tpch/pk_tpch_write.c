@@ -172,6 +172,7 @@ static plank_status job_writer_options(tctx *c, tjob *j, plank_writer_options *w
         break;
     case PLANK_TPCH_ENC_DICTIONARY:
         wo->dictionary = true;
+        wo->dictionary_sample = false; /* every chunk starts with a dictionary */
         wo->encoding = PLANK_ENC_PLAIN;
         break;
     case PLANK_TPCH_ENC_DELTA:

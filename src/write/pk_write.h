@@ -127,6 +127,7 @@ typedef struct pk_col_opts {
     int64_t page_rows;
     bool dictionary;
     int64_t dictionary_page_size;
+    bool dictionary_sample;   /* judge a chunk's first page on a sample (cut_page) */
     plank_encoding encoding;  /* data pages without (or after) the dictionary */
     bool statistics;
     bool page_index;

@@ -98,6 +98,7 @@ void plank_writer_options_init(plank_writer_options *o) {
     o->dictionary = true;
     o->encoding = -1;
     o->dictionary_page_size = PK_DEFAULT_DICT_PAGE;
+    o->dictionary_sample = true;
     o->statistics = true;
     o->page_index = true;
     o->size_statistics = true;
@@ -400,6 +401,7 @@ static plank_status setup(plank_writer *w, const plank_schema_field *schema, int
         o.page_rows = opts->page_rows;
         o.dictionary = opts->dictionary;
         o.dictionary_page_size = opts->dictionary_page_size;
+        o.dictionary_sample = opts->dictionary_sample;
         o.encoding = default_encoding(leaf->physical_type, opts);
         o.statistics = opts->statistics;
         o.page_index = opts->page_index;
@@ -414,6 +416,7 @@ static plank_status setup(plank_writer *w, const plank_schema_field *schema, int
             if (co->encoding == PLANK_ENC_RLE_DICTIONARY ||
                 co->encoding == PLANK_ENC_PLAIN_DICTIONARY) {
                 o.dictionary = true;
+                o.dictionary_sample = false; /* asked for by name: started in every chunk */
             } else if (co->encoding >= 0) {
                 if (!pk_encoding_applies((plank_encoding)co->encoding, leaf->physical_type))
                     return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
