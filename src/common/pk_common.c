@@ -367,7 +367,9 @@ plank_status pk_chain_tail(pk_chain *c, size_t room, pk_buffer **tail, plank_err
     }
     if (want < room) want = room;
     pk_buffer *t = &c->seg[c->used];
-    /* a kept segment's pages are in (it was filled before); a new one's not */
+    /* A kept segment was filled before (whole, but for the last of its
+     * chunk, whose untouched tail then faults as before); a new one is
+     * populated from its start. */
     c->ready = t->capacity;
     if (t->capacity < want) {
         /* a kept segment too small: replaced, not grown (nothing to copy) */

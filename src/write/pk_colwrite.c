@@ -211,9 +211,9 @@ static bool dict_first_page_loses(const pk_colw *c, const pk_values *v, int64_t 
  * that sample already loses (keys, prices, free text: nearly all distinct
  * values, or sorted runs that DELTA packs tighter than indices) the chunk
  * is written without a dictionary from its first page;
- * hashing a whole page only to drop it cost about 8% of a TPC-H write, and
- * the dictionary page and dictionary-encoded first page it left behind
- * made files larger. Otherwise the entries stay: the page's own put finds
+ * hashing a whole page only to drop it was work for nothing (dictionary
+ * hashing was 7% of a TPC-H write's profile), and the dictionary page and
+ * dictionary-encoded first page it left behind made files larger. Otherwise the entries stay: the page's own put finds
  * the sample's values first, in the same order, so the indices are those
  * of a put of the whole page. */
 static plank_status dict_sample(pk_colw *c, const pk_values *v, plank_error *err) {
