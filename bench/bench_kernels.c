@@ -45,7 +45,8 @@ typedef struct op {
                  11 pk_count_eq16 (the inline front of the table), 12 levels_in_range,
                  13 def_to_bitmap (bit offset 3), 14 pack32, 15 rle_scan32,
                  16 minmax_i32, 17 minmax_i64, 18 delta_block64 (128 values),
-                 19 minmax_f64, 20 bss_encode (width = size) */
+                 19 minmax_f64, 20 bss_encode (width = size),
+                 21 level_hist16 (max = bw), 22 the plain histogram loop */
     const pk_kernels *k;
     int size, bw;
     const uint8_t *in;
@@ -80,6 +81,13 @@ static __attribute__((noinline)) uint64_t plain_count(const int16_t *lv, size_t 
     uint64_t c = 0;
     for (size_t i = 0; i < n; i++) c += lv[i] == v;
     return c;
+}
+
+/* The writer's histogram before level_hist16 (levels above 3). */
+static __attribute__((noinline)) uint64_t plain_hist(const int16_t *lv, size_t n, int max) {
+    int64_t h[64] = {0};
+    for (size_t i = 0; i < n; i++) h[lv[i]]++;
+    return (uint64_t)h[0] + (uint64_t)h[max];
 }
 
 static void run(const op *o) {
@@ -129,6 +137,13 @@ static void run(const op *o) {
         break;
     }
     case 20: o->k->bss_encode(o->in, (size_t)o->size, o->n, o->n, o->out); break;
+    case 21: {
+        int64_t h[64] = {0};
+        o->k->level_hist16(o->lv, o->n, (int16_t)o->bw, h);
+        sink += (uint64_t)h[0] + (uint64_t)h[o->bw];
+        break;
+    }
+    case 22: sink += plain_hist(o->lv, o->n, o->bw); break;
     case 17: {
         int64_t a, b;
         o->k->minmax_i64((const int64_t *)(const void *)o->in, o->n, 0, &a, &b);
@@ -386,7 +401,7 @@ static void bench_encode(const pk_kernels **tabs, int ntab) {
     uint32_t *in = aligned_alloc(64, n * 8);
     uint8_t *out = aligned_alloc(64, n * 4 + 64);
     printf("\n### Writer kernels, 4096 values, G values/s (median / best)\n\n");
-    header("kernel", tabs, ntab, NULL);
+    header("kernel", tabs, ntab, " plain loop (histograms) |");
     static const int widths[] = {1, 2, 3, 4, 6, 8, 10, 12, 16, 20};
     for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
         int bw = widths[wi];
@@ -397,7 +412,7 @@ static void bench_encode(const pk_kernels **tabs, int ntab) {
                     .bw = bw};
             cell(rate(&o, (double)n), 1e9);
         }
-        printf("\n");
+        printf(" - |\n");
     }
     for (size_t i = 0; i < 2 * n; i++) in[i] = (uint32_t)(i * 2654435761u >> 7);
     static const char *names[] = {"rle_scan32 (no run)", "minmax_i32", "minmax_i64",
@@ -412,9 +427,28 @@ static void bench_encode(const pk_kernels **tabs, int ntab) {
                     .out = kinds[k] == 20 ? wide : out, .n = n, .size = sizes[k]};
             cell(rate(&o, k == 3 ? (double)PK_DELTA_BLOCK : (double)n), 1e9);
         }
-        printf("\n");
+        printf(" - |\n");
     }
     free(wide);
+    /* Level histograms of a page's 4096 levels: random levels 0..max, and runs of 37. */
+    int16_t *lv = aligned_alloc(64, n * 2);
+    static const int maxes[] = {1, 2, 3, 5, 8, 12, 16, 24, 32};
+    for (int runs = 0; runs < 2; runs++) {
+        for (size_t mi = 0; mi < sizeof maxes / sizeof maxes[0]; mi++) {
+            int mx = maxes[mi];
+            for (size_t i = 0; i < n; i++)
+                lv[i] = (int16_t)((runs ? i / 37 : (i * 2654435761u >> 11)) % (size_t)(mx + 1));
+            printf("| level_hist16 max %d%s |", mx, runs ? ", runs" : "");
+            for (int t = 0; t < ntab; t++) {
+                op o = {.kind = 21, .k = tabs[t], .lv = lv, .n = n, .bw = mx};
+                cell(rate(&o, (double)n), 1e9);
+            }
+            op p = {.kind = 22, .lv = lv, .n = n, .bw = mx};
+            cell(rate(&p, (double)n), 1e9);
+            printf("\n");
+        }
+    }
+    free(lv);
     free(in);
     free(out);
 }

@@ -1,5 +1,5 @@
 /* test_simd_levels.c: the level kernels (count equal, sum of 0/1 levels,
- * range check, definition levels to validity bitmap) at every dispatch
+ * range check, definition levels to validity bitmap, the writer's histogram) at every dispatch
  * level this machine has, against plain loops written here. */
 #include "simd/pk_kernels.h"
 #include "simd_sets.h"
@@ -195,6 +195,64 @@ static void test_bitmap(const pk_kernels *k) {
     }
 }
 
+/* The level histogram against a plain count written here: hist[l] for l in 1..max is
+ * the number of levels equal to l, hist[0] the rest (so out-of-range levels land there),
+ * added to what hist held; hist[max + 1] and the slot before hist[0] untouched. Every
+ * max 0..40 (the vector kernels pass 8 levels at a time and hand over to the scalar one
+ * past 16 or 32), lengths 0..4096 at start offsets 0..15, runs and random levels, some
+ * outside 0..max. */
+static void ref_hist(const int16_t *lv, size_t n, int max, int64_t *h) {
+    for (size_t i = 0; i < n; i++) {
+        int x = lv[i];
+        h[x >= 1 && x <= max ? x : 0]++;
+    }
+}
+
+static bool hist_case(const pk_kernels *k, const int16_t *lv, size_t n, int max) {
+    int64_t want[48], got[48];
+    for (int l = 0; l < 48; l++) want[l] = got[l] = 1000 + l; /* the kernel adds */
+    ref_hist(lv, n, max, want + 1);
+    k->level_hist16(lv, n, (int16_t)max, got + 1);
+    return memcmp(want, got, sizeof want) == 0;
+}
+
+static void test_histogram(const pk_kernels *k) {
+    ref_rng r = {23};
+    int16_t *src = malloc((4096 + 16) * 2);
+    for (int max = 0; max <= 40; max++) {
+        for (int shape = 0; shape < 3; shape++) {
+            for (size_t i = 0; i < 4096 + 16; i++) {
+                int x = (int)ref_below(&r, (uint64_t)max + 1);
+                if (shape == 1) x = (int)((i / 37) % ((size_t)max + 1)); /* runs */
+                if (shape == 2 && ref_below(&r, 16) == 0)
+                    x = ref_below(&r, 2) ? -1 - (int)ref_below(&r, 3) : max + 1 + (int)ref_below(&r, 3);
+                src[i] = (int16_t)x;
+            }
+            for (size_t n = 0; n <= 4096; n += n < 100 ? 1 : 97 + max) {
+                size_t off = (n + (size_t)max + (size_t)shape) % 16;
+                int16_t *mem = malloc((off + n) * 2 + 2), *lv = mem + off;
+                if (n) memcpy(lv, src + off, n * 2);
+                CHECK_MSG(hist_case(k, lv, n, max), "histogram n %zu offset %zu max %d shape %d level %s",
+                          n, off, max, shape, pk_simd_level_name(k->level));
+                free(mem);
+            }
+        }
+    }
+    free(src);
+    /* Past the 16-bit lane chunks of the vector kernels: all one level, and a mix. */
+    size_t big = (size_t)32 * 0x7FFF * 2 + 77;
+    int16_t *lv = malloc(big * 2);
+    for (int max = 1; max <= 9; max += 4) {
+        for (size_t i = 0; i < big; i++) lv[i] = (int16_t)max;
+        CHECK_MSG(hist_case(k, lv, big, max), "long run max %d level %s", max,
+                  pk_simd_level_name(k->level));
+        for (size_t i = 0; i < big; i++) lv[i] = (int16_t)ref_below(&r, (uint64_t)max + 1);
+        CHECK_MSG(hist_case(k, lv, big, max), "long mix max %d level %s", max,
+                  pk_simd_level_name(k->level));
+    }
+    free(lv);
+}
+
 int main(void) {
     const pk_kernels *tabs[4];
     int ntab = pk_kernels_available(tabs);
@@ -211,7 +269,7 @@ int main(void) {
         /* A table entry left out is a NULL pointer: every kernel must be set. */
         const pk_kernels *k = tabs[t];
         CHECK(k->unpack8 && k->unpack16 && k->unpack32 && k->unpack64 && k->count_eq16 &&
-              k->sum01_16 && k->levels_in_range && k->def_to_bitmap);
+              k->sum01_16 && k->levels_in_range && k->def_to_bitmap && k->level_hist16);
         CHECK(k->delta_i32 && k->delta_i64 && k->dict_gather32 && k->dict_gather64 &&
               k->bss_decode);
         test_counting(tabs[t]);
@@ -220,6 +278,7 @@ int main(void) {
         test_range_offsets(tabs[t]);
         test_bitmap(tabs[t]);
         test_long(tabs[t]);
+        test_histogram(tabs[t]);
     }
     TEST_END();
 }

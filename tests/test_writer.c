@@ -813,6 +813,124 @@ static void test_nested(const char *dir) {
     unlink(path);
 }
 
+/* ---- Level histograms of a deep column ---------------------------------------- */
+
+/* A leaf 9 definition and 3 repetition levels deep (a > r1 > b > r2 > c > r3 > d > e > v,
+ * the r's repeated), so that the writer's histograms run past the 8 levels of one vector
+ * pass: random valid levels, then the chunk's and every page's histograms (the
+ * ColumnIndex) against counts made here, and the levels read back. */
+#define DEEP_SLOTS 20000
+static void test_deep_histograms(const char *dir) {
+    static const char *names[9] = {"a", "r1", "b", "r2", "c", "r3", "d", "e", "v"};
+    /* the definition level at which repeated field r_k (k = 1..3) is present */
+    static const int16_t rdef[4] = {0, 2, 4, 6};
+    plank_schema_field f[10];
+    for (int i = 0; i < 10; i++) plank_schema_field_init(&f[i]);
+    f[0].num_children = 1;
+    for (int i = 0; i < 9; i++) {
+        f[i + 1].name = names[i];
+        f[i + 1].repetition = names[i][0] == 'r' ? PLANK_REPEATED : PLANK_OPTIONAL;
+        f[i + 1].physical_type = i < 8 ? PLANK_PHYSICAL_NONE : PLANK_INT32;
+        f[i + 1].num_children = i < 8 ? 1 : 0;
+    }
+    static int16_t def[DEEP_SLOTS], rep[DEEP_SLOTS];
+    static int32_t vals[DEEP_SLOTS];
+    uint64_t x = 77;
+    int64_t rows = 0, want_def[10] = {0}, want_rep[4] = {0};
+    for (int i = 0; i < DEEP_SLOTS; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned rnd = (unsigned)(x >> 33);
+        /* continue the row at a repeated level the previous slot reached, or start one */
+        int avail = 0;
+        if (i > 0)
+            while (avail < 3 && def[i - 1] >= rdef[avail + 1]) avail++;
+        int r = i == 0 || avail == 0 || rnd % 5 == 0 ? 0 : 1 + (int)((rnd >> 3) % (unsigned)avail);
+        int lo = r ? rdef[r] : 0;
+        def[i] = (int16_t)(lo + (int)((rnd >> 8) % (unsigned)(10 - lo)));
+        rep[i] = (int16_t)r;
+        vals[i] = (int32_t)(rnd >> 12);
+        rows += r == 0;
+        want_def[def[i]]++;
+        want_rep[r]++;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/deep.parquet", dir);
+    plank_writer_options o;
+    plank_writer_options_init(&o);
+    o.page_rows = 97;
+    plank_writer *w;
+    plank_error err;
+    plank_status st = plank_writer_open_path(&w, path, f, 10, &o, &err);
+    CHECK_MSG(st == PLANK_OK, "%s", err.message);
+    if (st != PLANK_OK) return;
+    CHECK_EQ_I64(plank_writer_column_node(w, 0)->max_definition_level, 9);
+    CHECK_EQ_I64(plank_writer_column_node(w, 0)->max_repetition_level, 3);
+    /* a value in every slot, those below the full depth ignored (the batch layout) */
+    plank_batch b = {.struct_size = sizeof b, .length = DEEP_SLOTS, .def_levels = def,
+                     .rep_levels = rep, .values = vals};
+    st = plank_writer_write_rows(w, &b, rows, &err);
+    CHECK_MSG(st == PLANK_OK, "%s", err.message);
+    st = plank_writer_close(w, &err);
+    CHECK_MSG(st == PLANK_OK, "close: %s", err.message);
+    plank_reader *r;
+    st = plank_reader_open_path(&r, path, NULL, &err);
+    CHECK_MSG(st == PLANK_OK, "%s", err.message);
+    if (st != PLANK_OK) return;
+    int64_t got_def[10] = {0}, got_rep[4] = {0}, page_def[10] = {0}, page_rep[4] = {0};
+    int64_t at = 0, bad = 0;
+    for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
+        plank_column_chunk_info ci = {.struct_size = sizeof ci};
+        CHECK(plank_reader_column_chunk(r, g, 0, &ci, NULL) == PLANK_OK);
+        CHECK_EQ_I64(ci.num_definition_level_histogram, 10);
+        CHECK_EQ_I64(ci.num_repetition_level_histogram, 4);
+        for (int l = 0; l < 10 && ci.definition_level_histogram; l++)
+            got_def[l] += ci.definition_level_histogram[l];
+        for (int l = 0; l < 4 && ci.repetition_level_histogram; l++)
+            got_rep[l] += ci.repetition_level_histogram[l];
+        plank_column_index *cx = NULL;
+        CHECK_MSG(plank_reader_column_index(r, g, 0, &cx, &err) == PLANK_OK, "%s", err.message);
+        CHECK(cx && cx->num_pages > 1 && cx->num_definition_level_histograms == 10 * cx->num_pages &&
+              cx->num_repetition_level_histograms == 4 * cx->num_pages);
+        if (cx && cx->definition_level_histograms && cx->repetition_level_histograms) {
+            for (int32_t p = 0; p < cx->num_pages; p++) {
+                for (int l = 0; l < 10; l++) page_def[l] += cx->definition_level_histograms[10 * p + l];
+                for (int l = 0; l < 4; l++) page_rep[l] += cx->repetition_level_histograms[4 * p + l];
+            }
+        }
+        plank_column_index_free(cx);
+        plank_column_reader *cr;
+        CHECK(plank_column_reader_open(&cr, r, g, 0, NULL) == PLANK_OK);
+        for (;;) {
+            plank_batch rb = {.struct_size = sizeof rb};
+            st = plank_column_reader_read(cr, 1000, &rb, &err);
+            CHECK_MSG(st == PLANK_OK, "%s", err.message);
+            if (st != PLANK_OK || rb.length == 0) break;
+            for (int64_t i = 0; i < rb.length; i++, at++) {
+                if (at >= DEEP_SLOTS || rb.def_levels[i] != def[at] || rb.rep_levels[i] != rep[at]) {
+                    bad++;
+                    continue;
+                }
+                if (def[at] == 9 && ((const int32_t *)rb.values)[i] != vals[at]) bad++;
+            }
+        }
+        plank_column_reader_close(cr);
+    }
+    CHECK_EQ_I64(at, DEEP_SLOTS);
+    CHECK_MSG(bad == 0, "deep column: %lld slots differ", (long long)bad);
+    for (int l = 0; l < 10; l++) {
+        CHECK_MSG(got_def[l] == want_def[l] && page_def[l] == want_def[l],
+                  "definition level %d: chunk %lld, pages %lld, written %lld", l,
+                  (long long)got_def[l], (long long)page_def[l], (long long)want_def[l]);
+    }
+    for (int l = 0; l < 4; l++) {
+        CHECK_MSG(got_rep[l] == want_rep[l] && page_rep[l] == want_rep[l],
+                  "repetition level %d: chunk %lld, pages %lld, written %lld", l,
+                  (long long)got_rep[l], (long long)page_rep[l], (long long)want_rep[l]);
+    }
+    plank_reader_close(r);
+    unlink(path);
+}
+
 /* ---- NaN pages in the ColumnIndex ------------------------------------------ */
 
 /* Counts the rows of `where` through the pushdown scan (page index on). */
@@ -1483,6 +1601,7 @@ int main(void) {
     if (!mkdtemp(dir)) TEST_SKIP("no temporary directory");
     test_matrix(dir);
     test_nested(dir);
+    test_deep_histograms(dir);
     test_boundary_order(dir);
     test_dictionary_sample(dir);
     test_nan_pages(dir);

@@ -15,6 +15,7 @@ static const pk_kernels pk_kernels_scalar = {
     .sum01_16 = pk_sum01_16_scalar,
     .levels_in_range = pk_levels_in_range_scalar,
     .def_to_bitmap = pk_def_to_bitmap_scalar,
+    .level_hist16 = pk_level_hist16_scalar,
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
     .delta_i32 = pk_delta_i32_scalar,
     .delta_i64 = pk_delta_i64_scalar,
@@ -54,6 +55,7 @@ static const pk_kernels pk_kernels_avx2 = {
     .sum01_16 = pk_sum01_16_avx2,
     .levels_in_range = pk_levels_in_range_avx2,
     .def_to_bitmap = pk_def_to_bitmap_avx2,
+    .level_hist16 = pk_level_hist16_avx2,
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
     .delta_i32 = pk_delta_i32_avx2,
     .delta_i64 = pk_delta_i64_avx2,
@@ -94,6 +96,7 @@ static const pk_kernels pk_kernels_avx512 = {
     .sum01_16 = pk_sum01_16_avx512,
     .levels_in_range = pk_levels_in_range_avx512,
     .def_to_bitmap = pk_def_to_bitmap_avx512,
+    .level_hist16 = pk_level_hist16_avx512,
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
     .delta_i32 = pk_delta_i32_avx512,
     .delta_i64 = pk_delta_i64_avx512,

@@ -61,6 +61,10 @@ typedef struct pk_kernels {
      * the bits after the last one, up to the end of its byte, are cleared. */
     int64_t (*def_to_bitmap)(const int16_t *def, size_t n, int16_t max_def, uint8_t *bits,
                              int64_t bit_offset);
+    /* The writer's level histogram (max >= 0): hist[l] += the number of lv[0..n) equal to
+     * l for 1 <= l <= max, and hist[0] += the rest (level 0 and anything outside 0..max),
+     * so the counts always add up to n. Writes hist[0..max] only. */
+    void (*level_hist16)(const int16_t *lv, size_t n, int16_t max, int64_t *hist);
 
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
     /* Contracts in pk_decode_kernels.h. DELTA: `minis` miniblocks (widths[m] of 0..64 bits,
@@ -204,7 +208,8 @@ int pk_kernels_available(const pk_kernels **out);
     int64_t pk_sum01_16_##isa(const int16_t *lv, size_t n);                                  \
     bool pk_levels_in_range_##isa(const int16_t *lv, size_t n, int16_t max);                 \
     int64_t pk_def_to_bitmap_##isa(const int16_t *def, size_t n, int16_t max_def,            \
-                                   uint8_t *bits, int64_t bit_offset);
+                                   uint8_t *bits, int64_t bit_offset);                       \
+    void pk_level_hist16_##isa(const int16_t *lv, size_t n, int16_t max, int64_t *hist);
 
 /* The bitmap kernels of one instruction set (pk_bits_<isa>.c). */
 #define PK_BITS_KERNELS(isa)                                                                \
@@ -265,6 +270,39 @@ uint64_t pk_delta_block64_avx512(const uint8_t *v, size_t k, uint64_t prev, uint
 uint64_t pk_delta_block32_avx512(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,
                                  uint64_t *min, uint64_t *ors);
 #endif
+
+/* The body shared by the vector level histograms: passes of up to 8 levels through
+ * PASS(lv, n, base, count, hist) (count a constant in each inlined copy), the rest of n into
+ * hist[0]; inputs under 16 levels and a max above MAXL (where the passes cost more than
+ * the scalar sub-histograms, bench/README.md "Writer kernels") go to the scalar kernel. */
+/* Levels per pass: 8 accumulators, 8 broadcast levels and the loaded register fit the
+ * 16 ymm registers. */
+#define PK_LEVEL_HIST_PASS 8
+#define PK_LEVEL_HIST_BODY(PASS, MAXL)                                                        \
+    if (n < 16 || max > (MAXL)) {                                                             \
+        pk_level_hist16_scalar(lv, n, max, hist);                                             \
+        return;                                                                               \
+    }                                                                                         \
+    if (max <= 0) {                                                                           \
+        hist[0] += (int64_t)n;                                                                \
+        return;                                                                               \
+    }                                                                                         \
+    int64_t before = 0, after = 0;                                                            \
+    for (int l = 1; l <= max; l++) before += hist[l];                                         \
+    for (int base = 1; base <= max; base += PK_LEVEL_HIST_PASS) {                             \
+        switch (max - base + 1 < PK_LEVEL_HIST_PASS ? max - base + 1 : PK_LEVEL_HIST_PASS) {  \
+        case 1: PASS(lv, n, base, 1, hist); break;                                            \
+        case 2: PASS(lv, n, base, 2, hist); break;                                            \
+        case 3: PASS(lv, n, base, 3, hist); break;                                            \
+        case 4: PASS(lv, n, base, 4, hist); break;                                            \
+        case 5: PASS(lv, n, base, 5, hist); break;                                            \
+        case 6: PASS(lv, n, base, 6, hist); break;                                            \
+        case 7: PASS(lv, n, base, 7, hist); break;                                            \
+        default: PASS(lv, n, base, 8, hist); break;                                           \
+        }                                                                                     \
+    }                                                                                         \
+    for (int l = 1; l <= max; l++) after += hist[l];                                          \
+    hist[0] += (int64_t)n - (after - before);
 
 /* DELTA, dictionary and BYTE_STREAM_SPLIT implementations (pk_delta_*.c, pk_dict_*.c,
  * pk_bss_*.c) */

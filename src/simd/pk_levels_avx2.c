@@ -164,4 +164,60 @@ PK_AVX2 int64_t pk_def_to_bitmap_avx2(const int16_t *def, size_t n, int16_t max_
     return set;
 }
 
+
+/* ---- level histogram ---- */
+
+/* Levels per accumulator lane before a fold: at most 0x7FFF matches per 16-bit lane,
+ * exact in the signed vpmaddwd that folds them. */
+#define PK_HIST_CHUNK ((size_t)16 * 0x7FFF)
+
+/* Lanes j >= 16 - r of k_keep + r are all ones: the last r levels of an overlapping
+ * load keep their values, the ones counted already become level 0 (never counted). */
+static const int16_t k_keep[32] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                   -1, -1, -1, -1, -1, -1, -1, -1,
+                                   -1, -1, -1, -1, -1, -1, -1, -1};
+
+PK_AVX2_INLINE uint64_t fold_count(__m256i a) {
+    __m256i s = _mm256_madd_epi16(a, _mm256_set1_epi16(1));
+    __m128i x = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0x4e));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, 0xb1));
+    return (uint32_t)_mm_cvtsi128_si32(x);
+}
+
+/* Counts of levels base .. base + cnt - 1 (cnt a constant in each inlined copy) over
+ * lv[0..n), n >= 16, added to hist[base..]: one load per 16 levels, a compare and a
+ * subtraction of the all-ones match per level counted. */
+PK_AVX2_INLINE void hist_pass(const int16_t *lv, size_t n, int base, const int cnt,
+                              int64_t *hist) {
+    __m256i lvl[PK_LEVEL_HIST_PASS], acc[PK_LEVEL_HIST_PASS];
+    for (int k = 0; k < cnt; k++) lvl[k] = _mm256_set1_epi16((int16_t)(base + k));
+    size_t i = 0;
+    const size_t full = n & ~(size_t)15;
+    while (i < full) {
+        size_t end = full - i > PK_HIST_CHUNK ? i + PK_HIST_CHUNK : full;
+        for (int k = 0; k < cnt; k++) acc[k] = _mm256_setzero_si256();
+        for (; i < end; i += 16) {
+            __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(lv + i));
+            for (int k = 0; k < cnt; k++)
+                acc[k] = _mm256_sub_epi16(acc[k], _mm256_cmpeq_epi16(x, lvl[k]));
+        }
+        for (int k = 0; k < cnt; k++) hist[base + k] += (int64_t)fold_count(acc[k]);
+    }
+    if (i < n) {
+        size_t r = n - i;
+        __m256i x = _mm256_and_si256(
+            _mm256_loadu_si256((const __m256i *)(const void *)(lv + n - 16)),
+            _mm256_loadu_si256((const __m256i *)(const void *)(k_keep + r)));
+        for (int k = 0; k < cnt; k++) {
+            unsigned m = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi16(x, lvl[k]));
+            hist[base + k] += __builtin_popcount(m) / 2;
+        }
+    }
+}
+
+PK_AVX2 void pk_level_hist16_avx2(const int16_t *lv, size_t n, int16_t max, int64_t *hist) {
+    PK_LEVEL_HIST_BODY(hist_pass, 2 * PK_LEVEL_HIST_PASS)
+}
+
 #endif /* PK_KERNELS_X86 */

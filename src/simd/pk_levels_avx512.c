@@ -136,4 +136,43 @@ PK_AVX512 int64_t pk_def_to_bitmap_avx512(const int16_t *def, size_t n, int16_t 
     return set;
 }
 
+
+/* ---- level histogram ---- */
+
+/* Levels per accumulator lane before a fold (at most 0x7FFF per 16-bit lane). */
+#define PK_HIST_CHUNK512 ((size_t)32 * 0x7FFF)
+
+/* As the AVX2 pass, 32 levels per register: the compare writes a mask, the masked add
+ * counts it; the tail is a masked load whose zeros are level 0, never counted. */
+PK_AVX512_INLINE void hist_pass512(const int16_t *lv, size_t n, int base, const int cnt,
+                                   int64_t *hist) {
+    __m512i lvl[PK_LEVEL_HIST_PASS], acc[PK_LEVEL_HIST_PASS];
+    const __m512i one = _mm512_set1_epi16(1);
+    for (int k = 0; k < cnt; k++) lvl[k] = _mm512_set1_epi16((int16_t)(base + k));
+    size_t i = 0;
+    while (i < n) {
+        size_t end = n - i > PK_HIST_CHUNK512 ? i + PK_HIST_CHUNK512 : n;
+        for (int k = 0; k < cnt; k++) acc[k] = _mm512_setzero_si512();
+        for (; i + 32 <= end; i += 32) {
+            __m512i x = load32(lv + i);
+            for (int k = 0; k < cnt; k++)
+                acc[k] = _mm512_mask_add_epi16(acc[k], _mm512_cmpeq_epi16_mask(x, lvl[k]),
+                                               acc[k], one);
+        }
+        if (i < end) {
+            __m512i x = _mm512_maskz_loadu_epi16(first_lanes(end - i), lv + i);
+            for (int k = 0; k < cnt; k++)
+                acc[k] = _mm512_mask_add_epi16(acc[k], _mm512_cmpeq_epi16_mask(x, lvl[k]),
+                                               acc[k], one);
+            i = end;
+        }
+        for (int k = 0; k < cnt; k++) hist[base + k] += (int64_t)fold16(acc[k]);
+    }
+}
+
+PK_AVX512 void pk_level_hist16_avx512(const int16_t *lv, size_t n, int16_t max,
+                                      int64_t *hist) {
+    PK_LEVEL_HIST_BODY(hist_pass512, 4 * PK_LEVEL_HIST_PASS)
+}
+
 #endif /* PK_KERNELS_X86 */

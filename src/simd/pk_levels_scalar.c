@@ -67,3 +67,44 @@ int64_t pk_def_to_bitmap_scalar(const int16_t *def, size_t n, int16_t max_def, u
     }
     return set;
 }
+
+/* Levels up to this keep their counts in local sub-histograms. */
+#define PK_HIST_LOCAL 64
+
+void pk_level_hist16_scalar(const int16_t *lv, size_t n, int16_t max, int64_t *hist) {
+    if (max <= 0) {
+        hist[0] += (int64_t)n;
+        return;
+    }
+    const unsigned top = (unsigned)max;
+    if (top >= PK_HIST_LOCAL) {
+        for (size_t i = 0; i < n; i++) {
+            unsigned x = (uint16_t)lv[i];
+            hist[x <= top ? x : 0]++;
+        }
+        return;
+    }
+    /* Four sub-histograms, level i in sub-histogram i % 4: a run of equal levels (the
+     * usual shape) would otherwise chain every increment through one counter's store
+     * and reload. uint32 counters, so chunks of at most 2^32 - 1 levels. */
+    uint32_t h[4][PK_HIST_LOCAL];
+    while (n > 0) {
+        size_t m = n < UINT32_MAX ? n : UINT32_MAX;
+        for (int s = 0; s < 4; s++) memset(h[s], 0, (top + 1) * sizeof h[s][0]);
+        size_t i = 0;
+        for (; i + 4 <= m; i += 4) {
+            for (int s = 0; s < 4; s++) {
+                unsigned x = (uint16_t)lv[i + (size_t)s];
+                h[s][x <= top ? x : 0]++;
+            }
+        }
+        for (; i < m; i++) {
+            unsigned x = (uint16_t)lv[i];
+            h[0][x <= top ? x : 0]++;
+        }
+        for (unsigned l = 0; l <= top; l++)
+            hist[l] += (int64_t)h[0][l] + h[1][l] + h[2][l] + h[3][l];
+        lv += m;
+        n -= m;
+    }
+}

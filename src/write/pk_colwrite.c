@@ -135,22 +135,6 @@ static plank_status bloom_hash_values(pk_colw *c, const pk_values *v, plank_erro
 
 /* ---- Pages --------------------------------------------------------------------- */
 
-static void level_histogram(const pk_kernels *k, const int16_t *lv, size_t n, int16_t max,
-                            int64_t *hist) {
-    if (max <= 3) {
-        /* A few passes of the 16-bit counting kernel beat a scalar histogram. */
-        int64_t rest = (int64_t)n;
-        for (int16_t l = 1; l <= max; l++) {
-            int64_t cnt = k->count_eq16(lv, n, l);
-            hist[l] += cnt;
-            rest -= cnt;
-        }
-        hist[0] += rest;
-        return;
-    }
-    for (size_t i = 0; i < n; i++) hist[lv[i]]++;
-}
-
 /* The page's min/max over the distinct dictionary entries idx[0..n) uses. */
 static plank_status minmax_from_dict(pk_colw *c, const uint32_t *idx, int64_t n,
                                      plank_error *err) {
@@ -291,16 +275,16 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
         int64_t *dh = (int64_t *)(c->p_def_hist.data + d0), *rh = (int64_t *)(c->p_rep_hist.data + r0);
         memset(dh, 0, dn * 8);
         memset(rh, 0, rn * 8);
-        if (dn) level_histogram(c->kernels, (const int16_t *)c->def.data, (size_t)c->p_slots,
+        if (dn) c->kernels->level_hist16((const int16_t *)c->def.data, (size_t)c->p_slots,
                                 c->max_def, dh);
-        if (rn) level_histogram(c->kernels, (const int16_t *)c->rep.data, (size_t)c->p_slots,
+        if (rn) c->kernels->level_hist16((const int16_t *)c->rep.data, (size_t)c->p_slots,
                                 c->max_rep, rh);
         for (size_t i = 0; i < dn; i++) c->def_hist[i] += dh[i];
         for (size_t i = 0; i < rn; i++) c->rep_hist[i] += rh[i];
     } else if (c->o.size_statistics) {
-        if (c->def_hist) level_histogram(c->kernels, (const int16_t *)c->def.data,
+        if (c->def_hist) c->kernels->level_hist16((const int16_t *)c->def.data,
                                          (size_t)c->p_slots, c->max_def, c->def_hist);
-        if (c->rep_hist) level_histogram(c->kernels, (const int16_t *)c->rep.data,
+        if (c->rep_hist) c->kernels->level_hist16((const int16_t *)c->rep.data,
                                          (size_t)c->p_slots, c->max_rep, c->rep_hist);
     }
 
