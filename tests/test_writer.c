@@ -702,6 +702,17 @@ static void schema_nested(plank_schema_field *f) {
                                  .repetition = PLANK_OPTIONAL};
 }
 
+/* Closes w and opens the file it wrote; NULL (a check failed) when either fails. */
+static plank_reader *close_and_reopen(plank_writer *w, const char *path) {
+    plank_error err;
+    plank_status st = plank_writer_close(w, &err);
+    CHECK_MSG(st == PLANK_OK, "close: %s", err.message);
+    plank_reader *r = NULL;
+    st = plank_reader_open_path(&r, path, NULL, &err);
+    CHECK_MSG(st == PLANK_OK, "%s", err.message);
+    return st == PLANK_OK ? r : NULL;
+}
+
 static void test_nested(const char *dir) {
     static leafbuf lb[5], got;
     char path[512];
@@ -744,13 +755,9 @@ static void test_nested(const char *dir) {
             st = plank_writer_write_rows(w, b, 250, &err);
             CHECK_MSG(st == PLANK_OK, "%s", err.message);
         }
-        st = plank_writer_close(w, &err);
-        CHECK_MSG(st == PLANK_OK, "close: %s", err.message);
         /* read back: levels and values identical */
-        plank_reader *r;
-        st = plank_reader_open_path(&r, path, NULL, &err);
-        CHECK_MSG(st == PLANK_OK, "%s", err.message);
-        if (st != PLANK_OK) return;
+        plank_reader *r = close_and_reopen(w, path);
+        if (!r) return;
         CHECK_EQ_I64(plank_reader_num_rows(r), N);
         CHECK_EQ_I64(plank_reader_num_row_groups(r), 4);
         CHECK(plank_reader_schema_node(r, 1)->logical.kind == PLANK_LOGICAL_LIST);
@@ -870,12 +877,8 @@ static void test_deep_histograms(const char *dir) {
                      .rep_levels = rep, .values = vals};
     st = plank_writer_write_rows(w, &b, rows, &err);
     CHECK_MSG(st == PLANK_OK, "%s", err.message);
-    st = plank_writer_close(w, &err);
-    CHECK_MSG(st == PLANK_OK, "close: %s", err.message);
-    plank_reader *r;
-    st = plank_reader_open_path(&r, path, NULL, &err);
-    CHECK_MSG(st == PLANK_OK, "%s", err.message);
-    if (st != PLANK_OK) return;
+    plank_reader *r = close_and_reopen(w, path);
+    if (!r) return;
     int64_t got_def[10] = {0}, got_rep[4] = {0}, page_def[10] = {0}, page_rep[4] = {0};
     int64_t at = 0, bad = 0;
     for (int32_t g = 0; g < plank_reader_num_row_groups(r); g++) {
