@@ -46,7 +46,8 @@ typedef struct op {
                  13 def_to_bitmap (bit offset 3), 14 pack32, 15 rle_scan32,
                  16 minmax_i32, 17 minmax_i64, 18 delta_block64 (128 values),
                  19 minmax_f64, 20 bss_encode (width = size),
-                 21 level_hist16 (max = bw), 22 the plain histogram loop */
+                 21 level_hist16 (max = bw), 22 the plain histogram loop,
+                 23 hash_fixed32, 24 hash_fixed64, 25 hash_short (offsets in valid) */
     const pk_kernels *k;
     int size, bw;
     const uint8_t *in;
@@ -144,6 +145,14 @@ static void run(const op *o) {
         break;
     }
     case 22: sink += plain_hist(o->lv, o->n, o->bw); break;
+    case 23: o->k->hash_fixed32(o->in, o->n, o->out); break;
+    case 24: o->k->hash_fixed64(o->in, o->n, o->out); break;
+    case 25: {
+        uint64_t *h = o->out;
+        o->k->hash_short(o->in, (const int64_t *)(const void *)o->valid, o->n, h + o->n,
+                         h + 2 * o->n, h);
+        break;
+    }
     case 17: {
         int64_t a, b;
         o->k->minmax_i64((const int64_t *)(const void *)o->in, o->n, 0, &a, &b);
@@ -449,6 +458,27 @@ static void bench_encode(const pk_kernels **tabs, int ntab) {
         }
     }
     free(lv);
+    /* The dictionary's hashes of 4096 values: 4- and 8-byte values, and strings of 1 to
+     * 16 bytes (words and hash per string). */
+    uint64_t *hv = aligned_alloc(64, n * 3 * 8);
+    int64_t *so = aligned_alloc(64, (n + 8) * 8);
+    uint8_t *text = aligned_alloc(64, n * 16 + 64);
+    for (size_t i = 0; i < n * 16 + 64; i++) text[i] = (uint8_t)('a' + (i * 7) % 26);
+    so[0] = 0;
+    for (size_t i = 0; i < n; i++) so[i + 1] = so[i] + 1 + (int64_t)((i * 2654435761u >> 9) % 16);
+    static const char *hnames[] = {"hash_fixed32", "hash_fixed64", "hash_short (1-16 bytes)"};
+    for (int h = 0; h < 3; h++) {
+        printf("| %s |", hnames[h]);
+        for (int t = 0; t < ntab; t++) {
+            op o = {.kind = 23 + h, .k = tabs[t], .in = h == 2 ? text : (const uint8_t *)in,
+                    .out = hv, .n = n, .valid = (const uint8_t *)so};
+            cell(rate(&o, (double)n), 1e9);
+        }
+        printf(" - |\n");
+    }
+    free(hv);
+    free(so);
+    free(text);
     free(in);
     free(out);
 }

@@ -405,8 +405,9 @@ static void fill_strings(strings *s, size_t n, int pat, ref_rng *r) {
         total += len;
         s->off[i + 1] = base + (int64_t)total;
     }
-    if (base + total + 1 > s->cap) {
-        s->cap = base + total + 1;
+    /* 16 bytes past the last value's start: the values can be marked padded */
+    if (base + total + 16 > s->cap) {
+        s->cap = base + total + 16;
         s->data = realloc(s->data, s->cap);
     }
     for (size_t i = 0; i < n; i++) {
@@ -863,6 +864,8 @@ static void dict_check(pk_dict_builder *d, const pk_values *v) {
 }
 
 static void test_dict_roundtrip(void) {
+    const pk_kernels *sets[PK_SIMD_AVX512 + 1];
+    int nsets = pk_kernels_available(sets);
     ref_rng r = {99};
     plank_error err;
     const size_t sizes[] = {0, 1, 2, 100, 5000, 200000};
@@ -879,27 +882,35 @@ static void test_dict_roundtrip(void) {
                 uint64_t k = ref_below(&r, pool) * UINT64_C(0x9E3779B97F4A7C15);
                 for (size_t b = 0; b < w; b++) buf[i * w + b] = (uint8_t)(k >> (8 * (b % 8)) ^ b);
             }
-            pk_dict_builder d;
-            CHECK(pk_dict_builder_init(&d, types[t], widths[t], NULL, &err) == PLANK_OK);
-            pk_values v = {.type = types[t], .width = widths[t], .n = (int64_t)n, .fixed = buf};
-            dict_check(&d, &v);
-            pk_dict_builder_release(&d);
+            /* through the hash kernels of every level this machine has */
+            for (int ks = 0; ks < nsets; ks++) {
+                pk_dict_builder d;
+                CHECK(pk_dict_builder_init(&d, types[t], widths[t], NULL, &err) == PLANK_OK);
+                d.kernels = sets[ks];
+                pk_values v = {.type = types[t], .width = widths[t], .n = (int64_t)n, .fixed = buf};
+                dict_check(&d, &v);
+                pk_dict_builder_release(&d);
+            }
         }
     }
     free(buf);
     strings s = {0};
     for (int pat = 0; pat < 4; pat++) {
         fill_strings(&s, pat == 2 ? 300 : 20000, pat, &r);
-        pk_dict_builder d;
-        CHECK(pk_dict_builder_init(&d, PLANK_BYTE_ARRAY, 0, NULL, &err) == PLANK_OK);
-        pk_values v = {.type = PLANK_BYTE_ARRAY, .n = pat == 2 ? 300 : 20000, .offsets = s.off,
-                       .data = pat == 1 ? NULL : s.data};
-        dict_check(&d, &v);
-        /* clear() then the same again: same indices and entries. */
-        pk_dict_builder_clear(&d);
-        CHECK_EQ_I64(d.count, 0);
-        dict_check(&d, &v);
-        pk_dict_builder_release(&d);
+        /* unpadded (words copied) and padded (the hash_short kernel) input */
+        for (int ks = 0; ks < 2 * nsets; ks++) {
+            pk_dict_builder d;
+            CHECK(pk_dict_builder_init(&d, PLANK_BYTE_ARRAY, 0, NULL, &err) == PLANK_OK);
+            d.kernels = sets[ks / 2];
+            pk_values v = {.type = PLANK_BYTE_ARRAY, .n = pat == 2 ? 300 : 20000, .offsets = s.off,
+                           .data = pat == 1 ? NULL : s.data, .padded = ks % 2 == 1};
+            dict_check(&d, &v);
+            /* clear() then the same again: same indices and entries. */
+            pk_dict_builder_clear(&d);
+            CHECK_EQ_I64(d.count, 0);
+            dict_check(&d, &v);
+            pk_dict_builder_release(&d);
+        }
     }
     free(s.off);
     free(s.data);

@@ -1,6 +1,7 @@
 /* test_simd_encode.c: the writer's kernels (pack32, rle_scan32, minmax_i32,
- * minmax_i64, delta_block64 / delta_block32) at every dispatch level this machine has, against references
- * written here (a bit-by-bit packer, a plain group scan, a plain min/max):
+ * minmax_i64, delta_block64 / delta_block32, the dictionary hashes) at every
+ * dispatch level this machine has, against references written here (a
+ * bit-by-bit packer, a plain group scan, a plain min/max, the hashes' formulas):
  * every bit width, lengths 0..4096, unaligned inputs and outputs, and canary
  * bytes around the output (nothing written outside what the contract
  * allows). The packed bytes are also unpacked by the reader's scalar
@@ -343,6 +344,83 @@ static void test_delta_pages(const pk_kernels *const *sets, int nsets) {
     fprintf(stderr, "DELTA pages: %lld cases\n", (long long)cases);
 }
 
+/* ---- the dictionary builder's hashes ------------------------------------------ */
+
+/* The hashes written out here from their definition: the finalizer, a value plus the
+ * first constant, and a short string's two zero-padded words assembled byte by byte. */
+static const uint64_t HK1 = 0x9E3779B97F4A7C15ull, HK2 = 0xC2B2AE3D27D4EB4Full;
+static uint64_t ref_finish(uint64_t h) {
+    h ^= h >> 31;
+    h *= HK2;
+    h ^= h >> 29;
+    h *= HK1;
+    return h ^ (h >> 32);
+}
+static uint64_t ref_word(const uint8_t *p, size_t len, size_t from) {
+    uint64_t w = 0;
+    for (size_t k = 0; k < 8 && from + k < len; k++) w |= (uint64_t)p[from + k] << (8 * k);
+    return w;
+}
+
+/* hash_fixed32 / hash_fixed64: lengths 0..4096, inputs at offsets 0..7, nothing written
+ * past out[n). hash_short: strings of 0..24 bytes (those over 16 only need not crash),
+ * each with exactly 16 readable bytes from its start (ASan sees any read further). */
+static void test_hash(const pk_kernels *const *sets, int nsets) {
+    static uint8_t in[MAXN * 8 + 16];
+    static uint64_t want[MAXN + 8], got[MAXN + 8], wa[MAXN + 8], wb[MAXN + 8];
+    for (size_t i = 0; i < sizeof in; i++) in[i] = (uint8_t)rnd();
+    int64_t cases = 0;
+    for (int w = 4; w <= 8; w += 4) {
+        for (size_t n = 0; n <= MAXN; n += n < 64 ? 1 : 1 + rnd() % 200) {
+            size_t off = rnd() % 8;
+            const uint8_t *v = in + off;
+            for (size_t i = 0; i < n; i++) want[i] = ref_finish(ref_word(v + i * (size_t)w, (size_t)w, 0) + HK1);
+            for (int s = 0; s < nsets; s++) {
+                for (size_t i = 0; i < n + 8; i++) got[i] = 0xC0FFEE;
+                (w == 4 ? sets[s]->hash_fixed32 : sets[s]->hash_fixed64)(v, n, got);
+                bool ok = memcmp(got, want, n * 8) == 0;
+                for (size_t i = n; i < n + 8; i++) ok &= got[i] == 0xC0FFEE;
+                CHECK_MSG(ok, "hash_fixed%d n %zu offset %zu level %s", 8 * w, n, off,
+                          pk_simd_level_name(sets[s]->level));
+                cases++;
+            }
+        }
+    }
+    static int64_t offs[MAXN + 1];
+    for (size_t n = 0; n <= MAXN; n += n < 64 ? 1 : 1 + rnd() % 300) {
+        size_t total = 0;
+        offs[0] = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t len = rnd() % 25;
+            if (rnd() % 4 == 0) len = rnd() % 3; /* many empty and tiny strings */
+            total += len;
+            offs[i + 1] = (int64_t)total;
+        }
+        uint8_t *data = malloc(total + 16);
+        for (size_t i = 0; i < total + 16; i++) data[i] = (uint8_t)rnd();
+        for (size_t s_ = 0; s_ < (size_t)nsets; s_++) {
+            const pk_kernels *k = sets[s_];
+            for (size_t i = 0; i < n + 8; i++) got[i] = wa[i] = wb[i] = 0xC0FFEE;
+            k->hash_short(data, offs, n, wa, wb, got);
+            bool ok = true;
+            for (size_t i = 0; i < n; i++) {
+                size_t len = (size_t)(offs[i + 1] - offs[i]);
+                if (len > 16) continue;
+                const uint8_t *p = data + offs[i];
+                uint64_t a = ref_word(p, len, 0), b = ref_word(p, len, 8);
+                uint64_t t = b + (uint64_t)len * HK2;
+                uint64_t h = ref_finish(((a ^ HK2) * HK1) ^ ((t << 29) | (t >> 35)));
+                ok &= wa[i] == a && wb[i] == b && got[i] == h;
+            }
+            for (size_t i = n; i < n + 8; i++) ok &= got[i] == 0xC0FFEE && wa[i] == 0xC0FFEE && wb[i] == 0xC0FFEE;
+            CHECK_MSG(ok, "hash_short n %zu level %s", n, pk_simd_level_name(k->level));
+            cases++;
+        }
+        free(data);
+    }
+    fprintf(stderr, "hash: %lld cases\n", (long long)cases);
+}
+
 int main(void) {
     const pk_kernels *sets[PK_SIMD_AVX512 + 1];
     int n = simd_sets(sets);
@@ -352,5 +430,6 @@ int main(void) {
     test_minmax_float(sets, n);
     test_delta_block(sets, n);
     test_delta_pages(sets, n);
+    test_hash(sets, n);
     TEST_END();
 }

@@ -26,6 +26,7 @@
  */
 #include "pk_encoder.h"
 #include "pk_encoding.h"
+#include "../simd/pk_kernels.h"
 
 #define DICT_MIN_SLOTS 64
 #define DICT_SPARSE_SLOTS ((size_t)1 << 16)
@@ -41,43 +42,19 @@ static size_t slot_count(const pk_dict_builder *d) { return d->slots ? d->slot_m
 
 /* ---- Hashing -------------------------------------------------------------- */
 
-static const uint64_t k_mul1 = UINT64_C(0x9E3779B97F4A7C15);
-static const uint64_t k_mul2 = UINT64_C(0xC2B2AE3D27D4EB4F);
-
-PK_INLINE uint64_t finish(uint64_t h) {
-    h ^= h >> 31;
-    h *= k_mul2;
-    h ^= h >> 29;
-    h *= k_mul1;
-    return h ^ (h >> 32);
-}
-
-PK_INLINE uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+/* The hash functions are the kernels' (pk_hash_fixed, pk_hash_words in pk_kernels.h):
+ * a put hashes its values a block at a time through the hash kernels of the level the
+ * builder was given, which all return the same hashes. */
 
 /* Values of up to 16 bytes hash and compare as two words, zero past the
  * value's end. */
 #define SHORT_MAX 16
 
-static const uint64_t k_byte_mask[9] = {
-    0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, UINT64_C(0xFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFF),
-    UINT64_C(0xFFFFFFFFFFFFFF), UINT64_MAX};
-
 typedef struct words2 {
     uint64_t a, b;
 } words2;
 
-/* The two words of a value of n <= 16 bytes at p, with 16 bytes readable
- * from p (padded input, or the dictionary's own buffer): two loads and two
- * masks, no branch on n. */
-PK_INLINE words2 short_words_padded(const uint8_t *p, size_t n) {
-    words2 w;
-    size_t na = n < 8 ? n : 8, nb = n - na;
-    w.a = pk_load_u64(p) & k_byte_mask[na];
-    w.b = pk_load_u64(p + 8) & k_byte_mask[nb];
-    return w;
-}
-
-/* The same words where only p[0..n) may be read. */
+/* The two words of a value of n <= 16 bytes where only p[0..n) may be read. */
 PK_INLINE words2 short_words(const uint8_t *p, size_t n) {
     uint8_t t[16] = {0};
     memcpy(t, p, n);
@@ -85,39 +62,35 @@ PK_INLINE words2 short_words(const uint8_t *p, size_t n) {
     return w;
 }
 
-PK_INLINE uint64_t hash_short(words2 w, size_t n) {
-    return finish((w.a ^ k_mul2) * k_mul1 ^ rotl64(w.b + (uint64_t)n * k_mul2, 29));
-}
-
-static uint64_t hash_bytes(const uint8_t *p, size_t n) {
-    if (n <= SHORT_MAX) return hash_short(short_words(p, n), n);
-    uint64_t h = (uint64_t)n * k_mul1;
+/* Byte strings longer than SHORT_MAX: word by word, then the tail. */
+static uint64_t hash_long(const uint8_t *p, size_t n) {
+    uint64_t h = (uint64_t)n * PK_HASH_K1;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        h ^= pk_load_u64(p + i) * k_mul2;
-        h = ((h << 27) | (h >> 37)) * k_mul1;
+        h ^= pk_load_u64(p + i) * PK_HASH_K2;
+        h = ((h << 27) | (h >> 37)) * PK_HASH_K1;
     }
     if (i < n) {
-        /* the tail byte by byte: short strings (flags, codes) are the common
-         * dictionary keys, and a memcpy call per value costs more than this */
         uint64_t t = 0;
         for (size_t k = 0; i + k < n; k++) t |= (uint64_t)p[i + k] << (8 * k);
-        h ^= t * k_mul2;
+        h ^= t * PK_HASH_K2;
     }
-    return finish(h);
+    return pk_hash_finish(h);
+}
+
+/* Any byte string, or a value of a fixed width other than 4 and 8. */
+static uint64_t hash_bytes(const uint8_t *p, size_t n) {
+    if (n <= SHORT_MAX) {
+        words2 w = short_words(p, n);
+        return pk_hash_words(w.a, w.b, n);
+    }
+    return hash_long(p, n);
 }
 
 /* Value widths with their own compiled loops: 4 and 8 bytes (INT32/FLOAT,
  * INT64/DOUBLE) load and compare one word; W_ANY is any other fixed width,
  * W_BINARY the BYTE_ARRAY values. */
 enum { W_BINARY = 0, W_ANY = -1 };
-
-PK_INLINE uint64_t hash_value(const uint8_t *p, size_t len, int w, bool padded) {
-    if (w == 4) return finish(pk_load_u32(p) + k_mul1);
-    if (w == 8) return finish(pk_load_u64(p) + k_mul1);
-    if (padded && len <= SHORT_MAX) return hash_short(short_words_padded(p, len), len);
-    return hash_bytes(p, len);
-}
 
 /* Entry e equals p[0..len) (fixed widths; byte strings compare in
  * put_binary). */
@@ -142,7 +115,7 @@ PK_INLINE uint64_t slot_key(const uint8_t *p, size_t len, int w, uint64_t h) {
 }
 
 PK_INLINE uint64_t key_hash(uint64_t key, int w) {
-    return w == 4 || w == 8 ? finish(key + k_mul1) : key;
+    return w == 4 || w == 8 ? pk_hash_fixed(key) : key;
 }
 
 static int width_class(const pk_dict_builder *d) {
@@ -217,9 +190,9 @@ static plank_status dict_insert(pk_dict_builder *d, uint64_t h, uint64_t key, co
     return PLANK_OK;
 }
 
-/* Values hashed ahead of their lookup: their slots are prefetched a block
- * before they are probed, so a table larger than the cache costs one
- * overlapped miss per value instead of a serial one. */
+/* Values are hashed a block at a time (the hash kernels), and when the table is
+ * larger than the cache their slots are prefetched before the block is probed, so
+ * such a table costs one overlapped miss per value instead of a serial one. */
 #define DICT_AHEAD 16
 /* Slots (16 bytes each) of a table that stays in a 32 KiB L1 data cache. */
 #define DICT_L1_SLOTS 2048
@@ -236,6 +209,35 @@ PK_INLINE const uint8_t *value_at(const pk_values *v, size_t i, int w, size_t *l
     return v->fixed + i * *len;
 }
 
+PK_INLINE void prefetch_slots(const pk_dict_builder *d, const uint64_t *h, size_t m) {
+    if (slot_count(d) <= DICT_L1_SLOTS) return; /* in L1: nothing to gain */
+    for (size_t k = 0; k < m; k++) __builtin_prefetch(&d->slots[2 * ((size_t)h[k] & d->slot_mask)]);
+}
+
+/* Hashes and words of the byte strings [i, i + m) of v: the hash kernel over padded
+ * input, then the long strings (and unpadded input) here. */
+static void binary_block(const pk_dict_builder *d, const pk_values *v, size_t i, size_t m,
+                         uint64_t *h, uint64_t *wa, uint64_t *wb) {
+    const int64_t *off = v->offsets + i;
+    if (v->padded && v->data) {
+        d->kernels->hash_short(v->data, off, m, wa, wb, h);
+        for (size_t k = 0; k < m; k++) {
+            size_t len = (size_t)(off[k + 1] - off[k]);
+            if (len > SHORT_MAX) h[k] = hash_long(v->data + off[k], len);
+        }
+        return;
+    }
+    for (size_t k = 0; k < m; k++) {
+        size_t len;
+        const uint8_t *p = value_at(v, i + k, W_BINARY, &len);
+        words2 x = {0, 0};
+        if (len <= SHORT_MAX) x = short_words(p, len);
+        wa[k] = x.a;
+        wb[k] = x.b;
+        h[k] = len <= SHORT_MAX ? pk_hash_words(x.a, x.b, len) : hash_long(p, len);
+    }
+}
+
 /* Byte strings. Slot word 1 holds the length above the entry index + 1,
  * and every entry of up to 16 bytes keeps its two masked words in `words`:
  * a short value is found from the slot and 16 bytes of `words`, without the
@@ -243,51 +245,41 @@ PK_INLINE const uint8_t *value_at(const pk_values *v, size_t i, int w, size_t *l
 static plank_status put_binary(pk_dict_builder *d, const pk_values *v, uint32_t *indices,
                                plank_error *err) {
     const size_t n = (size_t)v->n;
-    const bool padded = v->padded;
-    uint64_t ahead[DICT_AHEAD];
-    bool small = true;
-    for (size_t i = 0; i < n; i++) {
-        if (i % DICT_AHEAD == 0) {
-            /* A table in L1 gains nothing from prefetching: hash in line. */
-            small = slot_count(d) <= DICT_L1_SLOTS;
-            size_t m = small ? 0 : n - i < DICT_AHEAD ? n - i : DICT_AHEAD;
-            for (size_t k = 0; k < m; k++) {
-                size_t l;
-                const uint8_t *q = value_at(v, i + k, W_BINARY, &l);
-                ahead[k] = hash_value(q, l, W_BINARY, padded);
-                __builtin_prefetch(&d->slots[2 * ((size_t)ahead[k] & d->slot_mask)]);
-            }
-        }
-        size_t len;
-        const uint8_t *p = value_at(v, i, W_BINARY, &len);
-        const bool is_short = len <= SHORT_MAX;
-        words2 x = {0, 0};
-        if (is_short) x = padded ? short_words_padded(p, len) : short_words(p, len);
-        const uint64_t h = !small ? ahead[i % DICT_AHEAD]
-                           : is_short ? hash_short(x, len) : hash_bytes(p, len);
-        size_t s = (size_t)h & d->slot_mask;
-        for (;;) {
-            uint64_t e = d->slots[2 * s + 1];
-            if (!e) {
-                PK_FORWARD(dict_insert(d, h, h, p, len, s, &indices[i], err));
-                break;
-            }
-            if (d->slots[2 * s] == h && (e >> 32) == len) {
-                uint32_t ix = (uint32_t)e - 1;
-                bool eq;
-                if (is_short) {
-                    const uint8_t *wd = d->words.data + (size_t)ix * sizeof(words2);
-                    eq = ((pk_load_u64(wd) ^ x.a) | (pk_load_u64(wd + 8) ^ x.b)) == 0;
-                } else {
-                    const int64_t *off = (const int64_t *)(const void *)d->offsets.data;
-                    eq = memcmp(d->values.data + off[ix], p, len) == 0;
-                }
-                if (eq) {
-                    indices[i] = ix;
+    uint64_t hs[DICT_AHEAD], wa[DICT_AHEAD], wb[DICT_AHEAD];
+    for (size_t i0 = 0; i0 < n; i0 += DICT_AHEAD) {
+        const size_t m = n - i0 < DICT_AHEAD ? n - i0 : DICT_AHEAD;
+        binary_block(d, v, i0, m, hs, wa, wb);
+        prefetch_slots(d, hs, m);
+        for (size_t k = 0; k < m; k++) {
+            const size_t i = i0 + k;
+            size_t len;
+            const uint8_t *p = value_at(v, i, W_BINARY, &len);
+            const bool is_short = len <= SHORT_MAX;
+            const uint64_t h = hs[k];
+            size_t s = (size_t)h & d->slot_mask;
+            for (;;) {
+                uint64_t e = d->slots[2 * s + 1];
+                if (!e) {
+                    PK_FORWARD(dict_insert(d, h, h, p, len, s, &indices[i], err));
                     break;
                 }
+                if (d->slots[2 * s] == h && (e >> 32) == len) {
+                    uint32_t ix = (uint32_t)e - 1;
+                    bool eq;
+                    if (is_short) {
+                        const uint8_t *wd = d->words.data + (size_t)ix * sizeof(words2);
+                        eq = ((pk_load_u64(wd) ^ wa[k]) | (pk_load_u64(wd + 8) ^ wb[k])) == 0;
+                    } else {
+                        const int64_t *off = (const int64_t *)(const void *)d->offsets.data;
+                        eq = memcmp(d->values.data + off[ix], p, len) == 0;
+                    }
+                    if (eq) {
+                        indices[i] = ix;
+                        break;
+                    }
+                }
+                s = (s + 1) & d->slot_mask;
             }
-            s = (s + 1) & d->slot_mask;
         }
     }
     return PLANK_OK;
@@ -298,32 +290,32 @@ PK_INLINE plank_status put_body(pk_dict_builder *d, const pk_values *v, uint32_t
                                 plank_error *err) {
     size_t n = (size_t)v->n, len = (size_t)v->width;
     uint64_t ahead[DICT_AHEAD];
-    for (size_t i = 0; i < n; i++) {
-        if (i % DICT_AHEAD == 0) {
-            size_t m = n - i < DICT_AHEAD ? n - i : DICT_AHEAD;
-            for (size_t k = 0; k < m; k++) {
-                size_t l = (size_t)v->width;
-                const uint8_t *q = value_at(v, i + k, w, &l);
-                ahead[k] = hash_value(q, l, w, false); /* fixed widths: no short-string path */
-                __builtin_prefetch(&d->slots[2 * ((size_t)ahead[k] & d->slot_mask)]);
+    for (size_t i0 = 0; i0 < n; i0 += DICT_AHEAD) {
+        const size_t m = n - i0 < DICT_AHEAD ? n - i0 : DICT_AHEAD;
+        if (w == 4) d->kernels->hash_fixed32(v->fixed + i0 * 4, m, ahead);
+        else if (w == 8) d->kernels->hash_fixed64(v->fixed + i0 * 8, m, ahead);
+        else
+            for (size_t k = 0; k < m; k++) ahead[k] = hash_bytes(v->fixed + (i0 + k) * len, len);
+        prefetch_slots(d, ahead, m);
+        for (size_t k = 0; k < m; k++) {
+            const size_t i = i0 + k;
+            const uint8_t *p = value_at(v, i, w, &len);
+            uint64_t h = ahead[k];
+            uint64_t key = slot_key(p, len, w, h);
+            size_t s = (size_t)h & d->slot_mask;
+            for (;;) {
+                uint64_t e = d->slots[2 * s + 1];
+                if (!e) {
+                    PK_FORWARD(dict_insert(d, h, key, p, len, s, &indices[i], err));
+                    break;
+                }
+                if (d->slots[2 * s] == key &&
+                    (w == 4 || w == 8 || entry_equals(d, (uint32_t)(e - 1), p, len, w))) {
+                    indices[i] = (uint32_t)(e - 1);
+                    break;
+                }
+                s = (s + 1) & d->slot_mask;
             }
-        }
-        const uint8_t *p = value_at(v, i, w, &len);
-        uint64_t h = ahead[i % DICT_AHEAD];
-        uint64_t key = slot_key(p, len, w, h);
-        size_t s = (size_t)h & d->slot_mask;
-        for (;;) {
-            uint64_t e = d->slots[2 * s + 1];
-            if (!e) {
-                PK_FORWARD(dict_insert(d, h, key, p, len, s, &indices[i], err));
-                break;
-            }
-            if (d->slots[2 * s] == key &&
-                (w == 4 || w == 8 || entry_equals(d, (uint32_t)(e - 1), p, len, w))) {
-                indices[i] = (uint32_t)(e - 1);
-                break;
-            }
-            s = (s + 1) & d->slot_mask;
         }
     }
     return PLANK_OK;
@@ -481,6 +473,7 @@ plank_status pk_dict_builder_init(pk_dict_builder *d, plank_physical_type type, 
                                   const plank_allocator *alloc, plank_error *err) {
     memset(d, 0, sizeof *d);
     d->alloc = alloc ? alloc : pk_default_allocator();
+    d->kernels = pk_kernels_for(PK_SIMD_SCALAR);
     pk_buffer_init(&d->values, d->alloc);
     pk_buffer_init(&d->offsets, d->alloc);
     pk_buffer_init(&d->words, d->alloc);

@@ -107,6 +107,8 @@ typedef struct pk_dict_builder {
     plank_physical_type type;
     int32_t width;            /* fixed width (BOOLEAN not supported) */
     const plank_allocator *alloc;
+    const struct pk_kernels *kernels; /* the hash kernels' level (scalar after init; the
+                                         column writer gives it the writer's) */
     int64_t count;            /* distinct values so far */
     size_t plain_bytes;       /* size of the PLAIN dictionary page body so far */
     /* implementation state */

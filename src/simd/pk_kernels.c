@@ -42,6 +42,9 @@ static const pk_kernels pk_kernels_scalar = {
     .minmax_f64 = pk_minmax_f64_scalar,
     .delta_block64 = pk_delta_block64_scalar,
     .delta_block32 = pk_delta_block32_scalar,
+    .hash_fixed32 = pk_hash_fixed32_scalar,
+    .hash_fixed64 = pk_hash_fixed64_scalar,
+    .hash_short = pk_hash_short_scalar,
 };
 
 #ifdef PK_KERNELS_X86
@@ -82,6 +85,9 @@ static const pk_kernels pk_kernels_avx2 = {
     .minmax_f64 = pk_minmax_f64_avx2,
     .delta_block64 = pk_delta_block64_avx2,
     .delta_block32 = pk_delta_block32_avx2,
+    .hash_fixed32 = pk_hash_fixed32_avx2,
+    .hash_fixed64 = pk_hash_fixed64_avx2,
+    .hash_short = pk_hash_short_avx2,
 };
 
 /* AVX-512 F, BW, VL, DQ where it measured at least as fast as AVX2 on the AVX-512
@@ -123,6 +129,9 @@ static const pk_kernels pk_kernels_avx512 = {
     .minmax_f64 = pk_minmax_f64_avx2,
     .delta_block64 = pk_delta_block64_avx512,
     .delta_block32 = pk_delta_block32_avx512,
+    .hash_fixed32 = pk_hash_fixed32_avx512,
+    .hash_fixed64 = pk_hash_fixed64_avx512,
+    .hash_short = pk_hash_short_avx512,
 };
 #endif
 

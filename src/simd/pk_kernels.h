@@ -165,7 +165,41 @@ typedef struct pk_kernels {
                               uint64_t *min, uint64_t *ors);
     uint64_t (*delta_block32)(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,
                               uint64_t *min, uint64_t *ors);
+
+    /* ---- the dictionary builder's hashes (pk_hash_kernels.c) ---- */
+    /* out[i] = pk_hash_fixed(value i) of n values of 4 bytes (zero-extended) or 8; v need
+     * not be aligned. */
+    void (*hash_fixed32)(const uint8_t *v, size_t n, uint64_t *out);
+    void (*hash_fixed64)(const uint8_t *v, size_t n, uint64_t *out);
+    /* Byte strings i < n, len = off[i + 1] - off[i]: wa[i] and wb[i] = the string's first
+     * 16 bytes as two little-endian words, zero past its end, and out[i] =
+     * pk_hash_words(wa[i], wb[i], len), for every string of at most 16 bytes (for
+     * longer ones all three are unspecified). Reads 16 bytes from data + off[i] for
+     * every i: the caller guarantees them readable (padded values). */
+    void (*hash_short)(const uint8_t *data, const int64_t *off, size_t n, uint64_t *wa,
+                       uint64_t *wb, uint64_t *out);
 } pk_kernels;
+
+/* The dictionary builder's hash functions (what hash_fixed* and hash_short compute):
+ * a 64-bit xor-shift-multiply finalizer over the value, or over the two words of a
+ * short string and its length. */
+#define PK_HASH_K1 UINT64_C(0x9E3779B97F4A7C15)
+#define PK_HASH_K2 UINT64_C(0xC2B2AE3D27D4EB4F)
+
+static inline uint64_t pk_hash_finish(uint64_t h) {
+    h ^= h >> 31;
+    h *= PK_HASH_K2;
+    h ^= h >> 29;
+    h *= PK_HASH_K1;
+    return h ^ (h >> 32);
+}
+
+static inline uint64_t pk_hash_fixed(uint64_t x) { return pk_hash_finish(x + PK_HASH_K1); }
+
+static inline uint64_t pk_hash_words(uint64_t a, uint64_t b, uint64_t len) {
+    uint64_t t = b + len * PK_HASH_K2;
+    return pk_hash_finish(((a ^ PK_HASH_K2) * PK_HASH_K1) ^ ((t << 29) | (t >> 35)));
+}
 
 /* Values per DELTA_BINARY_PACKED block of the writer (4 miniblocks of 32). */
 #define PK_DELTA_BLOCK 128
@@ -248,19 +282,29 @@ int pk_kernels_available(const pk_kernels **out);
     uint64_t pk_delta_block32_##isa(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,   \
                                     uint64_t *min, uint64_t *ors);
 
+/* The hash kernels of one instruction set (pk_hash_kernels.c). */
+#define PK_HASH_KERNELS(isa)                                                                \
+    void pk_hash_fixed32_##isa(const uint8_t *v, size_t n, uint64_t *out);                    \
+    void pk_hash_fixed64_##isa(const uint8_t *v, size_t n, uint64_t *out);                    \
+    void pk_hash_short_##isa(const uint8_t *data, const int64_t *off, size_t n, uint64_t *wa, \
+                             uint64_t *wb, uint64_t *out);
+
 PK_UNPACK_LEVEL_KERNELS(scalar)
+PK_HASH_KERNELS(scalar)
 PK_BITS_KERNELS(scalar)
 PK_FILTER_KERNELS(scalar)
 PK_ENCODE_KERNELS(scalar)
 
 #ifdef PK_KERNELS_X86
 PK_UNPACK_LEVEL_KERNELS(avx2)
+PK_HASH_KERNELS(avx2)
 PK_BITS_KERNELS(avx2)
 PK_FILTER_KERNELS(avx2)
 PK_ENCODE_KERNELS(avx2)
 /* AVX-512 F, BW, VL, DQ (no VBMI: the level does not imply it); the bitmap kernels of
  * that level are the AVX2 ones. */
 PK_UNPACK_LEVEL_KERNELS(avx512)
+PK_HASH_KERNELS(avx512)
 PK_FILTER_KERNELS(avx512)
 void pk_pack32_avx512(const uint32_t *in, size_t n, int bw, uint8_t *out);
 void pk_minmax_i32_avx512(const int32_t *v, size_t n, uint32_t flip, int32_t *mn, int32_t *mx);

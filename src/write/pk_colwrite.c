@@ -50,7 +50,10 @@ plank_status pk_colw_init(pk_colw *c, const plank_schema_node *node, const pk_co
     pk_minmax_init(&c->p_mm, alloc);
     if (c->type == PLANK_BOOLEAN) c->o.dictionary = false;
     c->dict_on = c->o.dictionary;
-    if (c->dict_on) PK_FORWARD(pk_dict_builder_init(&c->dict, c->type, c->width, alloc, err));
+    if (c->dict_on) {
+        PK_FORWARD(pk_dict_builder_init(&c->dict, c->type, c->width, alloc, err));
+        c->dict.kernels = k;
+    }
     if (c->o.size_statistics) {
         if (c->max_def > 0) {
             c->def_hist = pk_calloc(alloc, sizeof(int64_t) * (size_t)(c->max_def + 1));
