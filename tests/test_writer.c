@@ -934,6 +934,150 @@ static void test_deep_histograms(const char *dir) {
     unlink(path);
 }
 
+/* ---- Bloom filters of dictionary-encoded pages --------------------------------- */
+
+/* The bytes of a chunk's bloom filter as stored in the file (NULL when it has none). */
+static uint8_t *bloom_bytes(plank_reader *r, const char *path, int32_t g, int32_t c, size_t *len) {
+    plank_column_chunk_info ci = {.struct_size = sizeof ci};
+    CHECK(plank_reader_column_chunk(r, g, c, &ci, NULL) == PLANK_OK);
+    if (ci.bloom_filter_offset < 0 || ci.bloom_filter_length <= 0) return NULL;
+    FILE *f = fopen(path, "rb");
+    uint8_t *b = malloc((size_t)ci.bloom_filter_length);
+    *len = (size_t)ci.bloom_filter_length;
+    bool ok = f && fseek(f, (long)ci.bloom_filter_offset, SEEK_SET) == 0 &&
+              fread(b, 1, *len, f) == *len;
+    if (f) fclose(f);
+    CHECK(ok);
+    return b;
+}
+
+/* A dictionary-encoded page hashes its new entries into the bloom filter instead of
+ * every value: the filter must be the same bytes as with the dictionary off, for
+ * INT64, DOUBLE (-0.0 and +0.0, two NaNs: distinct bit patterns), strings and FLBA,
+ * with a dictionary that falls back to PLAIN mid-chunk (its size limit), nulls, and
+ * every value found by plank_bloom_filter_check. */
+#define BD_ROWS 30000
+static void test_bloom_dictionary(const char *dir) {
+    static int64_t vi[BD_ROWS];
+    static double vd[BD_ROWS];
+    static uint8_t vf[BD_ROWS * 6];
+    static int64_t so[BD_ROWS + 1];
+    static char sd[BD_ROWS * 12 + 16];
+    static uint8_t valid[BD_ROWS / 8 + 1];
+    static const double specials[] = {-0.0, 0.0, 1.5, -2.25};
+    so[0] = 0;
+    for (int i = 0; i < BD_ROWS; i++) {
+        /* few distinct values at first, then ever more: the dictionary fills and falls back */
+        int64_t k = i < BD_ROWS / 3 ? i % 37 : (int64_t)i * 7919 % 20011;
+        vi[i] = k * 1000003;
+        vd[i] = i % 11 == 0 ? specials[(i / 11) % 4] : (double)k / 3.0;
+        if (i % 97 == 0) {
+            uint64_t nan1 = 0x7FF8000000000001ull, nan2 = 0xFFF8000000000002ull;
+            memcpy(&vd[i], i % 2 ? &nan1 : &nan2, 8);
+        }
+        for (int b = 0; b < 6; b++) vf[i * 6 + b] = (uint8_t)(k >> (b * 3));
+        int n = snprintf(sd + so[i], 13, "s%lld", (long long)(k * 31));
+        so[i + 1] = so[i] + n;
+        if (i % 13 != 5) valid[i / 8] |= (uint8_t)(1u << (i % 8));
+    }
+    plank_schema_field f[5];
+    for (int i = 0; i < 5; i++) plank_schema_field_init(&f[i]);
+    f[0].num_children = 4;
+    const char *names[4] = {"i", "d", "s", "f"};
+    const plank_physical_type pt[4] = {PLANK_INT64, PLANK_DOUBLE, PLANK_BYTE_ARRAY,
+                                       PLANK_FIXED_LEN_BYTE_ARRAY};
+    for (int c = 0; c < 4; c++) {
+        f[c + 1].name = names[c];
+        f[c + 1].physical_type = pt[c];
+        f[c + 1].repetition = PLANK_OPTIONAL;
+    }
+    f[4].type_length = 6;
+    plank_column_options co[4];
+    for (int c = 0; c < 4; c++) {
+        plank_column_options_init(&co[c]);
+        co[c].path = names[c];
+        co[c].bloom_filter = true;
+    }
+    char path[2][512];
+    for (int dict = 0; dict < 2; dict++) {
+        snprintf(path[dict], sizeof path[dict], "%s/bloomdict%d.parquet", dir, dict);
+        plank_writer_options o;
+        plank_writer_options_init(&o);
+        o.dictionary = dict == 1;
+        o.dictionary_page_size = 4000;
+        o.page_rows = 1000;
+        o.row_group_rows = 20000;
+        o.columns = co;
+        o.num_column_options = 4;
+        plank_writer *w;
+        plank_error err;
+        plank_status st = plank_writer_open_path(&w, path[dict], f, 5, &o, &err);
+        CHECK_MSG(st == PLANK_OK, "%s", err.message);
+        if (st != PLANK_OK) return;
+        plank_batch b[4];
+        memset(b, 0, sizeof b);
+        for (int c = 0; c < 4; c++) {
+            b[c].struct_size = sizeof b[c];
+            b[c].length = BD_ROWS;
+            b[c].validity = valid;
+        }
+        b[0].values = vi;
+        b[1].values = vd;
+        b[2].offsets = so;
+        b[2].data = (const uint8_t *)sd;
+        b[3].values = vf;
+        st = plank_writer_write_rows(w, b, BD_ROWS, &err);
+        CHECK_MSG(st == PLANK_OK, "%s", err.message);
+        CHECK_MSG(plank_writer_close(w, &err) == PLANK_OK, "%s", err.message);
+    }
+    plank_reader *r[2];
+    for (int d = 0; d < 2; d++)
+        CHECK(plank_reader_open_path(&r[d], path[d], NULL, NULL) == PLANK_OK);
+    CHECK_EQ_I64(plank_reader_num_row_groups(r[1]), 2);
+    int fell_back = 0;
+    for (int32_t g = 0; g < plank_reader_num_row_groups(r[1]); g++) {
+        for (int c = 0; c < 4; c++) {
+            plank_column_chunk_info ci = {.struct_size = sizeof ci};
+            CHECK(plank_reader_column_chunk(r[1], g, c, &ci, NULL) == PLANK_OK);
+            /* data pages by encoding: dictionary-encoded ones, then fallen-back ones */
+            bool has_dict = false, has_other = false;
+            for (int e = 0; e < ci.num_encoding_stats; e++) {
+                const plank_encoding_stat *es = &ci.encoding_stats[e];
+                if (es->page_type == PLANK_PAGE_DICTIONARY) continue;
+                if (es->encoding == PLANK_ENC_RLE_DICTIONARY) has_dict = true;
+                else has_other = true;
+            }
+            CHECK_MSG(has_dict, "row group %d column %s has no dictionary pages", (int)g, names[c]);
+            fell_back += has_dict && has_other;
+            size_t l0 = 0, l1 = 0;
+            uint8_t *b0 = bloom_bytes(r[0], path[0], g, c, &l0), *b1 = bloom_bytes(r[1], path[1], g, c, &l1);
+            CHECK_MSG(b0 && b1 && l0 == l1 && memcmp(b0, b1, l0) == 0,
+                      "row group %d column %s: bloom filters differ with the dictionary on", (int)g,
+                      names[c]);
+            free(b0);
+            free(b1);
+            plank_bloom_filter *bf = NULL;
+            CHECK(plank_reader_bloom_filter(r[1], g, c, &bf, NULL) == PLANK_OK && bf);
+            int missing = 0;
+            for (int i = g * 20000; bf && i < BD_ROWS && i < (g + 1) * 20000; i++) {
+                if (!(valid[i / 8] >> (i % 8) & 1)) continue;
+                const void *p = c == 0 ? (const void *)&vi[i] : c == 1 ? (const void *)&vd[i]
+                                : c == 2 ? (const void *)(sd + so[i]) : (const void *)(vf + i * 6);
+                size_t len = c < 2 ? 8 : c == 2 ? (size_t)(so[i + 1] - so[i]) : 6;
+                missing += !plank_bloom_filter_check(bf, p, len);
+            }
+            CHECK_MSG(missing == 0, "column %s: %d values missing from the bloom filter", names[c],
+                      missing);
+            plank_bloom_filter_free(bf);
+        }
+    }
+    CHECK_MSG(fell_back >= 4, "only %d chunks fell back from their dictionary", fell_back);
+    for (int d = 0; d < 2; d++) {
+        plank_reader_close(r[d]);
+        unlink(path[d]);
+    }
+}
+
 /* ---- NaN pages in the ColumnIndex ------------------------------------------ */
 
 /* Counts the rows of `where` through the pushdown scan (page index on). */
@@ -1605,6 +1749,7 @@ int main(void) {
     test_matrix(dir);
     test_nested(dir);
     test_deep_histograms(dir);
+    test_bloom_dictionary(dir);
     test_boundary_order(dir);
     test_dictionary_sample(dir);
     test_nan_pages(dir);

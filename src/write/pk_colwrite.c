@@ -136,6 +136,20 @@ static plank_status bloom_hash_values(pk_colw *c, const pk_values *v, plank_erro
     return PLANK_OK;
 }
 
+/* A dictionary-encoded page's values are its dictionary entries: hashing the entries it
+ * added, [from, count), puts the same hashes into the set as hashing every value, once
+ * per distinct value instead of once per value (the bitset written is the same). */
+static plank_status bloom_hash_entries(pk_colw *c, int64_t from, plank_error *err) {
+    pk_values e;
+    pk_dict_builder_entries(&c->dict, &e);
+    if (from >= e.n) return PLANK_OK;
+    pk_values added = e;
+    added.n = e.n - from;
+    if (e.type == PLANK_BYTE_ARRAY) added.offsets = e.offsets + from;
+    else added.fixed = e.fixed + (size_t)from * (size_t)e.width;
+    return bloom_hash_values(c, &added, err);
+}
+
 /* ---- Pages --------------------------------------------------------------------- */
 
 /* The page's min/max over the distinct dictionary entries idx[0..n) uses. */
@@ -244,6 +258,7 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
     }
     int64_t nulls = c->p_slots - c->p_values;
     int64_t entry_bytes = (int64_t)c->dict.plain_bytes; /* before this page's entries */
+    int64_t entries_before = c->dict.count;             /* the bloom filter's, below */
     if (c->dict_on && c->o.dictionary_sample && c->dict_pages == 0 && c->dict.count == 0 &&
         v.n >= PK_DICT_SAMPLE_PAGE)
         PK_FORWARD(dict_sample(c, &v, err));
@@ -264,7 +279,8 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
         PK_FORWARD(pk_minmax_update(&c->p_mm, c->sort, &v, c->kernels, err));
         PK_FORWARD(pk_minmax_merge(&c->c_mm, c->sort, &c->p_mm, err));
     }
-    if (c->o.bloom) PK_FORWARD(bloom_hash_values(c, &v, err));
+    /* a dictionary-encoded page's bloom hashes come from its new entries (below) */
+    if (c->o.bloom && !c->dict_on) PK_FORWARD(bloom_hash_values(c, &v, err));
     if (c->geo) pk_geo_update(&c->geo_acc, &v);
     int64_t unencoded = 0;
     if (c->type == PLANK_BYTE_ARRAY) unencoded = v.offsets[v.n] - v.offsets[0];
@@ -300,6 +316,7 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
         PK_FORWARD(pk_buffer_resize(&c->idx, (size_t)v.n * 4, err));
         PK_FORWARD(pk_dict_builder_put(&c->dict, &v, (uint32_t *)c->idx.data, err));
         if (mm_from_dict) PK_FORWARD(minmax_from_dict(c, (const uint32_t *)c->idx.data, v.n, err));
+        if (c->o.bloom) PK_FORWARD(bloom_hash_entries(c, entries_before, err));
         if (mm_after_dict) {
             if (c->dict.put_range_known)
                 PK_FORWARD(pk_minmax_offer_int(&c->p_mm, c->sort, c->dict.put_lo,
