@@ -124,14 +124,29 @@ static plank_status bloom_add(pk_colw *c, uint64_t h, plank_error *err) {
     return PLANK_OK;
 }
 
+/* Values hashed a block ahead of their insertion: the set of a chunk of mostly
+ * distinct values (keys, free text) outgrows the cache, and probing it slot by slot was
+ * one serial miss per value (85% of the hashing's time in a profile); the block's slots
+ * are prefetched first so the misses overlap (64 ahead measured a little faster than
+ * 16 with eight bloom columns: best 964-1037 against 1090-1300 ms). */
+#define PK_BLOOM_AHEAD 64
+
 static plank_status bloom_hash_values(pk_colw *c, const pk_values *v, plank_error *err) {
-    for (int64_t i = 0; i < v->n; i++) {
-        uint64_t h;
-        if (v->type == PLANK_BYTE_ARRAY)
-            h = pk_bloom_hash(v->data + v->offsets[i], (size_t)(v->offsets[i + 1] - v->offsets[i]));
-        else
-            h = pk_bloom_hash(v->fixed + (size_t)i * (size_t)v->width, (size_t)v->width);
-        PK_FORWARD(bloom_add(c, h, err));
+    uint64_t h[PK_BLOOM_AHEAD];
+    for (int64_t i0 = 0; i0 < v->n; i0 += PK_BLOOM_AHEAD) {
+        int64_t m = v->n - i0 < PK_BLOOM_AHEAD ? v->n - i0 : PK_BLOOM_AHEAD;
+        for (int64_t k = 0; k < m; k++) {
+            int64_t i = i0 + k;
+            if (v->type == PLANK_BYTE_ARRAY)
+                h[k] = pk_bloom_hash(v->data + v->offsets[i],
+                                     (size_t)(v->offsets[i + 1] - v->offsets[i]));
+            else
+                h[k] = pk_bloom_hash(v->fixed + (size_t)i * (size_t)v->width, (size_t)v->width);
+        }
+        if (c->bloom_cap > 4096) /* past 32 KiB */
+            for (int64_t k = 0; k < m; k++)
+                __builtin_prefetch(&c->bloom_set[(size_t)(h[k] ^ (h[k] >> 29)) & (c->bloom_cap - 1)]);
+        for (int64_t k = 0; k < m; k++) PK_FORWARD(bloom_add(c, h[k], err));
     }
     return PLANK_OK;
 }
