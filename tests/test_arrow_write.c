@@ -96,6 +96,19 @@ static int same_json(const char *file, const char *what, const aj_buf *want, con
 
 /* A batch of list<int64>, struct<a: string, b: double>, map<string, int32> and
  * list<list<int32>>, sliced at every level (rows 1..4 of the arrays). */
+/* A writer of g_tmp1 with the Parquet schema of sch; NULL (a check failed) on error. */
+static plank_writer *open_for(struct ArrowSchema *sch) {
+    plank_schema_field *f = NULL;
+    int32_t nf = 0;
+    plank_error e;
+    CHECK(plank_schema_from_arrow(sch, NULL, &f, &nf, &e) == PLANK_OK);
+    plank_writer *w = NULL;
+    plank_status rc = plank_writer_open_path(&w, g_tmp1, f, nf, NULL, &e);
+    CHECK_MSG(rc == PLANK_OK, "%s", e.message);
+    plank_schema_fields_free(NULL, f, nf);
+    return rc == PLANK_OK ? w : NULL;
+}
+
 static void test_nested_batch(void) {
     pool_reset();
     struct ArrowSchema *sch = S("+s", "", 0,
@@ -136,16 +149,10 @@ static void test_nested_batch(void) {
     struct ArrowArray *m = A(4, 2, 1, 2, &mval, mo, NULL, ent, NULL, NULL);
     struct ArrowArray *rb = A(4, 0, 0, 1, NULL, NULL, NULL, li, st, m);
 
-    plank_schema_field *f = NULL;
-    int32_t nf = 0;
     plank_error e;
-    CHECK(plank_schema_from_arrow(sch, NULL, &f, &nf, &e) == PLANK_OK);
-    plank_writer *w = NULL;
-    plank_status rc = plank_writer_open_path(&w, g_tmp1, f, nf, NULL, &e);
-    CHECK_MSG(rc == PLANK_OK, "%s", e.message);
-    plank_schema_fields_free(NULL, f, nf);
-    if (rc != PLANK_OK) return;
-    rc = plank_writer_write_arrow(w, sch, rb, &e);
+    plank_writer *w = open_for(sch);
+    if (!w) return;
+    plank_status rc = plank_writer_write_arrow(w, sch, rb, &e);
     CHECK_MSG(rc == PLANK_OK, "%s", e.message);
     rc = plank_writer_write_arrow(w, sch, rb, &e); /* twice: 8 rows */
     CHECK_MSG(rc == PLANK_OK, "%s", e.message);
@@ -171,6 +178,133 @@ static void test_nested_batch(void) {
     free(want.p);
     free(got.p);
     unlink(g_tmp1);
+}
+
+/* ---- Flat columns: the Arrow buffers taken as they are --------------------------------- */
+
+/* Writes rb twice through plank_writer_write_arrow to g_tmp1 and compares the 8 rows
+ * read back with want4 (the 4 rows of rb) twice. */
+static void write_twice_and_check(const char *what, struct ArrowSchema *sch,
+                                  struct ArrowArray *rb, const char *want4) {
+    plank_error e;
+    plank_writer *w = open_for(sch);
+    if (!w) return;
+    plank_status rc = PLANK_OK;
+    for (int t = 0; t < 2; t++) {
+        rc = plank_writer_write_arrow(w, sch, rb, &e);
+        CHECK_MSG(rc == PLANK_OK, "%s: %s", what, e.message);
+    }
+    rc = plank_writer_close(w, &e);
+    CHECK_MSG(rc == PLANK_OK, "%s", e.message);
+    aj_buf got = {0}, want = {0};
+    char why[600];
+    int64_t rows = file_json(g_tmp1, &got, why, sizeof why);
+    CHECK_MSG(rows == 8, "%s: %lld rows: %s", what, (long long)rows, why);
+    aj_str(&want, want4);
+    aj_str(&want, want4);
+    CHECK(same_json(what, "write_arrow", &want, &got));
+    free(want.p);
+    free(got.p);
+    unlink(g_tmp1);
+}
+
+/* Leaves directly under the record go to the writer as the Arrow buffers themselves
+ * (values and string bytes not copied). A batch at offset 1 whose columns have offsets
+ * of their own: utf8 and large_utf8 whose null slots still span bytes (Arrow allows
+ * it), and a nullable int64. Then a required double and a nullable int32 beside a
+ * struct (shredded as before), and a required column with a null bit, refused. */
+static void test_flat_batch(void) {
+    pool_reset();
+    struct ArrowSchema *sch = S("+s", "", 0, S("u", "s", NUL, NULL, NULL, NULL),
+                                S("U", "ls", NUL, NULL, NULL, NULL),
+                                S("l", "i", NUL, NULL, NULL, NULL));
+    /* record r is element r + 1 + (the column's offset) of each column */
+    /* s, offset 2: elements 3..6 = "d", null (spanning "efg"), "", "hi" */
+    static const int32_t so[] = {0, 1, 2, 3, 4, 7, 7, 9};
+    static const char sd[] = "abcdefghi";
+    uint8_t sval = 0x68;
+    /* ls, offset 0: elements 1..4 = "P", null (spanning "QR"), "", "STU" */
+    static const int64_t lo[] = {0, 5, 6, 8, 8, 11};
+    static const char ld[] = "-----PQRSTU";
+    uint8_t lval = 0x1a;
+    /* i, offset 1: elements 2..5 = 7, -8, null, 10 */
+    static const int64_t iv[] = {0, 0, 7, -8, 9, 10};
+    uint8_t ival = 0x2c;
+    struct ArrowArray *rb = A(4, 1, 0, 1, NULL, NULL, NULL,
+                              A(5, 2, 1, 3, &sval, so, sd, NULL, NULL, NULL),
+                              A(5, 0, 1, 3, &lval, lo, ld, NULL, NULL, NULL),
+                              A(5, 1, 1, 2, &ival, iv, NULL, NULL, NULL, NULL));
+    write_twice_and_check("flat batch", sch, rb,
+                          "[\"d\",\"P\",\"7\"]\n"
+                          "[null,null,\"-8\"]\n"
+                          "[\"\",\"\",null]\n"
+                          "[\"hi\",\"STU\",\"10\"]\n");
+
+    pool_reset();
+    struct ArrowSchema *sch2 = S("+s", "", 0, S("g", "d", 0, NULL, NULL, NULL),
+                                 S("i", "n", NUL, NULL, NULL, NULL),
+                                 S("+s", "st", NUL, S("u", "a", NUL, NULL, NULL, NULL), NULL, NULL));
+    static const double dv[] = {9, 1.5, -2, 0.25, 3};
+    static const int32_t nv[] = {4, 5, 6, 7};
+    uint8_t nval = 0x0b; /* elements 0, 1, 3 valid */
+    static const int32_t ao[] = {0, 1, 3, 3, 4};
+    static const char ad[] = "xyzw";
+    struct ArrowArray *rb2 = A(4, 0, 0, 1, NULL, NULL, NULL,
+                               A(4, 1, 0, 2, NULL, dv, NULL, NULL, NULL, NULL),
+                               A(4, 0, 1, 2, &nval, nv, NULL, NULL, NULL, NULL),
+                               A(4, 0, 0, 1, NULL, NULL, NULL,
+                                 A(4, 0, 0, 3, NULL, ao, ad, NULL, NULL, NULL), NULL, NULL));
+    write_twice_and_check("flat beside a struct", sch2, rb2,
+                          "[1.5,4,{\"a\":\"x\"}]\n"
+                          "[-2,5,{\"a\":\"yz\"}]\n"
+                          "[0.25,null,{\"a\":\"\"}]\n"
+                          "[3,7,{\"a\":\"w\"}]\n");
+
+    /* the required double with a null: refused, nothing written for it */
+    uint8_t dval = 0x0d;
+    struct ArrowArray *bad = A(4, 0, 0, 1, NULL, NULL, NULL,
+                               A(4, 1, 1, 2, &dval, dv, NULL, NULL, NULL, NULL),
+                               A(4, 0, 1, 2, &nval, nv, NULL, NULL, NULL, NULL),
+                               A(4, 0, 0, 1, NULL, NULL, NULL,
+                                 A(4, 0, 0, 3, NULL, ao, ad, NULL, NULL, NULL), NULL, NULL));
+    plank_error e;
+    plank_writer *w = open_for(sch2);
+    if (!w) return;
+    CHECK(plank_writer_write_arrow(w, sch2, bad, &e) == PLANK_ERR_INVALID_ARGUMENT);
+    CHECK_MSG(strstr(e.message, "arrow array d:") != NULL, "%s", e.message);
+    plank_writer_abort(w);
+
+    /* decimals narrowed: decimal(15,2) to INT64 (a null slot holding a value that would
+     * not fit), decimal(5,2) to INT32; printed back as decimal128 hex bytes */
+    pool_reset();
+    struct ArrowSchema *sch3 = S("+s", "", 0, S("d:15,2", "p", NUL, NULL, NULL, NULL),
+                                 S("d:5,2", "q", 0, NULL, NULL, NULL), NULL);
+    static const int64_t pv[] = {77, 77, 12345, 0, -1, -1, 5, 1, 0, 0};
+    uint8_t pval = 0x16; /* elements 1, 2, 4 valid; 3 (not fitting) null */
+    static const int64_t qv[] = {100, 0, -200, -1, 99999, 0, 7, 0};
+    struct ArrowArray *rb3 = A(4, 0, 0, 1, NULL, NULL, NULL,
+                               A(4, 1, 1, 2, &pval, pv, NULL, NULL, NULL, NULL),
+                               A(4, 0, 0, 2, NULL, qv, NULL, NULL, NULL, NULL), NULL);
+    write_twice_and_check("flat decimals", sch3, rb3,
+                          "[\"39300000000000000000000000000000\",\"64000000000000000000000000000000\"]\n"
+                          "[\"ffffffffffffffffffffffffffffffff\",\"38ffffffffffffffffffffffffffffff\"]\n"
+                          "[null,\"9f860100000000000000000000000000\"]\n"
+                          "[\"00000000000000000000000000000000\",\"07000000000000000000000000000000\"]\n");
+    /* a valid value past 8 bytes, and one past 4: refused */
+    static const int64_t pbig[] = {0, 0, 1, 1, 0, 0, 0, 0, 0, 0};
+    static const int64_t qbig[] = {0, 0, (int64_t)1 << 40, 0, 0, 0, 0, 0};
+    static const int64_t *const bigs[2][2] = {{pbig, qv}, {pv, qbig}};
+    for (int k = 0; k < 2; k++) {
+        struct ArrowArray *big = A(4, 0, 0, 1, NULL, NULL, NULL,
+                                   A(4, 1, 1, 2, &pval, bigs[k][0], NULL, NULL, NULL, NULL),
+                                   A(4, 0, 0, 2, NULL, bigs[k][1], NULL, NULL, NULL, NULL), NULL);
+        w = open_for(sch3);
+        if (!w) return;
+        CHECK(plank_writer_write_arrow(w, sch3, big, &e) == PLANK_ERR_INVALID_ARGUMENT);
+        CHECK_MSG(strstr(e.message, k ? "arrow array q:" : "arrow array p:") &&
+                      strstr(e.message, "does not fit"), "%s", e.message);
+        plank_writer_abort(w);
+    }
 }
 
 /* ---- A stream that fails ------------------------------------------------------------------- */
@@ -434,6 +568,7 @@ int main(void) {
     snprintf(g_tmp1, sizeof g_tmp1, "%s/plank_arrow_write_%d_a.parquet", tmp, (int)getpid());
     snprintf(g_tmp2, sizeof g_tmp2, "%s/plank_arrow_write_%d_b.parquet", tmp, (int)getpid());
     test_nested_batch();
+    test_flat_batch();
     test_failing_stream();
     const char *dir = th_testing_dir();
     if (!dir) {

@@ -980,12 +980,24 @@ static plank_status emit(shredder *sh, const pk_inode *n, const struct ArrowArra
     return PLANK_OK;
 }
 
+/* A leaf directly under the root whose Arrow values are already the writer's (fixed
+ * widths taken as they are, byte strings), or decimals narrowed to the column's width.
+ * Its batch points at the Arrow buffers, or at decimals converted in one loop
+ * (flat_column), instead of being shredded value by value: no copy of the bytes. */
+static bool flat_leaf(const pk_inode *n) {
+    return n->kind == PK_IN_LEAF && n->index_width == 0 && n->max_rep == 0 &&
+           ((n->conv == PK_IC_COPY && n->src_width == n->out_width) ||
+            n->conv == PK_IC_BINARY32 || n->conv == PK_IC_BINARY64 ||
+            n->conv == PK_IC_DECIMAL);
+}
+
 static plank_status shred_pass(shredder *sh, const struct ArrowArray *array) {
     const pk_inode *root = sh->t->root;
     for (int64_t j = 0; j < array->length; j++) {
         if (!is_valid(array, j)) return bad_array(sh, root, "a null record (top-level struct)");
         for (int32_t k = 0; k < root->num_children; k++)
-            PK_FORWARD(emit(sh, root->children[k], array->children[k], j + array->offset, 0));
+            if (!flat_leaf(root->children[k]))
+                PK_FORWARD(emit(sh, root->children[k], array->children[k], j + array->offset, 0));
     }
     return PLANK_OK;
 }
@@ -1033,6 +1045,95 @@ static plank_status alloc_column(pk_shredded *out, int32_t l, const pk_inode *le
     return PLANK_OK;
 }
 
+/* Flat decimals narrowed into o (rows * out_width bytes), each valid one checked to fit
+ * (null slots may hold anything): 16-byte values to INT64, the common case, as two
+ * words, others byte by byte as leaf_value does. */
+static plank_status flat_decimals(shredder *sh, const pk_inode *n, const struct ArrowArray *a,
+                                  int64_t first, int64_t rows, const uint8_t *valid, uint8_t *o,
+                                  plank_batch *bt) {
+    const int32_t w = n->src_width, ow = n->out_width;
+    const bool be = n->physical_type == PLANK_FIXED_LEN_BYTE_ARRAY;
+    const uint8_t *src = (const uint8_t *)a->buffers[1] + (size_t)first * (size_t)w;
+    bt->values = o;
+    if (w == 16 && ow == 8 && !be) {
+        uint64_t bad = 0;
+        for (int64_t i = 0; i < rows; i++) {
+            uint64_t lo = pk_load_u64(src + 16 * i), hi = pk_load_u64(src + 16 * i + 8);
+            uint64_t off = hi ^ (uint64_t)((int64_t)lo >> 63); /* 0 when it sign-extends lo */
+            if (valid && !pk_bit_get(valid, first + i)) off = 0;
+            bad |= off;
+            pk_store_u64(o + 8 * i, lo);
+        }
+        return bad ? bad_array(sh, n, "decimal value does not fit its precision") : PLANK_OK;
+    }
+    for (int64_t i = 0; i < rows; i++) {
+        if (valid && !pk_bit_get(valid, first + i)) continue;
+        const uint8_t *v = src + (size_t)i * (size_t)w;
+        if (!dec_fits(v, w, ow)) return bad_array(sh, n, "decimal value does not fit its precision");
+        uint8_t *d = o + (size_t)i * (size_t)ow;
+        for (int32_t b = 0; b < ow; b++) d[be ? ow - 1 - b : b] = dec_byte(v, w, b);
+    }
+    return PLANK_OK;
+}
+
+/* The batch of flat leaf n (column l, Arrow array a, checked by check_array) over the
+ * records' rows: values, or offsets and bytes, borrowed from a for the call that writes
+ * it (int32 offsets widened to int64); definition levels made here, and a required
+ * leaf's nulls refused as the shredder refuses them. */
+static plank_status flat_column(shredder *sh, pk_shredded *out, int32_t l, const pk_inode *n,
+                                const struct ArrowArray *a, int64_t first, int64_t rows) {
+    const uint8_t *valid = a->null_count != 0 && a->n_buffers >= 1 ? a->buffers[0] : NULL;
+    if (valid && !n->nullable)
+        for (int64_t i = 0; i < rows; i++)
+            if (!pk_bit_get(valid, first + i)) return null_error(sh, n);
+    if ((uint64_t)rows > SIZE_MAX / 32)
+        return pk_error_set(sh->err, PLANK_ERR_OUT_OF_MEMORY, "arrow batch too large");
+    size_t nr = (size_t)rows;
+    const bool binary = n->physical_type == PLANK_BYTE_ARRAY;
+    /* int64 offsets are borrowed; int32 ones (and an empty batch's) made here */
+    const bool own_offsets = binary && (n->conv == PK_IC_BINARY32 || rows == 0);
+    size_t dsz = n->def > 0 ? round16(nr * sizeof(int16_t)) : 0;
+    size_t osz = own_offsets ? round16((nr + 1) * sizeof(int64_t)) : 0;
+    size_t vsz = n->conv == PK_IC_DECIMAL ? round16(nr * (size_t)n->out_width) : 0;
+    size_t total = dsz + osz + vsz + 16;
+    uint8_t *m = pk_calloc(&out->alloc, total);
+    if (!m) return pk_error_set(sh->err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+    out->blocks[l] = m;
+    out->sizes[l] = total;
+    plank_batch *bt = &out->cols[l];
+    bt->struct_size = sizeof *bt;
+    bt->length = rows;
+    bt->physical_type = n->physical_type;
+    bt->value_width = binary ? 0 : n->out_width;
+    if (dsz) {
+        int16_t *def = (int16_t *)(void *)m;
+        int64_t nulls = 0;
+        for (int64_t i = 0; i < rows; i++) {
+            bool v = !valid || pk_bit_get(valid, first + i);
+            def[i] = v ? n->def : n->null_def;
+            nulls += !v;
+        }
+        bt->def_levels = def;
+        bt->null_count = nulls;
+    }
+    if (n->conv == PK_IC_DECIMAL)
+        return flat_decimals(sh, n, a, first, rows, valid, m + dsz, bt);
+    if (!binary) {
+        bt->values = (const uint8_t *)a->buffers[1] + (size_t)first * (size_t)n->out_width;
+        return PLANK_OK;
+    }
+    if (own_offsets) {
+        int64_t *o = (int64_t *)(void *)(m + dsz);
+        for (int64_t i = 0; rows > 0 && i <= rows; i++) o[i] = load_off(a->buffers[1], false, first + i);
+        bt->offsets = o;
+    } else {
+        bt->offsets = (const int64_t *)a->buffers[1] + first;
+    }
+    /* the bytes (NULL when every value is empty: the writer wants a pointer) */
+    bt->data = a->buffers[2] ? (const uint8_t *)a->buffers[2] : m;
+    return PLANK_OK;
+}
+
 void pk_shredded_free(pk_shredded *s) {
     if (!s) return;
     for (int32_t l = 0; l < s->num_columns; l++)
@@ -1063,8 +1164,15 @@ plank_status pk_arrow_shred(const pk_itree *t, const struct ArrowArray *array,
         st = pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
     sh.cols = cols;
     if (st == PLANK_OK) st = shred_pass(&sh, array);
+    const pk_inode *root = t->root;
+    for (int32_t k = 0; k < root->num_children && st == PLANK_OK; k++) {
+        const pk_inode *c = root->children[k];
+        if (flat_leaf(c))
+            st = flat_column(&sh, out, c->first_leaf, c, array->children[k],
+                             array->offset + array->children[k]->offset, array->length);
+    }
     for (int32_t l = 0; l < t->num_leaves && st == PLANK_OK; l++)
-        st = alloc_column(out, l, t->leaves[l], &cols[l], err);
+        if (!out->blocks[l]) st = alloc_column(out, l, t->leaves[l], &cols[l], err);
     if (st == PLANK_OK) {
         sh.fill = true;
         st = shred_pass(&sh, array);
