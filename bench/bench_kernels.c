@@ -47,7 +47,8 @@ typedef struct op {
                  16 minmax_i32, 17 minmax_i64, 18 delta_block64 (128 values),
                  19 minmax_f64, 20 bss_encode (width = size),
                  21 level_hist16 (max = bw), 22 the plain histogram loop,
-                 23 hash_fixed32, 24 hash_fixed64, 25 hash_short (offsets in valid) */
+                 23 hash_fixed32, 24 hash_fixed64, 25 hash_short (offsets in valid),
+                 26 pack64 */
     const pk_kernels *k;
     int size, bw;
     const uint8_t *in;
@@ -145,6 +146,7 @@ static void run(const op *o) {
         break;
     }
     case 22: sink += plain_hist(o->lv, o->n, o->bw); break;
+    case 26: o->k->pack64((const uint64_t *)(const void *)o->in, o->n, o->bw, o->out); break;
     case 23: o->k->hash_fixed32(o->in, o->n, o->out); break;
     case 24: o->k->hash_fixed64(o->in, o->n, o->out); break;
     case 25: {
@@ -423,6 +425,23 @@ static void bench_encode(const pk_kernels **tabs, int ntab) {
         }
         printf(" - |\n");
     }
+    /* pack64 at widths of wide DELTA miniblocks (4096 values of 8 bytes: in holds 2n words) */
+    static const int widths64[] = {33, 40, 48, 56, 64};
+    uint8_t *wide_out = aligned_alloc(64, n * 8 + 64);
+    for (size_t wi = 0; wi < sizeof widths64 / sizeof widths64[0]; wi++) {
+        int bw = widths64[wi];
+        uint64_t *v64 = (uint64_t *)(void *)in;
+        for (size_t i = 0; i < n; i++)
+            v64[i] = (i * 0x9E3779B97F4A7C15ull) >> (64 - bw);
+        printf("| pack64 bw %d |", bw);
+        for (int t = 0; t < ntab; t++) {
+            op o = {.kind = 26, .k = tabs[t], .in = (const uint8_t *)in, .out = wide_out, .n = n,
+                    .bw = bw};
+            cell(rate(&o, (double)n), 1e9);
+        }
+        printf(" - |\n");
+    }
+    free(wide_out);
     for (size_t i = 0; i < 2 * n; i++) in[i] = (uint32_t)(i * 2654435761u >> 7);
     static const char *names[] = {"rle_scan32 (no run)", "minmax_i32", "minmax_i64",
                                   "delta_block64 (128 values)", "minmax_f64",

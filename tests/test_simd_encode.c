@@ -1,4 +1,4 @@
-/* test_simd_encode.c: the writer's kernels (pack32, rle_scan32, minmax_i32,
+/* test_simd_encode.c: the writer's kernels (pack32, pack64, rle_scan32, minmax_i32,
  * minmax_i64, delta_block64 / delta_block32, the dictionary hashes) at every
  * dispatch level this machine has, against references written here (a
  * bit-by-bit packer, a plain group scan, a plain min/max, the hashes' formulas):
@@ -74,6 +74,52 @@ static void test_pack(const pk_kernels *const *sets, int nsets) {
         }
     }
     fprintf(stderr, "pack32: %lld cases\n", (long long)cases);
+}
+
+/* pack64 against a bit-by-bit packer of 64-bit values: every width 0..64, lengths up
+ * to 4096 in groups of 8, unaligned input and output, canaries around the output (the
+ * 8 bytes after may be zeros), and read back by the decoder's unpack64. */
+static void test_pack64(const pk_kernels *const *sets, int nsets) {
+    static uint64_t vals[MAXN + 8], back[MAXN + 8];
+    static uint8_t want[MAXN * 8 + 64], got[MAXN * 8 + 64];
+    int64_t cases = 0;
+    for (int bw = 0; bw <= 64; bw++) {
+        uint64_t mask = bw == 64 ? UINT64_MAX : (UINT64_C(1) << bw) - 1;
+        for (size_t n = 0; n <= MAXN; n += (n < 256 ? 8 : 8 * (1 + rnd() % 23))) {
+            size_t off_out = rnd() % 8;
+            uint64_t *v = vals + rnd() % 2; /* from the buffer's first or second value */
+            int shape = (int)(rnd() % 3);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t x = rnd();
+                if (shape == 1) x = i % 3 ? mask : 0;
+                if (shape == 2) x = i * 0x9E3779B97F4A7C15ull >> 7;
+                v[i] = x & mask;
+            }
+            size_t bytes = n / 8 * (size_t)bw;
+            memset(want, 0, bytes + 8);
+            for (size_t i = 0; i < n; i++)
+                for (int j = 0; j < bw; j++)
+                    if ((v[i] >> j) & 1) {
+                        size_t bit = i * (size_t)bw + (size_t)j;
+                        want[bit / 8] |= (uint8_t)(1u << (bit % 8));
+                    }
+            for (int s = 0; s < nsets; s++) {
+                memset(got, CANARY, sizeof got);
+                sets[s]->pack64(v, n, bw, got + off_out);
+                bool ok = memcmp(got + off_out, want, bytes) == 0;
+                for (size_t k = 0; k < off_out; k++) ok &= got[k] == CANARY;
+                for (size_t k = bytes; k < bytes + 8; k++)
+                    ok &= got[off_out + k] == CANARY || got[off_out + k] == 0;
+                for (size_t k = off_out + bytes + 8; k < sizeof got; k++) ok &= got[k] == CANARY;
+                CHECK_MSG(ok, "%s pack64 bw %d n %zu (output offset %zu) differs",
+                          pk_simd_level_name(sets[s]->level), bw, n, off_out);
+                cases++;
+            }
+            pk_unpack64_scalar(want, bytes, back, n, bw);
+            CHECK_MSG(n == 0 || memcmp(back, v, n * 8) == 0, "unpack64 of bw %d n %zu differs", bw, n);
+        }
+    }
+    fprintf(stderr, "pack64: %lld cases\n", (long long)cases);
 }
 
 static size_t ref_scan(const uint32_t *v, size_t n, uint32_t *any) {
@@ -425,6 +471,7 @@ int main(void) {
     const pk_kernels *sets[PK_SIMD_AVX512 + 1];
     int n = simd_sets(sets);
     test_pack(sets, n);
+    test_pack64(sets, n);
     test_rle_scan(sets, n);
     test_minmax(sets, n);
     test_minmax_float(sets, n);

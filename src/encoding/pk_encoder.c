@@ -82,21 +82,10 @@ PK_INLINE const void *elem(const void *v, size_t i, int kind) {
 /* Packs v[0..n) (each below 2^bw, bw 0..64) LSB-first at o and returns the
  * end of the ceil(n*bw/8) bytes written; stores up to 8 zero bytes past it. */
 PK_INLINE uint8_t *pack_bits(const void *v, size_t n, int bw, int kind, uint8_t *o) {
-    uint64_t acc = 0;
-    int nb = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t x = ld(v, i, kind);
-        acc |= x << nb;
-        nb += bw;
-        if (nb >= 64) {
-            pk_store_u64(o, acc);
-            o += 8;
-            nb -= 64;
-            acc = nb ? x >> (bw - nb) : 0;
-        }
-    }
-    pk_store_u64(o, acc);
-    return o + (nb + 7) / 8;
+    pk_bitw w = {0, 0, o};
+    if (bw > 0)
+        for (size_t i = 0; i < n; i++) pk_bitw_put(&w, ld(v, i, kind), bw);
+    return pk_bitw_end(&w);
 }
 
 /* ---- RLE / bit-packed hybrid ------------------------------------------------- */
@@ -506,23 +495,12 @@ PK_INLINE uint64_t sext32(uint64_t v) {
     return (uint64_t)((uint32_t)v ^ 0x80000000u) - UINT64_C(0x80000000);
 }
 
-/* One miniblock of 32 values at width bw: a body per width (the switch
- * makes bw a constant, so the packing loop unrolls with fixed shifts and no
- * branch on the bit position). */
-#define PK_PACK_CASE(W) \
-    case (W): return pack_bits(d, DELTA_MINI, (W), K_U64, o);
-#define PK_PACK_8(B)                                                              \
-    PK_PACK_CASE(B) PK_PACK_CASE((B) + 1) PK_PACK_CASE((B) + 2) PK_PACK_CASE((B) + 3) \
-    PK_PACK_CASE((B) + 4) PK_PACK_CASE((B) + 5) PK_PACK_CASE((B) + 6) PK_PACK_CASE((B) + 7)
+/* One miniblock of 32 values at width bw, by the scalar pack64 (a loop stamped per
+ * width); may store 8 zero bytes past its end (ENC_SLACK). */
 static uint8_t *pack_mini(const uint64_t *d, int bw, uint8_t *o) {
-    switch (bw) {
-        PK_PACK_8(0) PK_PACK_8(8) PK_PACK_8(16) PK_PACK_8(24)
-        PK_PACK_8(32) PK_PACK_8(40) PK_PACK_8(48) PK_PACK_8(56)
-    default: return pack_bits(d, DELTA_MINI, 64, K_U64, o);
-    }
+    pk_pack64_scalar(d, DELTA_MINI, bw, o);
+    return o + (size_t)bw * DELTA_MINI / 8;
 }
-#undef PK_PACK_8
-#undef PK_PACK_CASE
 
 /* One block of k (1..128) deltas following `prev`; returns the last value. */
 PK_INLINE uint64_t delta_block(const void *src, size_t i, size_t k, uint64_t prev, int kind,
@@ -558,7 +536,7 @@ PK_INLINE uint64_t delta_block(const void *src, size_t i, size_t k, uint64_t pre
 
 /* One block of k (1..128) INT32/INT64 values through the kernels: deltas,
  * minimum and miniblock ORs by delta_block32/64, miniblocks of up to 32 bits
- * packed by pack32 (wider ones by pack_mini); the same bytes as delta_block. */
+ * packed by pack32, wider ones by pack64; the same bytes as delta_block. */
 static uint64_t delta_block_k(const void *src, size_t i, size_t k, uint64_t prev, bool is64,
                               const pk_kernels *kn, uint8_t **op) {
     uint64_t d[DELTA_BLOCK], min, ors[DELTA_MINIS];
@@ -578,7 +556,8 @@ static uint64_t delta_block_k(const void *src, size_t i, size_t k, uint64_t prev
             kn->pack32(n32, DELTA_MINI, bw, o); /* may store 8 zero bytes past: ENC_SLACK */
             o += (size_t)bw * DELTA_MINI / 8;
         } else {
-            o = pack_mini(dm, bw, o);
+            kn->pack64(dm, DELTA_MINI, bw, o); /* may store 8 zero bytes past: ENC_SLACK */
+            o += (size_t)bw * DELTA_MINI / 8;
         }
     }
     *op = o;

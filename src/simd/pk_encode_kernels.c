@@ -23,6 +23,12 @@
  * minmax: running min and max registers over the values, the sign bit flipped
  * first for unsigned order (the caller's flip), reduced at the end.
  *
+ * pack64: 64-bit values at widths up to 64 (DELTA miniblocks of INT64 deltas wider than
+ * 32 bits), the scalar loop stamped per width; AVX-512 for widths 33..64 (below, at its
+ * code), 7x the scalar loop (bench/README.md "Writer kernels"). AVX2 keeps the scalar
+ * loop: it has no two-register 64-bit lane permute, and building one from vpermd and
+ * blends costs about 4 operations per value, what the scalar loop spends.
+ *
  * delta_block: the values of a DELTA_BINARY_PACKED block behind the previous
  * one in one array, so that the deltas are a subtraction of two overlapping
  * loads; the minimum over the block's live lanes; then the deltas less it,
@@ -44,21 +50,10 @@ PK_INLINE uint8_t *pack_group(const uint32_t *v, int bw, uint8_t *o) {
         return o + bw;
     }
     /* 8*bw bits in 64-bit words, filled in order */
-    uint64_t acc = 0;
-    int nb = 0;
-    for (int k = 0; k < 8; k++) {
-        uint64_t x = v[k];
-        acc |= x << nb;
-        nb += bw;
-        if (nb >= 64) {
-            pk_store_u64(o, acc);
-            o += 8;
-            nb -= 64;
-            acc = nb ? x >> (bw - nb) : 0;
-        }
-    }
-    if (nb) pk_store_u64(o, acc);
-    return o + (nb + 7) / 8;
+    pk_bitw w = {0, 0, o};
+    for (int k = 0; k < 8; k++) pk_bitw_put(&w, v[k], bw);
+    if (w.nb) pk_store_u64(w.o, w.acc);
+    return w.o + (w.nb + 7) / 8;
 }
 
 PK_INLINE void pack_groups(const uint32_t *in, size_t n, int bw, uint8_t *out) {
@@ -84,6 +79,29 @@ void pk_pack32_scalar(const uint32_t *in, size_t n, int bw, uint8_t *out) {
         PK_PACK_WIDTHS(0)
         PK_PACK_WIDTHS(8)
     default: pack32_wide(in, n, bw, out); return;
+    }
+}
+
+/* pack64: the values as one LSB-first stream (a group of 8 is bw bytes, so groups
+ * follow each other), bw a constant in every stamped copy. */
+PK_INLINE void pack64_stream(const uint64_t *v, size_t n, int bw, uint8_t *o) {
+    if (bw == 0) return;
+    pk_bitw w = {0, 0, o};
+    for (size_t i = 0; i < n; i++) pk_bitw_put(&w, v[i], bw);
+    pk_bitw_end(&w); /* the last partial word, then zeros: at most 8 bytes past */
+}
+
+#define PK_PACK64_CASE(W) case (W): pack64_stream(in, n, (W), out); return;
+#define PK_PACK64_WIDTHS(lo)                                                                 \
+    PK_PACK64_CASE(lo) PK_PACK64_CASE((lo) + 1) PK_PACK64_CASE((lo) + 2)                     \
+    PK_PACK64_CASE((lo) + 3) PK_PACK64_CASE((lo) + 4) PK_PACK64_CASE((lo) + 5)               \
+    PK_PACK64_CASE((lo) + 6) PK_PACK64_CASE((lo) + 7)
+
+void pk_pack64_scalar(const uint64_t *in, size_t n, int bw, uint8_t *out) {
+    switch (bw) {
+        PK_PACK64_WIDTHS(0) PK_PACK64_WIDTHS(8) PK_PACK64_WIDTHS(16) PK_PACK64_WIDTHS(24)
+        PK_PACK64_WIDTHS(32) PK_PACK64_WIDTHS(40) PK_PACK64_WIDTHS(48) PK_PACK64_WIDTHS(56)
+    default: pack64_stream(in, n, 64, out); return;
     }
 }
 
@@ -562,6 +580,44 @@ PK_AVX512_FN uint64_t pk_delta_block64_avx512(const uint8_t *v, size_t k, uint64
 PK_AVX512_FN uint64_t pk_delta_block32_avx512(const uint8_t *v, size_t k, uint64_t prev,
                                               uint64_t *d, uint64_t *min, uint64_t *ors) {
     return delta_block_avx512(v, k, prev, d, min, ors, true);
+}
+
+
+/* ---- pack64, AVX-512 ----------------------------------------------------------------- */
+
+/* Widths 33..64 (the DELTA miniblocks wider than pack32 takes): a group of 8 values is
+ * bw bytes, at most 8 words, and a word of it holds parts of at most 3 values (each has
+ * 33 bits or more): the tail of value p from bit s, then values p + 1 and p + 2 shifted
+ * up to where they start. Three lane permutes (an index past 7 picks the zero register),
+ * three shifts by per-word counts, and one masked store of the bw bytes per group. */
+PK_AVX512_FN void pk_pack64_avx512(const uint64_t *in, size_t n, int bw, uint8_t *out) {
+    if (bw <= 32) {
+        pk_pack64_scalar(in, n, bw, out);
+        return;
+    }
+    int64_t i0[8], i1[8], i2[8], r0[8], l1[8], l2[8];
+    for (int j = 0; j < 8; j++) {
+        int p = 64 * j / bw, s = 64 * j - p * bw;
+        i0[j] = p < 15 ? p : 15;
+        i1[j] = p + 1 < 15 ? p + 1 : 15;
+        i2[j] = p + 2 < 15 ? p + 2 : 15;
+        r0[j] = s;
+        l1[j] = bw - s;
+        l2[j] = 2 * bw - s; /* 64 or more: shifted out */
+    }
+    const __m512i x0 = _mm512_loadu_si512((const void *)i0), x1 = _mm512_loadu_si512((const void *)i1),
+                  x2 = _mm512_loadu_si512((const void *)i2), s0 = _mm512_loadu_si512((const void *)r0),
+                  s1 = _mm512_loadu_si512((const void *)l1), s2 = _mm512_loadu_si512((const void *)l2);
+    const __m512i zero = _mm512_setzero_si512();
+    const __mmask64 bytes = bw == 64 ? ~(__mmask64)0 : (((__mmask64)1 << bw) - 1);
+    for (size_t g = 0; g < n; g += 8) {
+        __m512i v = _mm512_loadu_si512((const void *)(in + g));
+        __m512i w = _mm512_srlv_epi64(_mm512_permutex2var_epi64(v, x0, zero), s0);
+        w = _mm512_or_si512(w, _mm512_sllv_epi64(_mm512_permutex2var_epi64(v, x1, zero), s1));
+        w = _mm512_or_si512(w, _mm512_sllv_epi64(_mm512_permutex2var_epi64(v, x2, zero), s2));
+        _mm512_mask_storeu_epi8(out, bytes, w);
+        out += bw;
+    }
 }
 
 #endif /* PK_KERNELS_X86 */

@@ -35,6 +35,7 @@ static const pk_kernels pk_kernels_scalar = {
     .filter_codes = pk_filter_codes_scalar,
     /* the writer's encoders (pk_encode_kernels.c) */
     .pack32 = pk_pack32_scalar,
+    .pack64 = pk_pack64_scalar,
     .rle_scan32 = pk_rle_scan32_scalar,
     .minmax_i32 = pk_minmax_i32_scalar,
     .minmax_i64 = pk_minmax_i64_scalar,
@@ -78,6 +79,8 @@ static const pk_kernels pk_kernels_avx2 = {
     .filter_codes = pk_filter_codes_avx2,
     /* the writer's encoders (pk_encode_kernels.c) */
     .pack32 = pk_pack32_avx2,
+    /* AVX2: the scalar loop (pk_encode_kernels.c) */
+    .pack64 = pk_pack64_scalar,
     .rle_scan32 = pk_rle_scan32_avx2,
     .minmax_i32 = pk_minmax_i32_avx2,
     .minmax_i64 = pk_minmax_i64_avx2,
@@ -122,6 +125,7 @@ static const pk_kernels pk_kernels_avx512 = {
     .filter_codes = pk_filter_codes_avx512,
     /* the writer's encoders (pk_encode_kernels.c) */
     .pack32 = pk_pack32_avx512,
+    .pack64 = pk_pack64_avx512,
     .rle_scan32 = pk_rle_scan32_avx2,
     .minmax_i32 = pk_minmax_i32_avx512,
     .minmax_i64 = pk_minmax_i64_avx512,

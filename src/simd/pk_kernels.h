@@ -140,6 +140,8 @@ typedef struct pk_kernels {
     /* Bit-packs in[0..n) (n a multiple of 8, every value below 2^bw, bw 0..32) LSB-first
      * into out[0 .. n/8*bw); may store zeros in the 8 bytes after those. */
     void (*pack32)(const uint32_t *in, size_t n, int bw, uint8_t *out);
+    /* The same for 64-bit values, bw 0..64 (DELTA miniblocks wider than 32 bits). */
+    void (*pack64)(const uint64_t *in, size_t n, int bw, uint8_t *out);
     /* The index of the first of the n/8 whole groups of 8 values (group g: v[8g .. 8g+8))
      * whose values are all equal, or n/8 when there is none; ORs into *any every value of
      * the groups before it and of that group (all n/8 groups when there is none). */
@@ -222,6 +224,34 @@ static inline int64_t pk_count_eq16(const pk_kernels *k, const int16_t *lv, size
     return k->count_eq16(lv, n, value);
 }
 
+/* The LSB-first bit stream every packer writes (Parquet's bit-packed layout): values of
+ * bw bits (each below 2^bw, bw 1..64) appended to a 64-bit accumulator, whole words
+ * stored as they fill. With bw a constant (the packers' stamped loops) the shifts are
+ * constants too. */
+typedef struct pk_bitw {
+    uint64_t acc;
+    int nb; /* bits in acc */
+    uint8_t *o;
+} pk_bitw;
+
+static inline void pk_bitw_put(pk_bitw *w, uint64_t x, int bw) {
+    w->acc |= x << w->nb;
+    w->nb += bw;
+    if (w->nb >= 64) {
+        pk_store_u64(w->o, w->acc);
+        w->o += 8;
+        w->nb -= 64;
+        w->acc = w->nb ? x >> (bw - w->nb) : 0;
+    }
+}
+
+/* Stores the partial word (8 bytes: zeros past its bits) and returns the end of the
+ * stream's bytes. */
+static inline uint8_t *pk_bitw_end(pk_bitw *w) {
+    pk_store_u64(w->o, w->acc);
+    return w->o + (w->nb + 7) / 8;
+}
+
 /* The kernels to use at `level` (never NULL). */
 const pk_kernels *pk_kernels_for(pk_simd_level level);
 /* The distinct tables this machine can run under the current caps, lowest
@@ -270,6 +300,7 @@ int pk_kernels_available(const pk_kernels **out);
 /* The writer's kernels of one instruction set (pk_encode_kernels.c). */
 #define PK_ENCODE_KERNELS(isa)                                                              \
     void pk_pack32_##isa(const uint32_t *in, size_t n, int bw, uint8_t *out);                 \
+    void pk_pack64_##isa(const uint64_t *in, size_t n, int bw, uint8_t *out);                 \
     size_t pk_rle_scan32_##isa(const uint32_t *v, size_t n, uint32_t *any);                   \
     void pk_minmax_i32_##isa(const int32_t *v, size_t n, uint32_t flip, int32_t *mn,          \
                              int32_t *mx);                                                    \
@@ -307,6 +338,7 @@ PK_UNPACK_LEVEL_KERNELS(avx512)
 PK_HASH_KERNELS(avx512)
 PK_FILTER_KERNELS(avx512)
 void pk_pack32_avx512(const uint32_t *in, size_t n, int bw, uint8_t *out);
+void pk_pack64_avx512(const uint64_t *in, size_t n, int bw, uint8_t *out);
 void pk_minmax_i32_avx512(const int32_t *v, size_t n, uint32_t flip, int32_t *mn, int32_t *mx);
 void pk_minmax_i64_avx512(const int64_t *v, size_t n, uint64_t flip, int64_t *mn, int64_t *mx);
 uint64_t pk_delta_block64_avx512(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,
