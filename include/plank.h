@@ -1654,7 +1654,10 @@ PLANK_API void plank_schema_fields_free(const plank_allocator *a, plank_schema_f
                                         int32_t num_fields);
 /* Writes one struct array (a record batch) whose schema is `schema`, the
  * schema the writer was opened with through plank_schema_from_arrow. The
- * array is not released. Row groups are cut as in plank_writer_write_rows. */
+ * array is not released. Row groups are cut as in plank_writer_write_rows.
+ * Columns directly under the record (fixed widths as stored, strings,
+ * binaries, decimals) are encoded from the array's own buffers, which must
+ * not change during the call; nothing of the array is kept after it. */
 PLANK_API plank_status plank_writer_write_arrow(plank_writer *w, const struct ArrowSchema *schema,
                                                 const struct ArrowArray *array,
                                                 plank_error *err);
