@@ -1134,7 +1134,7 @@ typedef struct plank_scan_stats {
     int64_t row_groups_pruned_statistics;
     int64_t row_groups_pruned_bloom;
     int64_t row_groups_pruned_page_index; /* every page of some filter excluded */
-    int64_t row_groups_pruned_dictionary; /* no dictionary entry of a string filter passes
+    int64_t row_groups_pruned_dictionary; /* no dictionary entry of a filter column passes
                                            (and the chunk has no other pages) */
     int64_t row_groups_no_match;        /* read, but no row passed: projection not read */
     int64_t pages;                      /* data pages of the filter columns whose page

@@ -910,11 +910,13 @@ static plank_status read_dict_slots(plank_column_reader *cr, pk_read_dest *d, in
                      "%lld values requested, the page has %lld left", (long long)nn,
                      (long long)(cr->dec.num_values - cr->dec.pos));
         PK_FORWARD(pk_rle_get_u32(&cr->dec.rle, tmp, nn, err));
-        /* The largest index against the dictionary size: a 32-bit max
-         * reduction, which vectorises (a widened compare per value did not). */
-        uint32_t mx = 0;
-        for (int64_t j = 0; j < nn; j++) mx = tmp[j] > mx ? tmp[j] : mx;
-        if (nn > 0 && (uint64_t)mx >= (uint64_t)base)
+        /* The largest index against the dictionary size, by the writer's
+         * unsigned min/max kernel (a plain max loop compiles to SSE2's
+         * emulated unsigned compares: half of a scan on codes). */
+        int32_t smn = 0, smx = 0;
+        if (nn > 0)
+            cr->r->kernels->minmax_i32((const int32_t *)tmp, (size_t)nn, 0x80000000u, &smn, &smx);
+        if (nn > 0 && (uint64_t)(uint32_t)smx >= (uint64_t)base)
             for (int64_t j = 0; j < nn; j++)
                 PK_RETURN_IF(tmp[j] >= (uint64_t)base, err, PLANK_ERR_CORRUPT,
                              "dictionary index %u out of range (dictionary has %lld values)",
@@ -924,10 +926,17 @@ static plank_status read_dict_slots(plank_column_reader *cr, pk_read_dest *d, in
         PK_RETURN_IF(base + d->fb_n + nn > INT32_MAX, err, PLANK_ERR_LIMIT,
                      "%lld dictionary and %lld fallback values do not fit int32 indices",
                      (long long)base, (long long)(d->fb_n + nn));
-        size_t need = ((size_t)(d->fb_n + nn) + 1) * sizeof(int64_t);
-        if (d->offsets->size < need) PK_FORWARD(pk_buffer_resize(d->offsets, need, err));
-        int64_t *offs = (int64_t *)(void *)d->offsets->data;
-        PK_FORWARD(pk_decoder_get_binary(&cr->dec, nn, d->data, offs + d->fb_n + 1, err));
+        if (cr->type == PLANK_BYTE_ARRAY) {
+            size_t need = ((size_t)(d->fb_n + nn) + 1) * sizeof(int64_t);
+            if (d->offsets->size < need) PK_FORWARD(pk_buffer_resize(d->offsets, need, err));
+            int64_t *offs = (int64_t *)(void *)d->offsets->data;
+            PK_FORWARD(pk_decoder_get_binary(&cr->dec, nn, d->data, offs + d->fb_n + 1, err));
+        } else {
+            /* Fixed width: the fallback values one after another in data. */
+            size_t w = (size_t)cr->width, from = (size_t)d->fb_n * w;
+            PK_FORWARD(pk_buffer_resize(d->data, from + (size_t)nn * w, err));
+            PK_FORWARD(pk_decoder_get_fixed(&cr->dec, nn, d->data->data + from, err));
+        }
         for (int64_t j = 0; j < nn; j++) tmp[j] = (uint32_t)(base + d->fb_n + j);
         d->fb_n += nn;
     }
@@ -954,8 +963,7 @@ static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t
     if (def) nn = kn->def_to_bitmap(def, (size_t)k, cr->max_def, validity, at);
     d->null_count += k - nn;
 
-    if (cr->type == PLANK_BYTE_ARRAY && d->dict_mode)
-        return read_dict_slots(cr, d, at, k, nn, def, err);
+    if (d->dict_mode) return read_dict_slots(cr, d, at, k, nn, def, err);
     if (cr->type == PLANK_BYTE_ARRAY) {
         int64_t *ends;
         if (!def && d->offset_width == 8) {
@@ -1015,7 +1023,7 @@ static plank_status prepare_dest(plank_column_reader *cr, pk_read_dest *d, int64
     d->length = d->null_count = d->fb_n = 0;
     d->view = NULL;
     d->values_ready = false;
-    d->dict_mode = d->dict_mode && cr->type == PLANK_BYTE_ARRAY;
+    d->dict_mode = d->dict_mode && cr->type != PLANK_BOOLEAN;
     if (cr->max_def > 0) {
         PK_RETURN_IF(!d->validity, err, PLANK_ERR_INVALID_ARGUMENT, "no validity buffer");
         PK_FORWARD(pk_buffer_resize(d->validity, (un + 7) / 8 + 1, err));
@@ -1427,8 +1435,9 @@ plank_status plank_column_reader_read(plank_column_reader *cr, int64_t max_value
     out->physical_type = cr->type;
     out->def_levels = cr->max_def > 0 ? (const int16_t *)(const void *)cr->def.data : NULL;
     out->rep_levels = cr->max_rep > 0 ? (const int16_t *)(const void *)cr->rep.data : NULL;
-    if (cr->type == PLANK_BYTE_ARRAY && d.dict_mode) {
-        out->offsets = (const int64_t *)(const void *)cr->offsets.data;
+    if (d.dict_mode) {
+        out->offsets = cr->type == PLANK_BYTE_ARRAY ? (const int64_t *)(const void *)cr->offsets.data
+                                                    : NULL;
         out->data = cr->data.data;
         out->values = cr->values.data;
         out->value_width = 4;
@@ -1527,7 +1536,7 @@ plank_status plank_column_reader_select(plank_column_reader *cr, const plank_row
 /* ---- Internal accessors ------------------------------------------------------------------- */
 
 void pk_column_reader_set_dict_mode(plank_column_reader *cr, bool on) {
-    if (cr && cr->type == PLANK_BYTE_ARRAY) cr->dict_mode = on;
+    if (cr && cr->type != PLANK_BOOLEAN) cr->dict_mode = on;
 }
 
 const pk_dict *pk_column_reader_dict(const plank_column_reader *cr) {

@@ -113,9 +113,10 @@ plank_status pk_index_chunk(const plank_reader *r, int32_t g, int32_t c,
  *    bit i set when the slot is non-null;
  *  - def / rep (NULL: not wanted): the slot's levels, when the max level > 0;
  *  - fixed width: values holds width bytes per slot (nulls zeroed); BOOLEAN:
- *    values is a bitmap; dictionary mode (BYTE_ARRAY): values holds one
+ *    values is a bitmap; dictionary mode (not BOOLEAN): values holds one
  *    int32 per slot as in pk_column_reader_set_dict_mode, with null_index for
- *    null slots, fallback bytes in data with fb_n + 1 int64 offsets;
+ *    null slots, fallback bytes in data (BYTE_ARRAY: with fb_n + 1 int64
+ *    offsets; fixed width: fb_n values of the column's width);
  *  - BYTE_ARRAY: offsets holds offset_width-byte (4 or 8) offsets into data,
  *    offsets[0] == 0, null slots empty. 32-bit offsets past INT32_MAX bytes
  *    fail with PLANK_ERR_LIMIT.
@@ -166,14 +167,16 @@ typedef struct pk_column_counters {
 } pk_column_counters;
 void pk_column_reader_counters(const plank_column_reader *cr, pk_column_counters *out);
 
-/* Dictionary mode of a BYTE_ARRAY column reader (the Arrow export's
- * dictionary arrays). Off by default; set before the first read. In this mode
- * a batch's `values` hold one int32 per slot (value_width 4): -1 for a null
- * slot, i < D for entry i of the chunk's dictionary (pk_column_reader_dict,
- * D = its count, 0 without one), D + j for the j-th value of the batch
- * decoded from a non-dictionary (fallback) page, whose bytes are given by
- * `offsets` (fallback count + 1 entries) and `data`. Dictionary pages are
- * never gathered: their indices are range-checked against D and passed on.
+/* Dictionary mode of a column reader of any type but BOOLEAN (the Arrow
+ * export's dictionary arrays; the scan's filters on codes). Off by default;
+ * set before the first read. In this mode a batch's `values` hold one int32
+ * per slot (value_width 4): -1 for a null slot, i < D for entry i of the
+ * chunk's dictionary (pk_column_reader_dict, D = its count, 0 without one),
+ * D + j for the j-th value of the batch decoded from a non-dictionary
+ * (fallback) page. A fallback value's bytes: BYTE_ARRAY, given by `offsets`
+ * (fallback count + 1 entries) and `data`; fixed width, the column's width
+ * bytes at data + j * width (`offsets` NULL). Dictionary pages are never
+ * gathered: their indices are range-checked against D and passed on.
  * Fails with PLANK_ERR_LIMIT when D plus a batch's fallback values pass
  * INT32_MAX. */
 void pk_column_reader_set_dict_mode(plank_column_reader *cr, bool on);

@@ -625,7 +625,11 @@ plank_status pk_eval_entries(pk_evalctx *x, const pk_bnode *node, int32_t col,
                              uint8_t *t, uint8_t *f, int8_t *null_result, plank_error *err) {
     plank_batch fake = {.struct_size = sizeof(plank_batch)};
     memset(&fake, 0, sizeof fake);
-    fake.physical_type = PLANK_BYTE_ARRAY;
+    const plank_schema_node *cn = x->b->cols[col].node;
+    bool ba = cn->physical_type == PLANK_BYTE_ARRAY;
+    size_t w = ba ? 0 : (size_t)pk_physical_width(cn->physical_type, cn->type_length);
+    fake.physical_type = cn->physical_type;
+    fake.value_width = (int32_t)w;
     fake.data = data;
     fake.values = data;
     const plank_batch *saved = x->cols[col].b;
@@ -635,7 +639,8 @@ plank_status pk_eval_entries(pk_evalctx *x, const pk_bnode *node, int32_t col,
     for (int64_t s = 0; s < n && st == PLANK_OK; s += PK_EVAL_BATCH) {
         int64_t m = n - s < PK_EVAL_BATCH ? n - s : PK_EVAL_BATCH;
         fake.length = m;
-        fake.offsets = offsets + s;
+        if (ba) fake.offsets = offsets + s;
+        else fake.values = data + (size_t)s * w;
         x->n = m;
         const uint8_t *ct, *cf;
         st = pk_eval(x, node, &ct, &cf, err);
@@ -648,13 +653,22 @@ plank_status pk_eval_entries(pk_evalctx *x, const pk_bnode *node, int32_t col,
         /* One NULL value: every comparison NULL, IS NULL true. */
         static const uint8_t none = 0;
         static const int64_t zero_offs[2] = {0, 0};
+        static const uint8_t zero_value[16] = {0};
         fake.length = 1;
         fake.offsets = zero_offs;
+        fake.values = zero_value;
+        if (!ba && w > sizeof zero_value) {
+            /* A long FIXED_LEN_BYTE_ARRAY (never INT96, the one type whose
+             * evaluation uses tmp itself): a zeroed value of its width. */
+            st = pk_buffer_resize(&x->tmp, w, err);
+            if (st == PLANK_OK) memset(x->tmp.data, 0, w);
+            fake.values = x->tmp.data;
+        }
         fake.validity = &none;
         fake.null_count = 1;
         x->n = 1;
         const uint8_t *ct, *cf;
-        st = pk_eval(x, node, &ct, &cf, err);
+        if (st == PLANK_OK) st = pk_eval(x, node, &ct, &cf, err);
         if (st == PLANK_OK) *null_result = (ct[0] & 1) ? 1 : (cf[0] & 1) ? 0 : -1;
     }
     x->cols[col].b = saved;

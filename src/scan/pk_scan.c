@@ -32,7 +32,7 @@ typedef struct pk_step {
     int32_t ncols;
     int32_t *cols;           /* filter column slots it reads */
     bool multi;              /* more than one column: after the single-column steps */
-    bool dict;               /* one BYTE_ARRAY column: evaluated on dictionary codes */
+    bool dict;               /* one column (not boolean): evaluated on dictionary codes */
     /* measured: time, values evaluated and values passed (for ordering) */
     double ns, values, passed;
 } pk_step;
@@ -266,9 +266,11 @@ static plank_status build_steps(plank_scan *s, plank_error *err) {
                 if (used[c]) st->cols[q++] = c;
             st->multi = st->ncols > 1;
             if (st->ncols == 1 && s->o.use_dictionaries && s->o.pushdown) {
+                /* Any dictionary-encoded column but a boolean: the predicate
+                 * once per entry, then a bit per code instead of the value
+                 * gathered from the dictionary and compared. */
                 const pk_fcol *fc = &b->cols[st->cols[0]];
-                st->dict = fc->node->physical_type == PLANK_BYTE_ARRAY &&
-                           (fc->dom == PK_V_BYTES || fc->dom == PK_V_I128);
+                st->dict = fc->node->physical_type != PLANK_BOOLEAN && fc->dom != PK_V_BOOL;
             }
         }
     }
@@ -619,9 +621,9 @@ static plank_status eval_codes(plank_scan *s, pk_step *step, const plank_batch *
         PK_FORWARD(pk_buffer_resize(&f->df, nb, err));
         memset(f->dt.data, 0, nb);
         memset(f->df.data, 0, nb);
-        PK_FORWARD(pk_eval_entries(&s->ev, step->node, k, d ? d->offsets : NULL,
-                                   d ? d->data : NULL, dn, f->dt.data, f->df.data,
-                                   &f->null_result, err));
+        const uint8_t *entries = !d ? NULL : d->type == PLANK_BYTE_ARRAY ? d->data : d->values;
+        PK_FORWARD(pk_eval_entries(&s->ev, step->node, k, d ? d->offsets : NULL, entries, dn,
+                                   f->dt.data, f->df.data, &f->null_result, err));
         f->dict = d;
         s->st.dictionary_entries_evaluated += dn;
     }

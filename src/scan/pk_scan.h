@@ -250,7 +250,8 @@ plank_status pk_eval(pk_evalctx *x, const pk_bnode *node, const uint8_t **t,
                      const uint8_t **f, plank_error *err);
 
 /* Evaluates node (whose terms all read column slot col) on each of n values
- * of that column given as a dictionary (BYTE_ARRAY: offsets + data), into
+ * of that column given as a dictionary (BYTE_ARRAY: offsets + data; fixed
+ * width: offsets NULL, the values one after another at data), into
  * TRUE / FALSE bitmaps of n bits (ceil(n/8) bytes each, caller's).
  * *null_result (may be NULL): what the node is for a NULL value (1, 0, -1).
  * Uses x's bitmaps; x->n and the column's batch are restored. */
