@@ -53,7 +53,7 @@ plank_ms() { # FILE WHERE [extra options]: the median of REPEAT runs, in ms
     f=$1
     w=$2
     shift 2
-    "$PLANK" bench scan "$f" --where "$w" --repeat "$REPEAT" --json "$@" |
+    "$PLANK" bench scan "$f" --where "$w" --repeat "$REPEAT" --threads 1 --no-verify-checksums --json "$@" |
         sed 's/.*"median_seconds":\([0-9.e+-]*\).*/\1/' | awk '{ printf "%.3f", $1 * 1000 }'
 }
 peer_ms() { # ENGINE FILE WHERE [COLUMNS]

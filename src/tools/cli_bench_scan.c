@@ -11,6 +11,8 @@
  *   --mmap           open with memory_map
  *   --no-pushdown    plank_scan_options.pushdown = false (the plain read and
  *                    filter the scan is measured against)
+ *   --no-verify-checksums  page CRCs not verified (as DuckDB, Polars and
+ *                    `plank tpch` read; the reader verifies by default)
  *   --json           one JSON object
  */
 #define _POSIX_C_SOURCE 200809L
@@ -24,7 +26,7 @@
 
 typedef struct bscan_args {
     const char *file, *where, *columns;
-    bool count, mmap, json, pushdown;
+    bool count, mmap, json, pushdown, verify;
     int repeat;
     int32_t threads; /* -1: the default */
 } bscan_args;
@@ -67,6 +69,7 @@ static int run_once(const bscan_args *a, char **cols, int32_t ncols, double *sec
     plank_reader_options ro;
     plank_reader_options_init(&ro);
     ro.memory_map = a->mmap;
+    ro.verify_checksums = a->verify;
     plank_reader *r;
     int rc = cli_open(a->file, &ro, &r);
     if (rc) return rc;
@@ -122,7 +125,7 @@ static int run_once(const bscan_args *a, char **cols, int32_t ncols, double *sec
 }
 
 int cli_bench_scan_main(int argc, char **argv) {
-    bscan_args a = {NULL, NULL, NULL, false, false, false, true, 5, -1};
+    bscan_args a = {NULL, NULL, NULL, false, false, false, true, true, 5, -1};
     for (int i = 0; i < argc; i++) {
         const char *s = argv[i];
         if (strcmp(s, "--where") == 0 && i + 1 < argc) a.where = argv[++i];
@@ -132,6 +135,7 @@ int cli_bench_scan_main(int argc, char **argv) {
         else if (strcmp(s, "--mmap") == 0) a.mmap = true;
         else if (strcmp(s, "--json") == 0) a.json = true;
         else if (strcmp(s, "--no-pushdown") == 0) a.pushdown = false;
+        else if (strcmp(s, "--no-verify-checksums") == 0) a.verify = false;
         else if (strcmp(s, "--threads") == 0 && i + 1 < argc) {
             char *end;
             long v = strtol(argv[++i], &end, 10);

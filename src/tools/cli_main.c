@@ -106,7 +106,7 @@ void cli_usage(FILE *f) {
           "                               range:FIRST:COUNT reads only those rows;\n"
           "                               --mmap maps the file instead of reading it)\n"
           "  bench scan FILE --where EXPR [--columns a,b] [--count] [--repeat N] [--mmap]\n"
-          "             [--no-pushdown] [--json] [--threads N]\n"
+          "             [--no-pushdown] [--no-verify-checksums] [--json] [--threads N]\n"
           "  bench write [--rows N] [--repeat N] [-o PATH] [--csv PATH] [--json] [WRITER OPTIONS]\n"
           "                               generate a lineitem-like table (default 4,000,000\n"
           "                               rows) in memory and write it N times (default 5):\n"
