@@ -1156,6 +1156,9 @@ typedef struct plank_scan_stats {
     int64_t rows_matched;
     int64_t values_evaluated;           /* filter values compared (after pruning) */
     int64_t dictionary_entries_evaluated;
+    /* Since 0.2: */
+    PLANK_LAYOUT_START int64_t values_decided_by_run; /* filter values decided once for
+                                           a whole RLE run of one dictionary code */
 } plank_scan_stats;
 
 PLANK_API void plank_scan_stats_init(plank_scan_stats *s);

@@ -2,6 +2,7 @@
  * pk_bit_width_for, against hand-computed bytes from Encodings.md and the
  * reference encoder of enc_ref.h. */
 #include "encoding/pk_encoding.h"
+#include "simd/pk_kernels.h"
 #include "enc_ref.h"
 #include "tharness.h"
 
@@ -171,6 +172,88 @@ static void test_roundtrip(void) {
     }
 }
 
+/* pk_rle_get_u32_runs: the same values as pk_rle_get_u32, and exactly the
+ * RLE runs the test's own encoding wrote, cut at the requests and trimmed
+ * to whole bytes of the caller's bitmap, when what is left is long enough. */
+static void test_run_log(void) {
+    ref_rng r = {777};
+    plank_error err;
+    for (int bw = 0; bw <= 32; bw++) {
+        for (int round = 0; round < 4; round++) {
+            /* Segments: RLE runs of 1..400 and bit-packed runs of 1..4 groups. */
+            size_t cap = 8192, n = 0, nseg = 0;
+            uint32_t *v = malloc(cap * 4 + 4);
+            size_t seg_a[256], seg_b[256];
+            ref_out o = {0};
+            while (n < 4000 && nseg < 256) {
+                if (ref_below(&r, 2)) {
+                    size_t len = 1 + (size_t)ref_below(&r, 400);
+                    uint32_t x = (uint32_t)(ref_next(&r) & ref_mask(bw));
+                    ref_uleb(&o, (uint64_t)len << 1);
+                    for (int b = 0; b < (bw + 7) / 8; b++) ref_byte(&o, (uint8_t)(x >> (8 * b)));
+                    seg_a[nseg] = n, seg_b[nseg++] = n + len;
+                    for (size_t j = 0; j < len; j++) v[n++] = x;
+                } else {
+                    size_t groups = 1 + (size_t)ref_below(&r, 4);
+                    ref_uleb(&o, ((uint64_t)groups << 1) | 1);
+                    ref_bits_begin(&o);
+                    for (size_t j = 0; j < groups * 8; j++) {
+                        v[n] = (uint32_t)(ref_next(&r) & ref_mask(bw));
+                        ref_bits_lsb(&o, v[n++], bw);
+                    }
+                }
+            }
+            uint8_t *buf = exact_copy(o.data, o.size);
+            uint32_t *got = malloc(n * 4 + 4);
+            pk_buffer runs;
+            pk_buffer_init(&runs, NULL);
+            pk_rle_decoder d;
+            CHECK(pk_rle_init(&d, buf, o.size, bw, &err) == PLANK_OK);
+            const pk_kernels *tabs[PK_SIMD_AVX512 + 1];
+            int ntabs = pk_kernels_available(tabs);
+            d.kernels = round & 1 ? tabs[ntabs - 1] : NULL;
+            int64_t min_len = round < 2 ? 64 : 8;
+            size_t pos = 0;
+            int bad = 0;
+            while (pos < n && !bad) {
+                size_t q = 1 + (size_t)ref_below(&r, 1500);
+                if (q > n - pos) q = n - pos;
+                int64_t base = (int64_t)ref_below(&r, 20);
+                runs.size = 0;
+                if (pk_rle_get_u32_runs(&d, got + pos, (int64_t)q, base, min_len, &runs, &err) !=
+                    PLANK_OK) {
+                    bad = 1;
+                    break;
+                }
+                /* The expected log of this request. */
+                const int64_t *lg = (const int64_t *)(const void *)runs.data;
+                size_t nl = runs.size / 16, k = 0;
+                for (size_t sgi = 0; sgi < nseg; sgi++) {
+                    size_t a = seg_a[sgi] > pos ? seg_a[sgi] : pos;
+                    size_t b = seg_b[sgi] < pos + q ? seg_b[sgi] : pos + q;
+                    if (b <= a) continue;
+                    int64_t ca = base + (int64_t)(a - pos), cb = base + (int64_t)(b - pos);
+                    int64_t first = (ca + 7) & ~(int64_t)7, end = cb & ~(int64_t)7;
+                    if (end - first < min_len) continue;
+                    if (k >= nl || lg[2 * k] != first || lg[2 * k + 1] != end - first) bad = 2;
+                    k++;
+                }
+                if (k != nl) bad = 3;
+                pos += q;
+            }
+            CHECK_MSG(!bad, "bw %d round %d: run log wrong (%d) at %zu", bw, round, bad, pos);
+            CHECK_MSG(!bad && memcmp(v, got, n * 4) == 0, "bw %d round %d: values", bw, round);
+            /* Runs shorter than a byte cannot be logged. */
+            CHECK(pk_rle_get_u32_runs(&d, got, 0, 0, 7, &runs, &err) == PLANK_ERR_INVALID_ARGUMENT);
+            pk_buffer_reset(&runs);
+            free(buf);
+            free(got);
+            free(o.data);
+            free(v);
+        }
+    }
+}
+
 static void test_legacy(void) {
     plank_error err;
     int16_t out[4200];
@@ -225,6 +308,7 @@ int main(void) {
     test_known_bytes();
     test_errors();
     test_roundtrip();
+    test_run_log();
     test_legacy();
     test_bit_width_for();
     TEST_END();

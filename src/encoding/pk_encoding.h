@@ -52,6 +52,14 @@ plank_status pk_rle_init(pk_rle_decoder *d, const uint8_t *buf, size_t len, int 
 plank_status pk_rle_get_u32(pk_rle_decoder *d, uint32_t *out, int64_t n, plank_error *err);
 plank_status pk_rle_get_i16(pk_rle_decoder *d, int16_t *out, int64_t n, plank_error *err);
 plank_status pk_rle_skip(pk_rle_decoder *d, int64_t n, plank_error *err);
+/* pk_rle_get_u32 that also appends to runs, as pairs of int64 (first, count),
+ * every RLE run the request covers that keeps at least min_len (>= 8) values
+ * once trimmed to whole bytes of a bitmap whose bit i is value i - base of
+ * the request (first and first + count multiples of 8 there; first relative
+ * to that bitmap): a consumer decides such a run once instead of per value
+ * (the scan's filters on dictionary codes). */
+plank_status pk_rle_get_u32_runs(pk_rle_decoder *d, uint32_t *out, int64_t n, int64_t base,
+                                 int64_t min_len, pk_buffer *runs, plank_error *err);
 /* Bit width 1 only (booleans): decodes n values into bits [bit, bit + n) of
  * out, keeping its other bits. Uses d->kernels (the scalar table if NULL). */
 plank_status pk_rle_get_bits(pk_rle_decoder *d, uint8_t *out, int64_t bit, int64_t n,

@@ -181,6 +181,35 @@ plank_status pk_rle_get_u32(pk_rle_decoder *d, uint32_t *out, int64_t n, plank_e
     return rle_read(d, out, n, err);
 }
 
+plank_status pk_rle_get_u32_runs(pk_rle_decoder *d, uint32_t *out, int64_t n, int64_t base,
+                                 int64_t min_len, pk_buffer *runs, plank_error *err) {
+    PK_RETURN_IF(n < 0 || min_len < 8, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "run log of %lld values, runs of %lld", (long long)n, (long long)min_len);
+    int64_t at = base;
+    while (n > 0) {
+        if (d->rle_left > 0) {
+            int64_t m = n < d->rle_left ? n : d->rle_left;
+            uint32_t v = d->rle_value;
+            for (int64_t i = 0; i < m; i++) out[i] = v;
+            int64_t first = (at + 7) & ~(int64_t)7, end = (at + m) & ~(int64_t)7;
+            if (end - first >= min_len) {
+                int64_t pair[2] = {first, end - first};
+                PK_FORWARD(pk_buffer_append(runs, pair, sizeof pair, err));
+            }
+            d->rle_left -= m;
+            out += m, at += m, n -= m;
+        } else if (d->packed_left > 0) {
+            /* Stays inside this bit-packed run. */
+            int64_t m = n < d->packed_left ? n : d->packed_left;
+            PK_FORWARD(pk_rle_get_u32(d, out, m, err));
+            out += m, at += m, n -= m;
+        } else {
+            PK_FORWARD(rle_next_run(d, err));
+        }
+    }
+    return PLANK_OK;
+}
+
 plank_status pk_rle_skip(pk_rle_decoder *d, int64_t n, plank_error *err) {
     return rle_read(d, NULL, n, err);
 }

@@ -93,6 +93,8 @@ struct plank_column_reader {
     pk_buffer scratch, ends;
     bool dict_mode;           /* see pk_column_reader_set_dict_mode */
     bool view_mode;           /* see pk_column_reader_set_view_mode */
+    bool log_runs;            /* see pk_column_reader_set_run_log */
+    pk_buffer runs;           /* the batch's logged runs of codes (int64 pairs) */
     const uint8_t *view;      /* the batch's values in the chunk (view mode), else NULL */
     int64_t fb_n;             /* fallback values in the batch (dictionary mode) */
 
@@ -444,7 +446,7 @@ plank_status pk_column_reader_open_alloc(plank_column_reader **out, plank_reader
     pk_buffer *bufs[] = {&cr->page_buf, &cr->validity, &cr->values, &cr->offsets, &cr->data,
                          &cr->def, &cr->rep, &cr->scratch, &cr->ends, &cr->pdef, &cr->prep,
                          &cr->g_validity, &cr->g_def, &cr->g_values, &cr->g_offsets,
-                         &cr->g_data};
+                         &cr->g_data, &cr->runs};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], cr->a);
     pk_decompressor_init(&cr->dctx, cr->a);
     plank_status st = attach(cr, g, err);
@@ -471,7 +473,7 @@ void plank_column_reader_close(plank_column_reader *cr) {
     pk_buffer *bufs[] = {&cr->page_buf, &cr->validity, &cr->values, &cr->offsets, &cr->data,
                          &cr->def, &cr->rep, &cr->scratch, &cr->ends, &cr->pdef, &cr->prep,
                          &cr->g_validity, &cr->g_def, &cr->g_values, &cr->g_offsets,
-                         &cr->g_data};
+                         &cr->g_data, &cr->runs};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
     pk_decompressor_release(&cr->dctx);
     if (cr->sel) pk_free(cr->a, cr->sel, (size_t)cr->sel_cap * sizeof *cr->sel);
@@ -901,15 +903,22 @@ static plank_status read_dict_slots(plank_column_reader *cr, pk_read_dest *d, in
                                     plank_error *err) {
     int32_t *ix = (int32_t *)(void *)d->values->data + at;
     int64_t base = cr->has_dict ? cr->dict.count : 0;
-    PK_FORWARD(pk_buffer_reserve(&cr->scratch, (size_t)nn * 4 + 4, err));
-    uint32_t *tmp = (uint32_t *)(void *)cr->scratch.data;
     bool dict_page = cr->dec.encoding == PLANK_ENC_PLAIN_DICTIONARY ||
                      cr->dec.encoding == PLANK_ENC_RLE_DICTIONARY;
+    uint32_t *tmp = (uint32_t *)(void *)ix; /* no nulls to spread: the slots themselves */
+    if (def || !dict_page) {
+        PK_FORWARD(pk_buffer_reserve(&cr->scratch, (size_t)nn * 4 + 4, err));
+        tmp = (uint32_t *)(void *)cr->scratch.data;
+    }
     if (dict_page) {
         PK_RETURN_IF(nn > cr->dec.num_values - cr->dec.pos, err, PLANK_ERR_CORRUPT,
                      "%lld values requested, the page has %lld left", (long long)nn,
                      (long long)(cr->dec.num_values - cr->dec.pos));
-        PK_FORWARD(pk_rle_get_u32(&cr->dec.rle, tmp, nn, err));
+        if (d->runs && !def)
+            PK_FORWARD(pk_rle_get_u32_runs(&cr->dec.rle, tmp, nn, at, PK_RUN_LOG_MIN, d->runs,
+                                           err));
+        else
+            PK_FORWARD(pk_rle_get_u32(&cr->dec.rle, tmp, nn, err));
         /* The largest index against the dictionary size, by the writer's
          * unsigned min/max kernel (a plain max loop compiles to SSE2's
          * emulated unsigned compares: half of a scan on codes). */
@@ -941,7 +950,7 @@ static plank_status read_dict_slots(plank_column_reader *cr, pk_read_dest *d, in
         d->fb_n += nn;
     }
     if (!def) {
-        memcpy(ix, tmp, (size_t)k * 4);
+        if (tmp != (uint32_t *)(void *)ix) memcpy(ix, tmp, (size_t)k * 4);
         return PLANK_OK;
     }
     for (int64_t i = 0, j = 0; i < k; i++)
@@ -1024,6 +1033,7 @@ static plank_status prepare_dest(plank_column_reader *cr, pk_read_dest *d, int64
     d->view = NULL;
     d->values_ready = false;
     d->dict_mode = d->dict_mode && cr->type != PLANK_BOOLEAN;
+    if (d->runs) d->runs->size = 0;
     if (cr->max_def > 0) {
         PK_RETURN_IF(!d->validity, err, PLANK_ERR_INVALID_ARGUMENT, "no validity buffer");
         PK_FORWARD(pk_buffer_resize(d->validity, (un + 7) / 8 + 1, err));
@@ -1423,6 +1433,8 @@ plank_status plank_column_reader_read(plank_column_reader *cr, int64_t max_value
     d.null_index = -1;
     d.view_ok = cr->view_mode;
     d.page_stop = cr->view_mode;
+    d.runs = cr->log_runs && cr->dict_mode ? &cr->runs : NULL;
+    cr->runs.size = 0;
     cr->view = NULL;
     plank_status st = locate(cr, advance(cr, max_values, &d, NULL, err), err);
     if (st != PLANK_OK) return st;
@@ -1545,6 +1557,15 @@ const pk_dict *pk_column_reader_dict(const plank_column_reader *cr) {
 
 int64_t pk_column_reader_fallback_count(const plank_column_reader *cr) {
     return cr ? cr->fb_n : 0;
+}
+
+void pk_column_reader_set_run_log(plank_column_reader *cr, bool on) {
+    if (cr) cr->log_runs = on;
+}
+
+const int64_t *pk_column_reader_runs(const plank_column_reader *cr, int64_t *n) {
+    *n = cr ? (int64_t)(cr->runs.size / (2 * sizeof(int64_t))) : 0;
+    return *n ? (const int64_t *)(const void *)cr->runs.data : NULL;
 }
 
 void pk_column_reader_set_view_mode(plank_column_reader *cr, bool on) {

@@ -131,6 +131,9 @@ typedef struct pk_read_dest {
     bool dict_mode;
     bool view_ok, page_stop;
     int32_t view_align;  /* a view's address must be a multiple of it (0, 1: any) */
+    /* NULL, or where dictionary mode logs the RLE runs of codes of the read's
+     * slots (pk_column_reader_set_run_log); emptied by the read. */
+    pk_buffer *runs;
     /* filled by the read */
     int64_t length, null_count, fb_n;
     const uint8_t *view;
@@ -191,6 +194,18 @@ void pk_column_reader_fetch_ranges(const plank_column_reader *cr, pk_range_list 
 const pk_dict *pk_column_reader_dict(const plank_column_reader *cr);
 /* Fallback values in the last batch (dictionary mode). */
 int64_t pk_column_reader_fallback_count(const plank_column_reader *cr);
+/* Runs of codes shorter than this are not logged: below it, looking each
+ * code up costs less than cutting the batch around the run. */
+#define PK_RUN_LOG_MIN 64
+/* Dictionary mode: with the log on (off by default), each batch also tells
+ * where its codes come from one RLE run of a dictionary page: the slots
+ * [first, first + count) of a run all hold the same code, first and count
+ * multiples of 8, count >= PK_RUN_LOG_MIN. Runs of pages with null slots,
+ * and of reads that gather a sparse selection, are not logged (the log is
+ * a hint: an unlogged run is just codes). */
+void pk_column_reader_set_run_log(plank_column_reader *cr, bool on);
+/* The last batch's logged runs: *n pairs (first, count), ascending. */
+const int64_t *pk_column_reader_runs(const plank_column_reader *cr, int64_t *n);
 
 /* View mode (the Arrow export's zero copy). Off by default. In this mode a
  * read never spans pages (it returns at most the rest of the current page,

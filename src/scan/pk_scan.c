@@ -605,6 +605,7 @@ static plank_status open_reader(plank_scan *s, int32_t k, int32_t g, plank_error
         f->codes = has_dict;
     }
     pk_column_reader_set_dict_mode(f->cr, f->codes);
+    pk_column_reader_set_run_log(f->cr, f->codes);
     return PLANK_OK;
 }
 
@@ -641,7 +642,29 @@ static plank_status eval_codes(plank_scan *s, pk_step *step, const plank_batch *
     }
     uint8_t *t = s->ev.bits + (size_t)step->node->id * 2 * PK_EVAL_STRIDE;
     const int32_t *codes = b->values;
-    s->ev.k->filter_codes(codes, (size_t)n, f->dt.data, dn, t);
+    int64_t nruns;
+    const int64_t *runs = pk_column_reader_runs(f->cr, &nruns);
+    if (nruns == 0) {
+        s->ev.k->filter_codes(codes, (size_t)n, f->dt.data, dn, t);
+    } else {
+        /* A run of one code is decided once, by its first code; the codes
+         * between runs go through the kernel (runs start and end on whole
+         * bytes of t, so each piece is written alone). */
+        int64_t at = 0;
+        for (int64_t r = 0; r <= nruns; r++) {
+            int64_t first = r < nruns ? runs[2 * r] : n, count = r < nruns ? runs[2 * r + 1] : 0;
+            if (first > at)
+                s->ev.k->filter_codes(codes + at, (size_t)(first - at), f->dt.data, dn,
+                                      t + (at >> 3));
+            if (count > 0) {
+                uint8_t one;
+                s->ev.k->filter_codes(codes + first, 1, f->dt.data, dn, &one);
+                memset(t + (first >> 3), (one & 1) ? 0xFF : 0, (size_t)(count >> 3));
+                s->st.values_decided_by_run += count;
+            }
+            at = first + count;
+        }
+    }
     if (fb > 0 || (b->null_count > 0 && f->null_result == 1)) {
         for (int64_t i = 0; i < n; i++) {
             int32_t c = codes[i];

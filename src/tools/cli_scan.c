@@ -140,6 +140,7 @@ static void print_stats(const plank_scan *scan) {
     SCAN_STAT(rows_matched);
     SCAN_STAT(values_evaluated);
     SCAN_STAT(dictionary_entries_evaluated);
+    SCAN_STAT(values_decided_by_run);
 #undef SCAN_STAT
 }
 
