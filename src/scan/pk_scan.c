@@ -35,6 +35,7 @@ typedef struct pk_step {
     bool dict;               /* one column (not boolean): evaluated on dictionary codes */
     /* measured: time, values evaluated and values passed (for ordering) */
     double ns, values, passed;
+    double est;              /* the rank until measured (estimate_steps) */
 } pk_step;
 
 /* Per filter column slot: the column reader and its dictionary state. */
@@ -292,8 +293,67 @@ static plank_status build_steps(plank_scan *s, plank_error *err) {
  * over the fraction of values it removes (measured so far; unmeasured
  * steps first, in their order). Multi-column steps stay last. */
 static double step_rank(const pk_step *p) {
-    if (p->values <= 0) return -1;
+    if (p->values <= 0) return p->est;
     return (p->ns / p->values) / (1.0 - p->passed / p->values + 1e-3);
+}
+
+/* The fraction of rows a node lets through, guessed from the chunks' bounds
+ * before anything is measured: a range over a numeric column as the part of
+ * [min, max] it covers (values taken as spread evenly), an AND as the
+ * product of its parts, anything else one half. Only an ordering hint. */
+static double est_pass(const pk_bound *b, const pk_bnode *n, const pk_colstat *cs) {
+    if (n->kind == PK_B_AND) {
+        double p = 1;
+        for (int32_t i = 0; i < n->n; i++) p *= est_pass(b, n->kids[i], cs);
+        return p;
+    }
+    if (n->kind != PK_B_TERM) return 0.5;
+    const pk_term *t = &n->term;
+    const pk_colstat *st = &cs[n->col];
+    pk_vdom dom = b->cols[n->col].dom;
+    if (t->kind != PK_T_RANGE || t->negate || !st->known || !st->has_minmax) return 0.5;
+    if (t->empty) return 0;
+    double mn, mx, lo, hi;
+    if (dom == PK_V_I32 || dom == PK_V_I64) {
+        mn = (double)st->min.i, mx = (double)st->max.i;
+        lo = t->lo_inf ? -INFINITY : (double)t->lo.i;
+        hi = t->hi_inf ? INFINITY : (double)t->hi.i;
+    } else if (dom == PK_V_F32 || dom == PK_V_F64) {
+        mn = st->min.d, mx = st->max.d;
+        lo = t->lo_inf ? -INFINITY : t->lo.d;
+        hi = t->hi_inf ? INFINITY : t->hi.d;
+    } else {
+        return 0.5;
+    }
+    if (!(mx > mn)) return 0.5;
+    double a = lo > mn ? lo : mn, z = hi < mx ? hi : mx;
+    return z < a ? 0 : (z - a) / (mx - mn);
+}
+
+static bool all_dictionary_pages(const plank_column_chunk_info *ci);
+
+/* Ranks the steps not measured yet (in ns per value over the fraction
+ * removed, as step_rank): a value of a fixed-width column or a dictionary
+ * code costs about 1 ns to decode and compare, a byte string about 8, and
+ * multi-column steps run last whatever their rank. */
+static void estimate_steps(plank_scan *s, int32_t g, const pk_colstat *cs) {
+    for (int32_t i = 0; i < s->nsteps; i++) {
+        pk_step *p = &s->steps[i];
+        if (p->values > 0) continue;
+        double cost = 0;
+        for (int32_t c = 0; c < p->ncols; c++) {
+            const pk_fcol *fc = &s->b.cols[p->cols[c]];
+            bool bytes = fc->dom == PK_V_BYTES || fc->dom == PK_V_I128;
+            if (bytes && p->dict) {
+                plank_column_chunk_info ci = {.struct_size = sizeof(plank_column_chunk_info)};
+                if (plank_reader_column_chunk(s->r, g, fc->column, &ci, NULL) == PLANK_OK &&
+                    all_dictionary_pages(&ci))
+                    bytes = false;
+            }
+            cost += bytes ? 8 : 1;
+        }
+        p->est = cost / (1.0 - est_pass(&s->b, p->node, cs) + 1e-3);
+    }
 }
 
 static void order_steps(plank_scan *s) {
@@ -997,6 +1057,7 @@ static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plan
     /* A string step whose dictionary has no passing entry, in a chunk made
      * only of dictionary pages, leaves no row: known once the dictionary is
      * read, which the first step batch does. */
+    if (st == PLANK_OK && !skip && push) estimate_steps(s, g, cs);
     pk_free(&s->alloc, cs, (size_t)b->ncols * sizeof *cs + 1);
     PK_FORWARD(st);
     if (skip) {
