@@ -47,6 +47,16 @@ typedef struct pk_fstate {
     pk_step *dict_step;      /* the step evaluated on this column's codes (or NULL) */
     bool codes;              /* this chunk is read as dictionary codes */
     plank_batch batch;
+    /* The column's values over the whole row group, kept by a step that read
+     * it whole (fixed width, no null) for a later step of the same row
+     * group, which takes its batches from here instead of decoding the
+     * column again (Q12's receipt date: its range, then the comparisons). */
+    pk_buffer kept;          /* rows * width bytes */
+    int32_t kept_g;          /* the row group kept (-1: none) */
+    int64_t kept_rows;       /* rows stored so far */
+    bool keeping;            /* the running step stores its batches */
+    bool from_kept;          /* the running step reads from kept */
+    pk_buffer kbuf;          /* a batch gathered from kept (sparse steps) */
 } pk_fstate;
 
 struct plank_scan {
@@ -778,6 +788,77 @@ static int64_t merge_ranges(plank_row_range *rr, int64_t nr) {
     return k;
 }
 
+/* A walk over the read rows (the merged ranges rr): moves (*ri, *row) past
+ * the ranges it has finished and returns how many of the next `left` rows
+ * follow *row in one run. */
+static int64_t range_step(const plank_row_range *rr, int64_t *ri, int64_t *row, int64_t left) {
+    while (*row >= rr[*ri].first + rr[*ri].count) {
+        (*ri)++;
+        *row = rr[*ri].first;
+    }
+    int64_t m = rr[*ri].first + rr[*ri].count - *row;
+    return m < left ? m : left;
+}
+
+/* The bytes per value a column's kept values take (0: not kept). */
+static size_t kept_width(const pk_fcol *c) {
+    plank_physical_type t = c->node->physical_type;
+    if (t == PLANK_BOOLEAN || t == PLANK_BYTE_ARRAY) return 0;
+    return (size_t)pk_physical_width(t, c->node->type_length);
+}
+
+/* Whether a step after `step` (in the current order) reads column slot k. */
+static bool needed_later(const plank_scan *s, const pk_step *step, int32_t k) {
+    for (const pk_step *p = step + 1; p < s->steps + s->nsteps; p++)
+        for (int32_t c = 0; c < p->ncols; c++)
+            if (p->cols[c] == k) return true;
+    return false;
+}
+
+/* Appends a batch read whole to the kept values; a batch with nulls, or
+ * shorter than asked, ends the keeping (the later step decodes again). */
+static void keep_batch(pk_fstate *f, int64_t want) {
+    const plank_batch *b = &f->batch;
+    size_t w = (size_t)b->value_width;
+    if (b->null_count > 0 || b->length != want || w == 0 ||
+        (size_t)(f->kept_rows + b->length) * w > f->kept.size) {
+        f->keeping = false;
+        f->kept_g = -1;
+        return;
+    }
+    memcpy(f->kept.data + (size_t)f->kept_rows * w, b->values, (size_t)b->length * w);
+    f->kept_rows += b->length;
+}
+
+/* The batch of the next n read rows (the merged ranges rr from range ri,
+ * row `row` on) from the kept values: in place when they are one run of
+ * rows, else gathered range by range. */
+static plank_status kept_batch(pk_fstate *f, size_t w, const plank_row_range *rr, int64_t ri,
+                               int64_t row, int64_t n, plank_error *err) {
+    plank_batch *b = &f->batch;
+    const uint8_t *src = f->kept.data;
+    const uint8_t *values;
+    if (range_step(rr, &ri, &row, n) == n) {
+        values = src + (size_t)row * w;
+    } else {
+        PK_FORWARD(pk_buffer_resize(&f->kbuf, (size_t)n * w, err));
+        uint8_t *dst = f->kbuf.data;
+        for (int64_t p = 0, m; p < n; row += m, p += m) {
+            m = range_step(rr, &ri, &row, n - p);
+            memcpy(dst + (size_t)p * w, src + (size_t)row * w, (size_t)m * w);
+        }
+        values = dst;
+    }
+    plank_physical_type t = f->batch.physical_type;
+    memset(b, 0, sizeof *b);
+    b->struct_size = sizeof *b;
+    b->length = n;
+    b->physical_type = t;
+    b->values = values;
+    b->value_width = (int32_t)w;
+    return PLANK_OK;
+}
+
 /* Runs one step over the alive rows of the row group (rows bits in alive),
  * clearing the rows where it is not TRUE. The step's columns are read at
  * the alive rows' ranges, merged across short gaps; the values read for
@@ -820,14 +901,28 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
     plank_status st = PLANK_OK;
     for (int32_t c = 0; c < step->ncols && st == PLANK_OK; c++) {
         int32_t k = step->cols[c];
+        pk_fstate *f = &s->fs[k];
+        f->from_kept = f->kept_g == g && f->kept_rows == rows;
+        f->keeping = false;
+        if (f->from_kept) continue;
+        f->kept_g = -1;
         st = open_reader(s, k, g, err);
-        if (st == PLANK_OK && !dense) st = plank_column_reader_select(s->fs[k].cr, rr, nr, err);
+        if (st == PLANK_OK && !dense) st = plank_column_reader_select(f->cr, rr, nr, err);
+        if (st == PLANK_OK && dense && !f->codes && needed_later(s, step, k)) {
+            size_t w = kept_width(&s->b.cols[k]);
+            if (w && pk_buffer_resize(&f->kept, (size_t)rows * w, NULL) == PLANK_OK) {
+                f->keeping = true;
+                f->kept_g = g;
+                f->kept_rows = 0;
+            }
+        }
     }
     if (st == PLANK_OK && s->r->hints) {
         /* the step's pages, announced together (a source that takes hints) */
         pk_range_list l = {.a = &s->alloc};
         for (int32_t c = 0; c < step->ncols; c++)
-            pk_column_reader_fetch_ranges(s->fs[step->cols[c]].cr, &l);
+            if (!s->fs[step->cols[c]].from_kept)
+                pk_column_reader_fetch_ranges(s->fs[step->cols[c]].cr, &l);
         pk_reader_prefetch(s->r, l.r, l.n);
         pk_range_list_free(&l);
     }
@@ -839,7 +934,13 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         for (int32_t c = 0; c < step->ncols && st == PLANK_OK; c++) {
             pk_fstate *f = &s->fs[step->cols[c]];
             f->batch.struct_size = sizeof f->batch;
-            st = plank_column_reader_read(f->cr, want, &f->batch, err);
+            if (f->from_kept) {
+                st = kept_batch(f, kept_width(&s->b.cols[step->cols[c]]), rr, ri, row, want,
+                                err);
+            } else {
+                st = plank_column_reader_read(f->cr, want, &f->batch, err);
+                if (st == PLANK_OK && f->keeping) keep_batch(f, want);
+            }
             if (st != PLANK_OK) break;
             if (n < 0) n = f->batch.length;
             if (f->batch.length != n || n == 0)
@@ -881,16 +982,9 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         }
         if (st != PLANK_OK) break;
         /* alive &= t, segment by segment of the merged ranges. */
-        for (int64_t p = 0; p < n;) {
-            while (row >= rr[ri].first + rr[ri].count) {
-                ri++;
-                row = rr[ri].first;
-            }
-            int64_t m = rr[ri].first + rr[ri].count - row;
-            if (m > n - p) m = n - p;
+        for (int64_t p = 0, m; p < n; row += m, p += m) {
+            m = range_step(rr, &ri, &row, n - p);
             and_bits(alive, row, t, p, m);
-            row += m;
-            p += m;
         }
         done += n;
     }
@@ -981,6 +1075,7 @@ static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plan
     PK_FORWARD(plank_reader_row_group(s->r, g, &info, err));
     int64_t rows = info.num_rows;
     *out_rows = 0;
+    for (int32_t k = 0; k < s->b.ncols; k++) s->fs[k].kept_g = -1;
     if (rows <= 0) return PLANK_OK;
     size_t nb = (size_t)(rows + 7) / 8;
     PK_FORWARD(pk_buffer_resize(&s->alive, nb + 8, err));
@@ -1089,6 +1184,8 @@ static void scan_free(plank_scan *s) {
             plank_column_reader_close(s->fs[k].cr);
             pk_buffer_reset(&s->fs[k].dt);
             pk_buffer_reset(&s->fs[k].df);
+            pk_buffer_reset(&s->fs[k].kept);
+            pk_buffer_reset(&s->fs[k].kbuf);
         }
         pk_free(&a, s->fs, (size_t)s->b.ncols * sizeof *s->fs + 1);
     }
@@ -1253,6 +1350,10 @@ plank_status plank_scan_open(plank_scan **out, plank_reader *r, const plank_scan
         for (int32_t k = 0; s->fs && k < s->b.ncols; k++) {
             pk_buffer_init(&s->fs[k].dt, &s->alloc);
             pk_buffer_init(&s->fs[k].df, &s->alloc);
+            pk_buffer_init(&s->fs[k].kept, &s->alloc);
+            pk_buffer_init(&s->fs[k].kbuf, &s->alloc);
+            s->fs[k].kept_g = -1;
+            s->fs[k].batch.physical_type = s->b.cols[k].node->physical_type;
         }
     }
     if (st == PLANK_OK) st = build_steps(s, err);
