@@ -340,6 +340,86 @@ static void codes(size_t n) {
     free(c);
 }
 
+/* ---- column comparisons ------------------------------------------------------------------ */
+
+static bool op_holds(unsigned op, int64_t x, int64_t y) {
+    switch (op) {
+    case PK_CMP_EQ: return x == y;
+    case PK_CMP_NE: return x != y;
+    case PK_CMP_LT: return x < y;
+    case PK_CMP_LE: return x <= y;
+    case PK_CMP_GT: return x > y;
+    default: return x >= y;
+    }
+}
+
+/* a op b for every operator and both widths at every level, the columns at random byte
+ * offsets, the bitmask between guards, against the operator applied here. Values
+ * repeat often (equal pairs) and take the edges of the signed range. */
+static void compares(size_t n) {
+    int64_t *a = malloc(8 * (n + 1)), *b = malloc(8 * (n + 1));
+    size_t nbytes = (n + 7) / 8;
+    uint8_t *want_bits = malloc(nbytes + 1);
+    for (int bits = 32; bits <= 64; bits += 32) {
+        const int64_t smin = bits == 64 ? INT64_MIN : INT32_MIN;
+        const int64_t smax = bits == 64 ? INT64_MAX : INT32_MAX;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = ref_below(&rng, 8);
+            int64_t x = r < 3 ? (int64_t)ref_below(&rng, 5) - 2
+                      : r == 3 ? (ref_below(&rng, 2) ? smin : smax)
+                      : bits == 32 ? (int64_t)(int32_t)ref_next(&rng) : (int64_t)ref_next(&rng);
+            a[i] = x;
+            r = ref_below(&rng, 4);
+            b[i] = r == 0 ? x : r == 1 ? (ref_below(&rng, 2) ? smin : smax)
+                 : r == 2 ? (int64_t)ref_below(&rng, 5) - 2
+                 : bits == 32 ? (int64_t)(int32_t)ref_next(&rng) : (int64_t)ref_next(&rng);
+        }
+        size_t w = (size_t)bits / 8;
+        for (unsigned op = PK_CMP_EQ; op <= PK_CMP_GE; op++) {
+            memset(want_bits, 0, nbytes + 1);
+            int64_t want_count = 0;
+            for (size_t i = 0; i < n; i++) {
+                bool p = op_holds(op, a[i], b[i]);
+                want_bits[i / 8] |= (uint8_t)(p << (i % 8));
+                want_count += p;
+            }
+            for (int st = 0; st < nsets; st++) {
+                size_t aoff = ref_below(&rng, 8), boff = ref_below(&rng, 8), ooff = ref_below(&rng, 8);
+                uint8_t *am = malloc(aoff + n * w + 1), *bm = malloc(boff + n * w + 1);
+                for (size_t i = 0; i < n; i++) {
+                    int32_t a32 = (int32_t)a[i], b32 = (int32_t)b[i];
+                    memcpy(am + aoff + i * w, bits == 32 ? (const void *)&a32 : (const void *)&a[i], w);
+                    memcpy(bm + boff + i * w, bits == 32 ? (const void *)&b32 : (const void *)&b[i], w);
+                }
+                uint8_t *omem = malloc(ooff + nbytes + GUARD), *out = omem + ooff;
+                memset(omem, GUARD_BYTE, ooff + nbytes + GUARD);
+                int64_t count = bits == 32
+                    ? sets[st]->compare_i32((const int32_t *)(void *)(am + aoff),
+                                            (const int32_t *)(void *)(bm + boff), n, op, out)
+                    : sets[st]->compare_i64((const int64_t *)(void *)(am + aoff),
+                                            (const int64_t *)(void *)(bm + boff), n, op, out);
+                bool guards = true;
+                for (size_t g = 0; g < ooff; g++) guards &= omem[g] == GUARD_BYTE;
+                for (size_t g = 0; g < GUARD; g++) guards &= out[nbytes + g] == GUARD_BYTE;
+                CHECK_MSG(n == 0 || memcmp(out, want_bits, nbytes) == 0,
+                          "%s compare_i%d op %u n %zu: bits differ",
+                          pk_simd_level_name(sets[st]->level), bits, op, n);
+                CHECK_MSG(count == want_count, "%s compare_i%d op %u n %zu: count %lld, want %lld",
+                          pk_simd_level_name(sets[st]->level), bits, op, n, (long long)count,
+                          (long long)want_count);
+                CHECK_MSG(guards, "%s compare_i%d op %u n %zu: a guard byte was written",
+                          pk_simd_level_name(sets[st]->level), bits, op, n);
+                free(am);
+                free(bm);
+                free(omem);
+            }
+        }
+    }
+    free(a);
+    free(b);
+    free(want_bits);
+}
+
 /* ---- driver ------------------------------------------------------------------------------ */
 
 static void test_length(size_t n) {
@@ -348,6 +428,7 @@ static void test_length(size_t n) {
     floats(K_F32, n);
     floats(K_F64, n);
     codes(n);
+    compares(n);
 }
 
 int main(void) {

@@ -452,51 +452,6 @@ static bool op_holds(plank_compare_op op, int k) {
     return false;
 }
 
-/* Eight 0/1 bytes (little-endian in x) as the bits of one byte: the
- * product puts byte j's bit at bit 56 + j, every partial product at its own
- * bit (no carries). */
-static inline uint8_t pack8(uint64_t x) { return (uint8_t)((x * 0x0102040810204080ULL) >> 56); }
-
-/* Two columns of one integer or float type at the same scale and unit:
- * compared as stored, 64 rows at a time into 0/1 bytes (a loop the
- * compiler vectorises) packed eight to an output byte. */
-#define CMP_LOOP(T, A, B, EXPR)                                                             \
-    {                                                                                   \
-    /* Hoisted: the byte stores could alias the batch's pointers otherwise. */         \
-    const T *restrict pa_ = (A), *restrict pb_ = (B);                                   \
-    for (int64_t i = 0; i < n; i += 64) {                                               \
-        uint8_t r_[64];                                                                 \
-        int64_t e = n - i < 64 ? n - i : 64;                                            \
-        if (e == 64) {                                                                  \
-            for (int64_t j = 0; j < 64; j++) {                                          \
-                T a_ = pa_[i + j], b_ = pb_[i + j];                                     \
-                r_[j] = (uint8_t)(EXPR);                                                \
-            }                                                                           \
-        } else {                                                                        \
-            memset(r_, 0, sizeof r_);                                                   \
-            for (int64_t j = 0; j < e; j++) {                                           \
-                T a_ = pa_[i + j], b_ = pb_[i + j];                                     \
-                r_[j] = (uint8_t)(EXPR);                                                \
-            }                                                                           \
-        }                                                                               \
-        for (int64_t q = 0; q < (e + 7) / 8; q++) {                                     \
-            uint64_t x_;                                                                \
-            memcpy(&x_, r_ + 8 * q, 8);                                                 \
-            t[i / 8 + q] = pack8(x_);                                                   \
-        }                                                                               \
-    }                                                                                   \
-    }
-
-#define CMP_OPS(T, A, B)                                                                    \
-    switch (op) {                                                                       \
-    case PLANK_CMP_EQ: CMP_LOOP(T, A, B, a_ == b_) break;                                \
-    case PLANK_CMP_NE: CMP_LOOP(T, A, B, a_ != b_) break;                                \
-    case PLANK_CMP_LT: CMP_LOOP(T, A, B, a_ < b_) break;                                 \
-    case PLANK_CMP_LE: CMP_LOOP(T, A, B, a_ <= b_) break;                                \
-    case PLANK_CMP_GT: CMP_LOOP(T, A, B, a_ > b_) break;                                 \
-    case PLANK_CMP_GE: CMP_LOOP(T, A, B, a_ >= b_) break;                                \
-    }
-
 /* t holds the comparison: t &= valid, f = ~t & valid, valid the AND of the
  * two validity bitmaps (NULL: all valid). The pointers never overlap
  * (restrict: the loop vectorises). */
@@ -521,10 +476,24 @@ static bool colcmp_fast(pk_evalctx *x, const pk_bnode *node, uint8_t *t, uint8_t
         c1->cls != c2->cls || c1->scale != c2->scale || c1->ns_per_unit != c2->ns_per_unit)
         return false;
     int64_t n = x->n;
-    plank_compare_op op = node->op;
+    unsigned op = 0;
+    switch (node->op) {
+    case PLANK_CMP_EQ: op = PK_CMP_EQ; break;
+    case PLANK_CMP_NE: op = PK_CMP_NE; break;
+    case PLANK_CMP_LT: op = PK_CMP_LT; break;
+    case PLANK_CMP_LE: op = PK_CMP_LE; break;
+    case PLANK_CMP_GT: op = PK_CMP_GT; break;
+    case PLANK_CMP_GE: op = PK_CMP_GE; break;
+    }
     switch (c1->dom) {
-    case PK_V_I32: CMP_OPS(int32_t, (const int32_t *)b1->values, (const int32_t *)b2->values) break;
-    case PK_V_I64: CMP_OPS(int64_t, (const int64_t *)b1->values, (const int64_t *)b2->values) break;
+    case PK_V_I32:
+        x->k->compare_i32((const int32_t *)b1->values, (const int32_t *)b2->values, (size_t)n, op,
+                          t);
+        break;
+    case PK_V_I64:
+        x->k->compare_i64((const int64_t *)b1->values, (const int64_t *)b2->values, (size_t)n, op,
+                          t);
+        break;
     default: return false; /* floats: NaN's order needs the general path */
     }
     size_t nb = nbytes(n);

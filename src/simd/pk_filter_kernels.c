@@ -153,6 +153,45 @@ int64_t pk_filter_codes_scalar(const int32_t *codes, size_t n, const uint8_t *pa
     PK_FILTER_SCALAR(code_pass(codes, i, pass, lim));
 }
 
+/* Column comparisons come down to a[i] < b[i] or a[i] == b[i], the sides swapped for
+ * > and <=, the result inverted for !=, <= and >= (a <= b is !(b < a)). */
+typedef struct cmp_plan {
+    bool swap, lt;
+    uint64_t inv;
+} cmp_plan;
+
+PK_INLINE cmp_plan cmp_plan_of(unsigned op) {
+    cmp_plan p = {false, true, 0};
+    switch (op) {
+    case PK_CMP_EQ: p.lt = false; break;
+    case PK_CMP_NE: p.lt = false, p.inv = ~UINT64_C(0); break;
+    case PK_CMP_LT: break;
+    case PK_CMP_GT: p.swap = true; break;
+    case PK_CMP_LE: p.swap = true, p.inv = ~UINT64_C(0); break;
+    default: p.inv = ~UINT64_C(0); break; /* >= */
+    }
+    return p;
+}
+
+#define PK_CMP_SCALAR(T, load)                                                               \
+    do {                                                                                     \
+        cmp_plan pl_ = cmp_plan_of(op);                                                      \
+        const T *x_ = pl_.swap ? b : a, *y_ = pl_.swap ? a : b;                             \
+        unsigned flip_ = pl_.inv ? 1u : 0u;                                                  \
+        if (pl_.lt) PK_FILTER_SCALAR((load(x_, i) < load(y_, i)) ^ flip_);                  \
+        PK_FILTER_SCALAR((load(x_, i) == load(y_, i)) ^ flip_);                             \
+    } while (0)
+
+int64_t pk_compare_i32_scalar(const int32_t *a, const int32_t *b, size_t n, unsigned op,
+                              uint8_t *out) {
+    PK_CMP_SCALAR(int32_t, at_i32);
+}
+
+int64_t pk_compare_i64_scalar(const int64_t *a, const int64_t *b, size_t n, unsigned op,
+                              uint8_t *out) {
+    PK_CMP_SCALAR(int64_t, at_i64);
+}
+
 #ifdef PK_KERNELS_X86
 #include <immintrin.h>
 
@@ -410,6 +449,52 @@ PK_AVX2_INLINE int64_t body_avx2(const void *v, size_t n, filter_args a, uint8_t
 
 PK_FILTER_ENTRIES(avx2, PK_AVX2, 64)
 
+/* Column comparisons: lane i of x < y (or ==) as its sign bit, the same blocks as above
+ * with an index for a pointer (STEP gets i, the rows of both columns). */
+PK_AVX2_INLINE __m256i cmp_avx2(const void *x, const void *y, size_t left, const bool wide,
+                                const bool lt) {
+    __m256i a = wide ? load4x64(x, left) : load8x32(x, left);
+    __m256i b = wide ? load4x64(y, left) : load8x32(y, left);
+    if (wide) return lt ? _mm256_cmpgt_epi64(b, a) : _mm256_cmpeq_epi64(a, b);
+    return lt ? _mm256_cmpgt_epi32(b, a) : _mm256_cmpeq_epi32(a, b);
+}
+
+PK_AVX2_INLINE int64_t cmp_body_avx2(const void *x, const void *y, size_t n, uint64_t inv,
+                                     uint8_t *out, const bool wide, const bool lt) {
+    const uint8_t *px = x, *py = y;
+    const size_t w = wide ? 8 : 4;
+#define C(i, left) cmp_avx2(px + (i) * w, py + (i) * w, left, wide, lt)
+#define STEP4(i, left) (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(C(i, left)))
+#define STEP32(i, left)                                                                      \
+    signs32(C(i, left), C((i) + 8, after(left, 8)), C((i) + 16, after(left, 16)),            \
+            C((i) + 24, after(left, 24)))
+    if (wide) PK_FILTER_BLOCKS((size_t)0, n, out, 4, inv, STEP4);
+    PK_FILTER_BLOCKS((size_t)0, n, out, 32, inv, STEP32);
+#undef STEP32
+#undef STEP4
+#undef C
+}
+
+#define PK_COMPARE_ENTRIES(isa, ATTR, body)                                                  \
+    ATTR int64_t pk_compare_i32_##isa(const int32_t *a, const int32_t *b, size_t n,          \
+                                      unsigned op, uint8_t *out) {                           \
+        cmp_plan p = cmp_plan_of(op);                                                        \
+        const void *x = p.swap ? (const void *)b : (const void *)a;                          \
+        const void *y = p.swap ? (const void *)a : (const void *)b;                          \
+        if (p.lt) return body(x, y, n, p.inv, out, false, true);                             \
+        return body(x, y, n, p.inv, out, false, false);                                      \
+    }                                                                                        \
+    ATTR int64_t pk_compare_i64_##isa(const int64_t *a, const int64_t *b, size_t n,          \
+                                      unsigned op, uint8_t *out) {                           \
+        cmp_plan p = cmp_plan_of(op);                                                        \
+        const void *x = p.swap ? (const void *)b : (const void *)a;                          \
+        const void *y = p.swap ? (const void *)a : (const void *)b;                          \
+        if (p.lt) return body(x, y, n, p.inv, out, true, true);                              \
+        return body(x, y, n, p.inv, out, true, false);                                       \
+    }
+
+PK_COMPARE_ENTRIES(avx2, PK_AVX2, cmp_body_avx2)
+
 /* ---- AVX-512 -------------------------------------------------------------------------- */
 
 /* A register of 16 32-bit (8 64-bit) lanes from p, reading lanes i < left only. */
@@ -474,5 +559,25 @@ PK_AVX512_INLINE int64_t body_avx512(const void *v, size_t n, filter_args a, uin
 }
 
 PK_FILTER_ENTRIES(avx512, PK_AVX512, 128)
+
+PK_AVX512_INLINE unsigned cmp_avx512(const void *x, const void *y, size_t left, const bool wide,
+                                     const bool lt) {
+    __m512i a = wide ? load8x64(x, left) : load16x32(x, left);
+    __m512i b = wide ? load8x64(y, left) : load16x32(y, left);
+    if (wide) return lt ? _mm512_cmplt_epi64_mask(a, b) : _mm512_cmpeq_epi64_mask(a, b);
+    return lt ? _mm512_cmplt_epi32_mask(a, b) : _mm512_cmpeq_epi32_mask(a, b);
+}
+
+PK_AVX512_INLINE int64_t cmp_body_avx512(const void *x, const void *y, size_t n, uint64_t inv,
+                                         uint8_t *out, const bool wide, const bool lt) {
+    const uint8_t *px = x, *py = y;
+    const size_t w = wide ? 8 : 4;
+#define STEP(i, left) cmp_avx512(px + (i) * w, py + (i) * w, left, wide, lt)
+    if (wide) PK_FILTER_BLOCKS((size_t)0, n, out, 8, inv, STEP);
+    PK_FILTER_BLOCKS((size_t)0, n, out, 16, inv, STEP);
+#undef STEP
+}
+
+PK_COMPARE_ENTRIES(avx512, PK_AVX512, cmp_body_avx512)
 
 #endif /* PK_KERNELS_X86 */

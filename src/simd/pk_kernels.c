@@ -33,6 +33,8 @@ static const pk_kernels pk_kernels_scalar = {
     .filter_f32 = pk_filter_f32_scalar,
     .filter_f64 = pk_filter_f64_scalar,
     .filter_codes = pk_filter_codes_scalar,
+    .compare_i32 = pk_compare_i32_scalar,
+    .compare_i64 = pk_compare_i64_scalar,
     /* the writer's encoders (pk_encode_kernels.c) */
     .pack32 = pk_pack32_scalar,
     .pack64 = pk_pack64_scalar,
@@ -77,6 +79,8 @@ static const pk_kernels pk_kernels_avx2 = {
     .filter_f32 = pk_filter_f32_avx2,
     .filter_f64 = pk_filter_f64_avx2,
     .filter_codes = pk_filter_codes_avx2,
+    .compare_i32 = pk_compare_i32_avx2,
+    .compare_i64 = pk_compare_i64_avx2,
     /* the writer's encoders (pk_encode_kernels.c) */
     .pack32 = pk_pack32_avx2,
     /* AVX2: the scalar loop (pk_encode_kernels.c) */
@@ -123,6 +127,8 @@ static const pk_kernels pk_kernels_avx512 = {
     .filter_f32 = pk_filter_f32_avx512,
     .filter_f64 = pk_filter_f64_avx512,
     .filter_codes = pk_filter_codes_avx512,
+    .compare_i32 = pk_compare_i32_avx512,
+    .compare_i64 = pk_compare_i64_avx512,
     /* the writer's encoders (pk_encode_kernels.c) */
     .pack32 = pk_pack32_avx512,
     .pack64 = pk_pack64_avx512,

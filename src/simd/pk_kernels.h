@@ -135,6 +135,13 @@ typedef struct pk_kernels {
      * pass past npass are ignored. */
     int64_t (*filter_codes)(const int32_t *codes, size_t n, const uint8_t *pass, int64_t npass,
                             uint8_t *out);
+    /* Two columns of one row each: bit i = a[i] op b[i], signed, op one of PK_CMP_* below
+     * (any other compares as PK_CMP_GE); out[0 .. ceil(n/8)) written, the bits past n
+     * zero. a and b need not be aligned. Returns the bits set. */
+    int64_t (*compare_i32)(const int32_t *a, const int32_t *b, size_t n, unsigned op,
+                           uint8_t *out);
+    int64_t (*compare_i64)(const int64_t *a, const int64_t *b, size_t n, unsigned op,
+                           uint8_t *out);
 
     /* ---- the writer's encoders (pk_encode_kernels.c) ---- */
     /* Bit-packs in[0..n) (n a multiple of 8, every value below 2^bw, bw 0..32) LSB-first
@@ -205,6 +212,9 @@ static inline uint64_t pk_hash_words(uint64_t a, uint64_t b, uint64_t len) {
 
 /* Values per DELTA_BINARY_PACKED block of the writer (4 miniblocks of 32). */
 #define PK_DELTA_BLOCK 128
+
+/* compare_i32 / compare_i64 operators. */
+enum { PK_CMP_EQ = 0, PK_CMP_NE, PK_CMP_LT, PK_CMP_LE, PK_CMP_GT, PK_CMP_GE };
 
 /* filter_f32 / filter_f64 flags: open bounds, and NaN values passing. */
 #define PK_FILTER_LO_OPEN 1u
@@ -295,7 +305,11 @@ int pk_kernels_available(const pk_kernels **out);
     int64_t pk_filter_f64_##isa(const double *v, size_t n, double lo, double hi,              \
                                 unsigned flags, uint8_t *out);                                \
     int64_t pk_filter_codes_##isa(const int32_t *codes, size_t n, const uint8_t *pass,        \
-                                  int64_t npass, uint8_t *out);
+                                  int64_t npass, uint8_t *out);                               \
+    int64_t pk_compare_i32_##isa(const int32_t *a, const int32_t *b, size_t n, unsigned op,   \
+                                 uint8_t *out);                                               \
+    int64_t pk_compare_i64_##isa(const int64_t *a, const int64_t *b, size_t n, unsigned op,   \
+                                 uint8_t *out);
 
 /* The writer's kernels of one instruction set (pk_encode_kernels.c). */
 #define PK_ENCODE_KERNELS(isa)                                                              \
