@@ -151,10 +151,10 @@ static inline bool bytes_eq(const uint8_t *v, size_t n, const uint8_t *p, size_t
     return n == pn && (n == 0 || memcmp(v, p, n) == 0);
 }
 
-/* The first 16 bytes of a short byte string as two words, zero past its
- * length. */
+/* A short byte string (at most 16 bytes) as two words, zero past its
+ * length, and the masks that keep its length's bytes of two words. */
 typedef struct key16 {
-    uint64_t w0, w1;
+    uint64_t w0, w1, m0, m1;
     size_t n;
 } key16;
 
@@ -165,21 +165,20 @@ static key16 key_of(const uint8_t *p, size_t n) {
     memcpy(&k.w0, b, 8);
     memcpy(&k.w1, b + 8, 8);
     k.n = n;
+    k.m0 = n >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * n)) - 1);
+    k.m1 = n >= 16 ? ~(uint64_t)0 : n <= 8 ? 0 : (((uint64_t)1 << (8 * (n - 8))) - 1);
     return k;
 }
 
 /* Whether the value v[0..n) (inside a pk_buffer: 16 bytes from v are
- * readable, padding included) equals the key, for n <= 16: two masked
- * word compares instead of a memcmp call. */
+ * readable, padding included, whatever n) equals the key: the length and
+ * two masked words compared without a branch (the lengths of a column's
+ * values vary from row to row, which a branch on them mispredicts). */
 static inline bool key_eq(const uint8_t *v, size_t n, const key16 *k) {
-    if (n != k->n) return false;
-    if (n == 0) return true;
     uint64_t a, b;
     memcpy(&a, v, 8);
     memcpy(&b, v + 8, 8);
-    uint64_t m0 = n >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * n)) - 1);
-    uint64_t m1 = n >= 16 ? ~(uint64_t)0 : n <= 8 ? 0 : (((uint64_t)1 << (8 * (n - 8))) - 1);
-    return ((a & m0) == k->w0) & ((b & m1) == k->w1);
+    return (n == k->n) & ((a & k->m0) == k->w0) & ((b & k->m1) == k->w1);
 }
 
 #define PK_KEYS_MAX 16
@@ -247,8 +246,7 @@ static void bytes_pass(const pk_fcol *c, const pk_term *tm, const plank_batch *b
             const uint8_t *v = base + off[i];
             size_t vn = (size_t)(off[i + 1] - off[i]);
             bool pass = false;
-            if (vn <= 16)
-                for (int32_t k = 0; k < nkeys; k++) pass |= key_eq(v, vn, &kk[k]);
+            for (int32_t k = 0; k < nkeys; k++) pass |= key_eq(v, vn, &kk[k]);
             t[i >> 3] |= (uint8_t)(pass << (i & 7));
         });
         return;
