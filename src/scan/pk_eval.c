@@ -227,7 +227,10 @@ static void bytes_pass(const pk_fcol *c, const pk_term *tm, const plank_batch *b
     bool ba = c->node->physical_type == PLANK_BYTE_ARRAY;
     size_t w = ba ? 0 : (size_t)c->node->type_length;
     const int64_t *off = b->offsets;
-    const uint8_t *base = ba ? b->data : (const uint8_t *)b->values;
+    /* A batch of empty or null strings may have no data at all: its
+     * offsets are 0, and the word compares read from 16 zero bytes. */
+    static const uint8_t no_data[16] = {0};
+    const uint8_t *base = ba ? (b->data ? b->data : no_data) : (const uint8_t *)b->values;
     bool eq = tm->kind == PK_T_RANGE && !tm->empty && !tm->lo_inf && !tm->hi_inf &&
               !tm->lo_open && !tm->hi_open && bytes_eq(tm->lo.p, tm->lo.n, tm->hi.p, tm->hi.n);
     memset(t, 0, nbytes(n));
