@@ -82,6 +82,7 @@ struct plank_scan {
     plank_row_range *ranges; /* of the last planned row group */
     int64_t nranges;
     pk_buffer tmp_t, tmp_f;  /* fallback values' bitmaps */
+    pk_buffer live;          /* a batch's live bits when they start inside a byte */
     /* Parallel scans (plank_arrow_options.threads): the scans of the other
      * workers, opened with the same options, each with its own column
      * readers and step measurements; the row groups are shared out as they
@@ -552,6 +553,26 @@ static bool all_dictionary_pages(const plank_column_chunk_info *ci) {
     return true;
 }
 
+/* Whether every data page of the chunk is PLAIN (by its encoding stats, or
+ * else its list of encodings, levels' aside): a step reads such a column
+ * in view mode, its batches pointing at the pages instead of copies. */
+static bool all_plain_pages(const plank_column_chunk_info *ci) {
+    if (ci->num_encoding_stats > 0) {
+        for (int32_t i = 0; i < ci->num_encoding_stats; i++) {
+            const plank_encoding_stat *e = &ci->encoding_stats[i];
+            if ((e->page_type == PLANK_PAGE_DATA || e->page_type == PLANK_PAGE_DATA_V2) &&
+                e->count > 0 && e->encoding != PLANK_ENC_PLAIN)
+                return false;
+        }
+        return true;
+    }
+    for (int32_t i = 0; i < ci->num_encodings; i++)
+        if (ci->encodings[i] != PLANK_ENC_PLAIN && ci->encodings[i] != PLANK_ENC_RLE &&
+            ci->encodings[i] != PLANK_ENC_BIT_PACKED)
+            return false;
+    return ci->dictionary_page_offset < 0;
+}
+
 /* The page index of filter column slot k in row group g into pi (npages 0
  * when absent or unusable). */
 static plank_status load_pages(plank_scan *s, int32_t g, int32_t k, int64_t rows,
@@ -815,12 +836,12 @@ static bool needed_later(const plank_scan *s, const pk_step *step, int32_t k) {
     return false;
 }
 
-/* Appends a batch read whole to the kept values; a batch with nulls, or
- * shorter than asked, ends the keeping (the later step decodes again). */
-static void keep_batch(pk_fstate *f, int64_t want) {
+/* Appends a batch read whole to the kept values; a batch with nulls ends
+ * the keeping (the later step decodes again). */
+static void keep_batch(pk_fstate *f) {
     const plank_batch *b = &f->batch;
     size_t w = (size_t)b->value_width;
-    if (b->null_count > 0 || b->length != want || w == 0 ||
+    if (b->null_count > 0 || w == 0 ||
         (size_t)(f->kept_rows + b->length) * w > f->kept.size) {
         f->keeping = false;
         f->kept_g = -1;
@@ -908,6 +929,17 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         f->kept_g = -1;
         st = open_reader(s, k, g, err);
         if (st == PLANK_OK && !dense) st = plank_column_reader_select(f->cr, rr, nr, err);
+        if (st == PLANK_OK) {
+            /* A single column read whole from PLAIN pages: batches are
+             * views of the pages (one page at most each), not copies. */
+            bool view = false;
+            if (dense && step->ncols == 1 && !f->codes) {
+                plank_column_chunk_info ci = {.struct_size = sizeof(plank_column_chunk_info)};
+                view = plank_reader_column_chunk(s->r, g, s->b.cols[k].column, &ci, NULL) ==
+                           PLANK_OK && all_plain_pages(&ci);
+            }
+            pk_column_reader_set_view_mode(f->cr, view);
+        }
         if (st == PLANK_OK && dense && !f->codes && needed_later(s, step, k)) {
             size_t w = kept_width(&s->b.cols[k]);
             if (w && pk_buffer_resize(&f->kept, (size_t)rows * w, NULL) == PLANK_OK) {
@@ -939,7 +971,7 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
                                 err);
             } else {
                 st = plank_column_reader_read(f->cr, want, &f->batch, err);
-                if (st == PLANK_OK && f->keeping) keep_batch(f, want);
+                if (st == PLANK_OK && f->keeping) keep_batch(f);
             }
             if (st != PLANK_OK) break;
             if (n < 0) n = f->batch.length;
@@ -974,9 +1006,19 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         } else {
             s->ev.n = n;
             /* Read whole, the batch is rows [done, done + n) of the row
-             * group (done a multiple of PK_EVAL_BATCH): the dead rows'
-             * results are dropped below, so costly terms may skip them. */
-            s->ev.live = dense && before < rows ? alive + (done >> 3) : NULL;
+             * group: the dead rows' results are dropped below, so costly
+             * terms may skip them (the live bits shifted to bit 0 when a
+             * page's end left done off a byte). */
+            s->ev.live = NULL;
+            if (dense && before < rows) {
+                s->ev.live = alive + (done >> 3);
+                if (done & 7) {
+                    PK_FORWARD(pk_buffer_resize(&s->live, PK_EVAL_STRIDE + 16, err));
+                    memset(s->live.data, 0, PK_EVAL_STRIDE + 16);
+                    s->ev.k->copy_bits(alive, done, s->live.data, 0, (size_t)n);
+                    s->ev.live = s->live.data;
+                }
+            }
             st = pk_eval(&s->ev, step->node, &t, &fb, err);
             s->ev.live = NULL;
         }
@@ -1196,6 +1238,7 @@ static void scan_free(plank_scan *s) {
     if (s->rgs) pk_free(&a, s->rgs, (size_t)s->nrgs * sizeof *s->rgs + 1);
     pk_buffer_reset(&s->alive);
     pk_buffer_reset(&s->tmp_t);
+    pk_buffer_reset(&s->live);
     pk_buffer_reset(&s->tmp_f);
     pk_bound_free(&s->b);
     pk_reader_release(s->r);
@@ -1337,6 +1380,7 @@ plank_status plank_scan_open(plank_scan **out, plank_reader *r, const plank_scan
     plank_scan_stats_init(&s->st);
     pk_buffer_init(&s->alive, &s->alloc);
     pk_buffer_init(&s->tmp_t, &s->alloc);
+    pk_buffer_init(&s->live, &s->alloc);
     pk_buffer_init(&s->tmp_f, &s->alloc);
     plank_status st = resolve_row_groups(s, &opt, err);
     s->o.columns = opt.columns;
