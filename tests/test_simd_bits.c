@@ -1,4 +1,5 @@
-/* test_simd_bits.c: the bitmap kernels (copy_bits, spread_bits, spread_fixed)
+/* test_simd_bits.c: the bitmap kernels (copy_bits, spread_bits, spread_fixed,
+ * count_bits, count_runs)
  * at every dispatch level this machine has, against plain per-bit / per-slot
  * loops written here, over lengths 0..4096 and a few large ones, bit offsets
  * 0..7 on both sides, unaligned value buffers, and several null densities.
@@ -182,6 +183,42 @@ static void test_decoder_bits(const pk_kernels *k) {
     free(v);
 }
 
+/* count_bits over [from, to) and count_runs over [0, n), for every length up
+ * to MAXN (and starts 0..15 for count_bits), bitmaps of several densities and
+ * run lengths, in exact-size copies, against per-bit counts. */
+static void test_counts(const pk_kernels *k, const uint8_t *pool) {
+    ref_rng r = {41};
+    int bad = 0;
+    for (size_t to = 0; to <= MAXN && !bad; to += to < 300 ? 1 : 37) {
+        size_t nb = (to + 7) / 8;
+        uint8_t *src = malloc(nb + 1);
+        unsigned shape = (unsigned)ref_below(&r, 4);
+        for (size_t i = 0; i < nb; i++) {
+            uint8_t a = pool[(to * 7 + i) % 100000], b = (uint8_t)ref_next(&r);
+            src[i] = shape == 0 ? a : shape == 1 ? (uint8_t)(a & b) : shape == 2 ? (uint8_t)(a | b)
+                   : (uint8_t)((i / 5) % 2 ? 0xFF : 0); /* long runs */
+        }
+        uint8_t *bits = exact(src, nb);
+        for (size_t from = 0; from <= to && from < 16; from++) {
+            int64_t want = 0;
+            for (size_t i = from; i < to; i++) want += bit_of(bits, i);
+            int64_t got = k->count_bits(bits, (int64_t)from, (int64_t)to);
+            if (got != want && bad++ < 3)
+                fprintf(stderr, "count_bits [%zu, %zu): %lld, want %lld\n", from, to,
+                        (long long)got, (long long)want);
+        }
+        int64_t runs = 0;
+        for (size_t i = 0; i < to; i++) runs += bit_of(bits, i) && (i == 0 || !bit_of(bits, i - 1));
+        int64_t got = k->count_runs(bits, (int64_t)to);
+        if (got != runs && bad++ < 3)
+            fprintf(stderr, "count_runs %zu: %lld, want %lld\n", to, (long long)got,
+                    (long long)runs);
+        free(bits);
+        free(src);
+    }
+    CHECK_MSG(!bad, "count kernels level %s", pk_simd_level_name(k->level));
+}
+
 int main(void) {
     const pk_kernels *sets[4];
     int nsets = simd_sets(sets);
@@ -197,6 +234,7 @@ int main(void) {
         test_copy(sets[t], pool, fill);
         test_spread(sets[t], pool, fill);
         test_decoder_bits(sets[t]);
+        test_counts(sets[t], pool);
     }
     free(pool), free(fill);
     TEST_END();

@@ -477,23 +477,10 @@ static plank_status bloom_mark(plank_scan *s, int32_t g, const pk_bnode *n, uint
     return PLANK_OK;
 }
 
-/* Set bits in [from, to) of a bitmap. */
-static int64_t count_range(const uint8_t *bits, int64_t from, int64_t to) {
-    int64_t c = 0;
-    while (from < to && (from & 7)) c += pk_bit_get(bits, from++);
-    while (to - from >= 64) {
-        c += pk_bits_popcount(pk_load_u64(bits + from / 8));
-        from += 64;
-    }
-    while (to - from >= 8) {
-        c += pk_bits_popcount(bits[from / 8]);
-        from += 8;
-    }
-    while (from < to) c += pk_bit_get(bits, from++);
-    return c;
+/* Set bits of bits[0 .. n), through the kernel table's POPCNT. */
+static int64_t popcount_bits(const plank_scan *s, const uint8_t *bits, int64_t n) {
+    return s->ev.k->count_bits(bits, 0, n);
 }
-
-static int64_t popcount_bits(const uint8_t *bits, int64_t n) { return count_range(bits, 0, n); }
 
 /* Whether a bit of [from, to) is set (stops at the first). */
 static bool any_in_range(const uint8_t *bits, int64_t from, int64_t to) {
@@ -504,24 +491,6 @@ static bool any_in_range(const uint8_t *bits, int64_t from, int64_t to) {
     while (from < to)
         if (pk_bit_get(bits, from++)) return true;
     return false;
-}
-
-/* Runs of set bits in bits[0 .. n) (n bits; bits past n are clear): the
- * set bits whose lower neighbour is clear, 64 at a time. */
-static int64_t count_runs(const uint8_t *bits, int64_t n) {
-    int64_t runs = 0, i = 0;
-    uint64_t carry = 0; /* the last bit of the previous word */
-    for (; i + 64 <= n; i += 64) {
-        uint64_t w = pk_load_u64(bits + i / 8);
-        runs += pk_bits_popcount(w & ~((w << 1) | carry));
-        carry = w >> 63;
-    }
-    for (; i < n; i++) {
-        uint64_t b = pk_bit_get(bits, i);
-        runs += b && !carry;
-        carry = b;
-    }
-    return runs;
 }
 
 /* Compressed bytes of the chunks the scan would read in row group g. */
@@ -885,23 +854,26 @@ static plank_status kept_batch(pk_fstate *f, size_t w, const plank_row_range *rr
  * the alive rows' ranges, merged across short gaps; the values read for
  * rows that are not alive are evaluated and ignored. */
 static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t rows,
-                             plank_error *err) {
+                             int64_t *left, plank_error *err) {
     uint8_t *alive = s->alive.data;
-    int64_t before = popcount_bits(alive, rows);
+    int64_t before = *left;
     if (before == 0) return PLANK_OK;
     if (step->ncols == 0) {
         /* A constant: TRUE keeps every row, FALSE and NULL none. */
         const uint8_t *t, *f;
         s->ev.n = 1;
         PK_FORWARD(pk_eval(&s->ev, step->node, &t, &f, err));
-        if (!(t[0] & 1)) memset(alive, 0, (size_t)(rows + 7) / 8);
+        if (!(t[0] & 1)) {
+            memset(alive, 0, (size_t)(rows + 7) / 8);
+            *left = 0;
+        }
         return PLANK_OK;
     }
     double t0 = now_ns();
     /* Dense enough to read whole (decided from the bitmap's counts before
      * any range is built): half the rows alive, or more than one run of
      * alive rows per PK_DENSE_RANGES rows. */
-    bool dense = before * 2 > rows || count_runs(alive, rows) * PK_DENSE_RANGES > rows;
+    bool dense = before * 2 > rows || s->ev.k->count_runs(alive, rows) * PK_DENSE_RANGES > rows;
     plank_row_range whole = {0, rows};
     plank_row_range *rr = &whole;
     int64_t nr = 1, nr_alloc = 0, span = rows;
@@ -988,7 +960,7 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
             pk_fstate *f = &s->fs[step->cols[0]];
             if (st == PLANK_OK && done == 0 && f->dict && f->null_result != 1 &&
                 pk_column_reader_fallback_count(f->cr) == 0 &&
-                popcount_bits(f->dt.data, f->dict->count) == 0) {
+                popcount_bits(s, f->dt.data, f->dict->count) == 0) {
                 /* No dictionary entry (nor NULL) passes: when every data page
                  * of the chunk is dictionary-encoded (its encoding stats, and
                  * no fallback value in this first batch), no row of it can,
@@ -1032,7 +1004,8 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
     }
     if (!dense) plank_row_ranges_free(&s->alloc, rr, nr_alloc);
     PK_FORWARD(st);
-    passed = popcount_bits(alive, rows);
+    passed = popcount_bits(s, alive, rows);
+    *left = passed;
     s->st.values_evaluated += done;
     step->values += (double)before;
     step->passed += (double)passed;
@@ -1071,7 +1044,7 @@ static void announce_filters(plank_scan *s, int32_t g, int64_t rows) {
     if (!s->r->hints || s->b.ncols == 0) return;
     pk_range_list l = {.a = &s->alloc};
     uint64_t o, len;
-    if (popcount_bits(s->alive.data, rows) * 2 > rows)
+    if (popcount_bits(s, s->alive.data, rows) * 2 > rows)
         for (int32_t i = 0; i < s->b.ncols; i++)
             if (pk_reader_chunk_range(s->r, g, s->b.cols[i].column, &o, &len))
                 pk_range_list_add(&l, o, len);
@@ -1182,7 +1155,7 @@ static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plan
                         s->st.pages_pruned_page_index +=
                             !any_in_range(alive, pi[k].first[i], pi[k].first[i + 1]);
                 }
-                if (popcount_bits(alive, rows) == 0) {
+                if (popcount_bits(s, alive, rows) == 0) {
                     s->st.row_groups_pruned_page_index++;
                     skip = true;
                 }
@@ -1201,15 +1174,12 @@ static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plan
         s->st.bytes_not_read += group_bytes(s, g);
         return PLANK_OK;
     }
-    s->st.rows_candidate += popcount_bits(alive, rows);
+    int64_t left = popcount_bits(s, alive, rows);
+    s->st.rows_candidate += left;
     announce_filters(s, g, rows);
     if (push) order_steps(s);
-    for (int32_t i = 0; i < s->nsteps; i++) {
-        pk_step *step = &s->steps[i];
-        PK_FORWARD(run_step(s, step, g, rows, err));
-        if (popcount_bits(alive, rows) == 0) break;
-    }
-    int64_t left = popcount_bits(alive, rows);
+    for (int32_t i = 0; i < s->nsteps && left > 0; i++)
+        PK_FORWARD(run_step(s, &s->steps[i], g, rows, &left, err));
     if (left == 0) s->st.row_groups_no_match++;
     *out_rows = left;
     return PLANK_OK;

@@ -47,6 +47,35 @@ PK_INLINE void pk_bits_put(uint8_t *p, uint64_t bit, unsigned len, uint64_t v) {
     }
 }
 
+/* count_bits and count_runs of one instruction set, on its popcount of a
+ * word: POP is a function of uint64_t (the portable one for the scalar
+ * table, the POPCNT instruction where the table's target has it). Whole
+ * words are loaded where the range covers them; the ends bit by bit. */
+#define PK_COUNT_KERNELS(isa, ATTR, POP)                                                    \
+    ATTR int64_t pk_count_bits_##isa(const uint8_t *bits, int64_t from, int64_t to) {        \
+        int64_t c = 0;                                                                       \
+        while (from < to && (from & 7)) c += pk_bit_get(bits, from++);                      \
+        for (; to - from >= 64; from += 64) c += POP(pk_load_u64(bits + from / 8));          \
+        for (; to - from >= 8; from += 8) c += POP(bits[from / 8]);                          \
+        while (from < to) c += pk_bit_get(bits, from++);                                     \
+        return c;                                                                            \
+    }                                                                                        \
+    ATTR int64_t pk_count_runs_##isa(const uint8_t *bits, int64_t n) {                       \
+        int64_t runs = 0, i = 0;                                                             \
+        uint64_t carry = 0; /* the last bit of the previous word */                          \
+        for (; i + 64 <= n; i += 64) {                                                       \
+            uint64_t w = pk_load_u64(bits + i / 8);                                          \
+            runs += POP(w & ~((w << 1) | carry));                                            \
+            carry = w >> 63;                                                                 \
+        }                                                                                    \
+        for (; i < n; i++) {                                                                 \
+            uint64_t b = pk_bit_get(bits, i);                                                \
+            runs += b && !carry;                                                             \
+            carry = b;                                                                       \
+        }                                                                                    \
+        return runs;                                                                         \
+    }
+
 /* One step of the in-place spread from the back (spread_fixed): slot *i - 1
  * takes dense value *j - 1 when valid, else w zero bytes. A dense value moves
  * only up (j <= i), and only to a slot above every value still to move. */

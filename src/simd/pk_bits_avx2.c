@@ -118,4 +118,9 @@ PK_AVX2 void pk_spread_fixed_avx2(uint8_t *vals, size_t w, size_t n, size_t nn,
     else pk_spread_fixed_scalar(vals, w, n, nn, valid, off);
 }
 
+/* The AVX2 and AVX-512 tables count with the POPCNT instruction (every
+ * machine with AVX2 has it). */
+PK_AVX2_INLINE int pop_word(uint64_t x) { return __builtin_popcountll(x); }
+PK_COUNT_KERNELS(avx2, PK_AVX2, pop_word)
+
 #endif /* PK_KERNELS_X86 */

@@ -44,3 +44,5 @@ void pk_spread_fixed_scalar(uint8_t *vals, size_t w, size_t n, size_t nn, const 
     else if (w == 8) spread_body(vals, 8, n, nn, valid, off);
     else spread_body(vals, w, n, nn, valid, off);
 }
+
+PK_COUNT_KERNELS(scalar, , pk_bits_popcount)

@@ -25,6 +25,8 @@ static const pk_kernels pk_kernels_scalar = {
     .bss_encode = pk_bss_encode,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_scalar,
+    .count_bits = pk_count_bits_scalar,
+    .count_runs = pk_count_runs_scalar,
     .spread_bits = pk_spread_bits_scalar,
     .spread_fixed = pk_spread_fixed_scalar,
     /* filters of the pushdown scan (pk_filter_kernels.c) */
@@ -71,6 +73,8 @@ static const pk_kernels pk_kernels_avx2 = {
     .bss_encode = pk_bss_encode_avx2,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_avx2,
+    .count_bits = pk_count_bits_avx2,
+    .count_runs = pk_count_runs_avx2,
     .spread_bits = pk_spread_bits_avx2,
     .spread_fixed = pk_spread_fixed_avx2,
     /* filters of the pushdown scan (pk_filter_kernels.c) */
@@ -119,6 +123,8 @@ static const pk_kernels pk_kernels_avx512 = {
     .bss_encode = pk_bss_encode_avx2,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_avx2,
+    .count_bits = pk_count_bits_avx2,
+    .count_runs = pk_count_runs_avx2,
     .spread_bits = pk_spread_bits_avx2,
     .spread_fixed = pk_spread_fixed_avx2,
     /* filters of the pushdown scan (pk_filter_kernels.c) */

@@ -97,6 +97,11 @@ typedef struct pk_kernels {
      * the range only; bits of dst outside the range are kept. */
     void (*spread_bits)(const uint8_t *dense, size_t nn, const uint8_t *valid, uint8_t *dst,
                         int64_t off, size_t n);
+    /* The set bits of bits[from, to) (from <= to); reads only the bytes holding them. */
+    int64_t (*count_bits)(const uint8_t *bits, int64_t from, int64_t to);
+    /* The runs of set bits in bits[0, n) (a set bit whose predecessor is clear or absent
+     * starts one); reads only the bytes holding those bits. */
+    int64_t (*count_runs)(const uint8_t *bits, int64_t n);
     /* In place: vals[0..nn*w) holds nn dense values of w bytes and vals[0..n*w) is
      * writable; afterwards slot i < n holds the next dense value when bit (off + i) of
      * valid is set, else w zero bytes. nn must be the number of set validity bits in the
@@ -292,7 +297,9 @@ int pk_kernels_available(const pk_kernels **out);
     void pk_spread_bits_##isa(const uint8_t *dense, size_t nn, const uint8_t *valid,         \
                               uint8_t *dst, int64_t off, size_t n);                          \
     void pk_spread_fixed_##isa(uint8_t *vals, size_t w, size_t n, size_t nn,                 \
-                               const uint8_t *valid, int64_t off);
+                               const uint8_t *valid, int64_t off);                           \
+    int64_t pk_count_bits_##isa(const uint8_t *bits, int64_t from, int64_t to);               \
+    int64_t pk_count_runs_##isa(const uint8_t *bits, int64_t n);
 
 /* The filter kernels of one instruction set (pk_filter_kernels.c). */
 #define PK_FILTER_KERNELS(isa)                                                              \
