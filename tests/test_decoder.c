@@ -4,6 +4,7 @@
  * is decoded all at once, in odd chunks mixed with skips, skip-then-get, and
  * truncated at every length (error or right answer, never a crash). */
 #include "encoding/pk_encoding.h"
+#include "simd/pk_kernels.h"
 #include "enc_ref.h"
 #include "tharness.h"
 
@@ -288,6 +289,97 @@ static void test_dictionary(void) {
             free_strings(&DS);
         }
     }
+}
+
+/* pk_decoder_get_fixed_live on dictionary pages of INT32 and INT64: the
+ * live slots hold the dictionary's values, the others zeros, over live
+ * bitmaps of several densities at bit offsets 0..69, read in pieces; an
+ * out-of-range index fails only in a live slot. */
+static void test_dictionary_live(void) {
+    ref_rng r = {77};
+    static const size_t dict_sizes[] = {1, 3, 200, 70000};
+    static const size_t lens[] = {0, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 1000, 1500};
+    plank_error err;
+    for (int wide = 0; wide < 2; wide++) {
+        plank_physical_type t = wide ? PLANK_INT64 : PLANK_INT32;
+        size_t w = wide ? 8 : 4;
+        for (size_t di = 0; di < 4; di++) {
+            size_t m = dict_sizes[di];
+            uint8_t *dv = malloc(m * w + 1);
+            random_fixed(dv, t, (int32_t)w, m, &r);
+            ref_out dp = {0};
+            plain_encode(&dp, t, (int32_t)w, dv, NULL, m);
+            pk_dict dict;
+            CHECK(pk_dict_decode(&dict, t, 0, dp.data, dp.size, (int64_t)m, NULL, &err) == PLANK_OK);
+            int bw = pk_bit_width_for(m - 1);
+            for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+                size_t n = lens[li];
+                uint32_t *idx = malloc(4 * (n + 1));
+                ref_fill_runs(idx, n, bw, &r);
+                for (size_t i = 0; i < n; i++) idx[i] %= (uint32_t)m;
+                ref_out o = {0};
+                ref_byte(&o, (uint8_t)bw);
+                ref_hybrid(&o, idx, n, bw, &r);
+                size_t off = (size_t)ref_below(&r, 70), nb = (off + n + 7) / 8 + 8;
+                uint8_t *live = calloc(nb, 1);
+                unsigned density = (unsigned)ref_below(&r, 4);
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t x = ref_below(&r, 16);
+                    bool on = density == 0 ? x == 0 : density == 1 ? x < 4 : density == 2 ? x < 12 : true;
+                    if (on) live[(off + i) / 8] |= (uint8_t)(1u << ((off + i) % 8));
+                }
+                uint8_t *out = malloc(n * w + 1);
+                memset(out, 0xEE, n * w + 1);
+                pk_decoder d;
+                CHECK(pk_decoder_init(&d, PLANK_ENC_RLE_DICTIONARY, t, 0, o.data, o.size,
+                                      (int64_t)n, &dict, NULL, &err) == PLANK_OK);
+                if (li & 1) pk_decoder_use_kernels(&d, pk_kernels_for(PK_SIMD_AVX2));
+                size_t pos = 0;
+                bool ok = true;
+                while (pos < n && ok) {
+                    size_t k = 1 + (size_t)ref_below(&r, 700);
+                    if (k > n - pos) k = n - pos;
+                    ok = pk_decoder_get_fixed_live(&d, (int64_t)k, out + pos * w, live,
+                                                   (int64_t)(off + pos), &err) == PLANK_OK;
+                    pos += k;
+                }
+                CHECK_MSG(ok, "live read failed: %s", err.message);
+                size_t bad = 0;
+                for (size_t i = 0; i < n && ok; i++) {
+                    bool on = (live[(off + i) / 8] >> ((off + i) % 8)) & 1;
+                    uint8_t zero[8] = {0};
+                    const uint8_t *want = on ? dv + idx[i] * w : zero;
+                    bad += memcmp(out + i * w, want, w) != 0;
+                }
+                CHECK_MSG(bad == 0, "int%zu dict %zu n %zu off %zu: %zu slots wrong", 8 * w, m, n,
+                          off, bad);
+                pk_decoder_release(&d);
+                free(out);
+                free(live);
+                free(o.data);
+                free(idx);
+            }
+            pk_dict_release(&dict);
+            free(dp.data);
+            free(dv);
+        }
+    }
+    /* Indices 0,1,2,3 at width 2 against a dictionary of 3: index 3 is slot 3. */
+    const uint8_t dpage[] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0};
+    pk_dict dict;
+    CHECK(pk_dict_decode(&dict, PLANK_INT32, 0, dpage, sizeof dpage, 3, NULL, &err) == PLANK_OK);
+    const uint8_t ix[] = {2, 0x03, 0xE4, 0x00};
+    for (int on = 0; on < 2; on++) {
+        uint8_t out[32], live = on ? 0x0F : 0x07;
+        pk_decoder d;
+        CHECK(pk_decoder_init(&d, PLANK_ENC_RLE_DICTIONARY, PLANK_INT32, 0, ix, sizeof ix, 4,
+                              &dict, NULL, &err) == PLANK_OK);
+        plank_status st = pk_decoder_get_fixed_live(&d, 4, out, &live, 0, &err);
+        CHECK_MSG(on ? st == PLANK_ERR_CORRUPT : st == PLANK_OK, "live index 3: %d", (int)st);
+        if (!on) CHECK(pk_load_u32(out + 8) == 3 && pk_load_u32(out + 12) == 0);
+        pk_decoder_release(&d);
+    }
+    pk_dict_release(&dict);
 }
 
 static void test_dictionary_errors(void) {
@@ -613,6 +705,7 @@ int main(void) {
     test_plain();
     test_dictionary();
     test_dictionary_errors();
+    test_dictionary_live();
     test_rle_booleans();
     test_delta_values();
     test_delta_strings();

@@ -509,6 +509,67 @@ plank_status pk_decoder_view_fixed(pk_decoder *d, int64_t n, const uint8_t **out
     return PLANK_OK;
 }
 
+/* Calls COPY(j) for every j < n whose bit (bit + j) of live is set: bits
+ * one by one up to a word boundary, then whole words. */
+#define PK_FOR_LIVE(live, bit, n, j, COPY)                                                  \
+    do {                                                                                    \
+        int64_t j = 0;                                                                      \
+        for (; j < (n) && (((bit) + j) & 63); j++)                                          \
+            if (pk_bit_get(live, (bit) + j)) COPY;                                          \
+        for (; (n) - j >= 64; j += 64) {                                                    \
+            uint64_t m_ = pk_load_u64((live) + (((bit) + j) >> 3));                         \
+            int64_t j0_ = j;                                                                \
+            while (m_) {                                                                    \
+                j = j0_ + __builtin_ctzll(m_);                                              \
+                m_ &= m_ - 1;                                                               \
+                COPY;                                                                       \
+            }                                                                               \
+            j = j0_;                                                                        \
+        }                                                                                   \
+        for (; j < (n); j++)                                                                \
+            if (pk_bit_get(live, (bit) + j)) COPY;                                          \
+    } while (0)
+
+plank_status pk_decoder_get_fixed_live(pk_decoder *d, int64_t n, uint8_t *out,
+                                       const uint8_t *live, int64_t bit, plank_error *err) {
+    size_t w = (size_t)d->width;
+    bool dict = d->encoding == PLANK_ENC_PLAIN_DICTIONARY ||
+                d->encoding == PLANK_ENC_RLE_DICTIONARY;
+    /* PLAIN pages are copied whole: zeroing the slots would cost what the
+     * copy does. */
+    if (!live || !dict || d->type == PLANK_BOOLEAN || d->type == PLANK_BYTE_ARRAY ||
+        (w != 4 && w != 8))
+        return pk_decoder_get_fixed(d, n, out, err);
+    PK_FORWARD(check_count(d, n, err));
+    if (n > 0) memset(out, 0, (size_t)n * w);
+    uint32_t idx[512];
+    const uint8_t *values = d->dict->values;
+    uint64_t count = (uint64_t)d->dict->count;
+    while (n > 0) {
+        int64_t k = n < 512 ? n : 512;
+        PK_FORWARD(pk_rle_get_u32(&d->rle, idx, k, err));
+        uint32_t bad = 0;
+        bool ok = true;
+        PK_FOR_LIVE(live, bit, k, j, {
+            uint32_t c = idx[j];
+            if (c >= count) {
+                ok = false;
+                bad = c;
+            } else {
+                memcpy(out + (size_t)j * w, values + (size_t)c * w, w);
+            }
+        });
+        PK_RETURN_IF(!ok, err, PLANK_ERR_CORRUPT,
+                     "dictionary index %u out of range (dictionary has %llu values)",
+                     (unsigned)bad, (unsigned long long)count);
+        out += (size_t)k * w;
+        bit += k;
+        d->pos += k;
+        n -= k;
+    }
+    return PLANK_OK;
+}
+
 plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_error *err) {
     PK_RETURN_IF(d->type == PLANK_BYTE_ARRAY, err, PLANK_ERR_INVALID_ARGUMENT,
                  "get_fixed on a BYTE_ARRAY column");

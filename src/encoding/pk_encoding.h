@@ -188,6 +188,13 @@ void pk_decoder_release(pk_decoder *d);
  * FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY): writes n values densely to out
  * (n * d->width bytes). */
 plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_error *err);
+/* pk_decoder_get_fixed for a caller that needs only some of the n values:
+ * those whose bit (bit + i) of live is set. Dictionary pages of 4- and
+ * 8-byte values gather only those (the others come out zero, and an index
+ * is checked only where it is used); other pages decode all n. The decoder
+ * moves past all n either way. */
+plank_status pk_decoder_get_fixed_live(pk_decoder *d, int64_t n, uint8_t *out,
+                                       const uint8_t *live, int64_t bit, plank_error *err);
 /* BOOLEAN: decodes n values into bits [bit, bit + n) of out (the Arrow
  * layout), keeping its other bits: PLAIN and RLE pages without a per-value
  * loop (copy_bits kernel, RLE runs as fills). */

@@ -94,6 +94,8 @@ struct plank_column_reader {
     bool dict_mode;           /* see pk_column_reader_set_dict_mode */
     bool view_mode;           /* see pk_column_reader_set_view_mode */
     bool log_runs;            /* see pk_column_reader_set_run_log */
+    const uint8_t *live;      /* see pk_column_reader_set_live (next read only) */
+    int64_t live_base;
     pk_buffer runs;           /* the batch's logged runs of codes (int64 pairs) */
     const uint8_t *view;      /* the batch's values in the chunk (view mode), else NULL */
     int64_t fb_n;             /* fallback values in the batch (dictionary mode) */
@@ -1020,6 +1022,10 @@ static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t
     uint8_t *dst = d->values->data + (size_t)at * w;
     /* Dense values at the start of the slots, then spread over them in place
      * (null slots zeroed, so the batch never exposes stale bytes). */
+    if (d->live && nn == k) {
+        /* No nulls: slot i is value i, needed only where live says. */
+        return pk_decoder_get_fixed_live(&cr->dec, nn, dst, d->live, d->live_base + at, err);
+    }
     PK_FORWARD(pk_decoder_get_fixed(&cr->dec, nn, dst, err));
     if (nn < k) kn->spread_fixed(dst, w, (size_t)k, (size_t)nn, validity, at);
     return PLANK_OK;
@@ -1434,6 +1440,9 @@ plank_status plank_column_reader_read(plank_column_reader *cr, int64_t max_value
     d.view_ok = cr->view_mode;
     d.page_stop = cr->view_mode;
     d.runs = cr->log_runs && cr->dict_mode ? &cr->runs : NULL;
+    d.live = cr->live;
+    d.live_base = cr->live_base;
+    cr->live = NULL;
     cr->runs.size = 0;
     cr->view = NULL;
     plank_status st = locate(cr, advance(cr, max_values, &d, NULL, err), err);
@@ -1557,6 +1566,12 @@ const pk_dict *pk_column_reader_dict(const plank_column_reader *cr) {
 
 int64_t pk_column_reader_fallback_count(const plank_column_reader *cr) {
     return cr ? cr->fb_n : 0;
+}
+
+void pk_column_reader_set_live(plank_column_reader *cr, const uint8_t *live, int64_t base) {
+    if (!cr) return;
+    cr->live = live;
+    cr->live_base = base;
 }
 
 void pk_column_reader_set_run_log(plank_column_reader *cr, bool on) {

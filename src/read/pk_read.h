@@ -134,6 +134,11 @@ typedef struct pk_read_dest {
     /* NULL, or where dictionary mode logs the RLE runs of codes of the read's
      * slots (pk_column_reader_set_run_log); emptied by the read. */
     pk_buffer *runs;
+    /* NULL, or the slots whose values the caller needs: slot i of the read
+     * is bit live_base + i (pk_column_reader_set_live); the others may be
+     * left zero. */
+    const uint8_t *live;
+    int64_t live_base;
     /* filled by the read */
     int64_t length, null_count, fb_n;
     const uint8_t *view;
@@ -197,6 +202,11 @@ int64_t pk_column_reader_fallback_count(const plank_column_reader *cr);
 /* Runs of codes shorter than this are not logged: below it, looking each
  * code up costs less than cutting the batch around the run. */
 #define PK_RUN_LOG_MIN 64
+/* For the next read only: its slot i is needed only when bit base + i of
+ * live is set (fixed-width values without nulls; dictionary pages then
+ * gather only those, the others are zero). live must stay valid until that
+ * read returns. */
+void pk_column_reader_set_live(plank_column_reader *cr, const uint8_t *live, int64_t base);
 /* Dictionary mode: with the log on (off by default), each batch also tells
  * where its codes come from one RLE run of a dictionary page: the slots
  * [first, first + count) of a run all hold the same code, first and count

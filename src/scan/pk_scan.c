@@ -765,6 +765,11 @@ static void and_bits(uint8_t *dst, int64_t d, const uint8_t *src, int64_t s, int
  * work (skips, gather windows) costs more than decoding every value. */
 #define PK_DENSE_RANGES 256
 
+/* A step read whole with fewer than one row in this many alive copies only
+ * the alive rows' values (pk_column_reader_set_live): a copy per live value
+ * costs about what a whole gather from a dictionary of ten values does. */
+#define PK_LIVE_ONLY 10
+
 /* Merges ranges whose gap is below PK_MERGE_GAP, in place; returns the count. */
 static int64_t merge_ranges(plank_row_range *rr, int64_t nr) {
     int64_t k = 0;
@@ -942,6 +947,10 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
                 st = kept_batch(f, kept_width(&s->b.cols[step->cols[c]]), rr, ri, row, want,
                                 err);
             } else {
+                /* Read whole with few rows alive: the values of the others
+                 * are not copied out of their pages or dictionaries. */
+                if (dense && before * PK_LIVE_ONLY < rows)
+                    pk_column_reader_set_live(f->cr, alive, done);
                 st = plank_column_reader_read(f->cr, want, &f->batch, err);
                 if (st == PLANK_OK && f->keeping) keep_batch(f);
             }
