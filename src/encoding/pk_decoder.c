@@ -103,8 +103,10 @@ void pk_decoder_release(pk_decoder *d) {
     if (!d) return;
     /* Length arrays hold num_values + 1 entries (never a zero-size block). */
     size_t n = d->num_values > 0 ? (size_t)d->num_values + 1 : 1;
-    pk_free(d->alloc, d->lengths, n * sizeof(int64_t));
-    pk_free(d->alloc, d->prefixes, n * sizeof(int64_t));
+    if (!d->keep) {
+        pk_free(d->alloc, d->lengths, n * sizeof(int64_t));
+        pk_free(d->alloc, d->prefixes, n * sizeof(int64_t));
+    }
     d->lengths = d->prefixes = NULL;
     pk_buffer_reset(&d->last);
 }
@@ -113,7 +115,7 @@ void pk_decoder_release(pk_decoder *d) {
  * INT32 lengths from [buf, end) into a new array; *after is the end of the
  * stream. */
 static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint8_t *end,
-                                   const char *what, int64_t **lengths_out,
+                                   const char *what, int64_t **lengths_out, pk_buffer *kept,
                                    const uint8_t **after, plank_error *err) {
     pk_delta_decoder dd;
     PK_FORWARD(pk_delta_init(&dd, buf, (size_t)(end - buf), false, err));
@@ -123,7 +125,13 @@ static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint
     PK_RETURN_IF((uint64_t)d->num_values >= SIZE_MAX / sizeof(int64_t), err,
                  PLANK_ERR_OUT_OF_MEMORY, "%s: too many values", what);
     size_t bytes = ((size_t)d->num_values + 1) * sizeof(int64_t);
-    int64_t *a = pk_malloc(d->alloc, bytes);
+    int64_t *a;
+    if (d->keep) {
+        PK_FORWARD(pk_buffer_resize(kept, bytes, err));
+        a = (int64_t *)(void *)kept->data;
+    } else {
+        a = pk_malloc(d->alloc, bytes);
+    }
     PK_RETURN_IF(!a, err, PLANK_ERR_OUT_OF_MEMORY, "out of memory for %lld %s",
                  (long long)d->num_values, what);
     *lengths_out = a; /* owned by d from here on */
@@ -134,13 +142,19 @@ static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint
     for (int64_t i = 0; i < d->num_values;) {
         int64_t m = d->num_values - i < 256 ? d->num_values - i : 256;
         PK_FORWARD(pk_delta_read_i32(&dd, k, (uint8_t *)tmp, m, err));
-        for (int64_t j = 0; j < m; j++, i++) {
-            /* INT32: anything above INT32_MAX is negative. */
-            PK_RETURN_IF(tmp[j] > (uint32_t)INT32_MAX, err, PLANK_ERR_CORRUPT,
-                         "%s: value %lld has negative length %lld", what, (long long)i,
-                         (long long)(int32_t)tmp[j]);
-            a[i] = (int64_t)tmp[j];
+        /* Widened without a branch per value (a loop the compiler
+         * vectorises); a negative length (INT32: anything above INT32_MAX)
+         * is looked for only when the chunk has one. */
+        uint32_t any = 0;
+        for (int64_t j = 0; j < m; j++) {
+            any |= tmp[j];
+            a[i + j] = (int64_t)tmp[j];
         }
+        for (int64_t j = 0; any > (uint32_t)INT32_MAX && j < m; j++)
+            PK_RETURN_IF(tmp[j] > (uint32_t)INT32_MAX, err, PLANK_ERR_CORRUPT,
+                         "%s: value %lld has negative length %lld", what, (long long)(i + j),
+                         (long long)(int32_t)tmp[j]);
+        i += m;
     }
     return pk_delta_end(&dd, after, err);
 }
@@ -159,8 +173,10 @@ static plank_status check_byte_section(pk_decoder *d, const char *what, plank_er
 static plank_status init_delta_byte_array(pk_decoder *d, plank_error *err) {
     const char *what = "DELTA_BYTE_ARRAY";
     const uint8_t *suffixes;
-    PK_FORWARD(decode_lengths(d, d->start, d->end, what, &d->prefixes, &suffixes, err));
-    PK_FORWARD(decode_lengths(d, suffixes, d->end, what, &d->lengths, &d->bytes, err));
+    PK_FORWARD(decode_lengths(d, d->start, d->end, what, &d->prefixes,
+                              d->keep ? &d->keep->prefixes : NULL, &suffixes, err));
+    PK_FORWARD(decode_lengths(d, suffixes, d->end, what, &d->lengths,
+                              d->keep ? &d->keep->lengths : NULL, &d->bytes, err));
     PK_FORWARD(check_byte_section(d, what, err));
     /* Validate the prefix chain now so that gets cannot fail half way. */
     int64_t prev = 0;
@@ -233,7 +249,8 @@ static plank_status init_encoding(pk_decoder *d, plank_error *err) {
                      PLANK_ERR_CORRUPT, "%s does not apply to %s values", ename, tname);
         if (len == 0 && n == 0) return PLANK_OK;
         if (d->encoding == PLANK_ENC_DELTA_BYTE_ARRAY) return init_delta_byte_array(d, err);
-        PK_FORWARD(decode_lengths(d, d->start, d->end, ename, &d->lengths, &d->bytes, err));
+        PK_FORWARD(decode_lengths(d, d->start, d->end, ename, &d->lengths,
+                                  d->keep ? &d->keep->lengths : NULL, &d->bytes, err));
         PK_FORWARD(check_byte_section(d, ename, err));
         for (int64_t i = 0; d->width > 0 && i < d->num_values; i++)
             PK_RETURN_IF(d->lengths[i] != d->width, err, PLANK_ERR_CORRUPT,
@@ -271,7 +288,18 @@ plank_status pk_decoder_init_k(pk_decoder *d, plank_encoding encoding, plank_phy
                                int64_t num_values, const pk_dict *dict,
                                const struct pk_kernels *kernels, const plank_allocator *alloc,
                                plank_error *err) {
+    return pk_decoder_init_keep(d, encoding, type, type_length, buf, len, num_values, dict,
+                                kernels, alloc, NULL, err);
+}
+
+plank_status pk_decoder_init_keep(pk_decoder *d, plank_encoding encoding,
+                                  plank_physical_type type, int32_t type_length,
+                                  const uint8_t *buf, size_t len, int64_t num_values,
+                                  const pk_dict *dict, const struct pk_kernels *kernels,
+                                  const plank_allocator *alloc, pk_decoder_arrays *keep,
+                                  plank_error *err) {
     memset(d, 0, sizeof *d);
+    d->keep = keep;
     pk_decoder_use_kernels(d, kernels);
     pk_buffer_init(&d->last, alloc);
     d->encoding = encoding;

@@ -155,7 +155,16 @@ typedef struct pk_decoder {
     pk_buffer last;            /* previous value (DELTA_BYTE_ARRAY) */
     const struct pk_kernels *kernels; /* fast paths; NULL (as left by pk_decoder_init):
                                          the scalar reference code */
+    struct pk_decoder_arrays *keep; /* where lengths / prefixes live (NULL: allocated) */
 } pk_decoder;
+
+/* Buffers a caller keeps across pages for the length arrays of DELTA
+ * byte-array pages (pk_decoder_init_keep): a page's arrays then reuse the
+ * previous page's memory, still in the core's cache, instead of a fresh
+ * allocation written for the first time on every page. */
+typedef struct pk_decoder_arrays {
+    pk_buffer lengths, prefixes;
+} pk_decoder_arrays;
 
 /* Prepares decoding of `num_values` values (the non-null values of the page)
  * from buf[0..len). type_length is the FIXED_LEN_BYTE_ARRAY width (ignored
@@ -182,6 +191,14 @@ plank_status pk_decoder_init_k(pk_decoder *d, plank_encoding encoding, plank_phy
                                int64_t num_values, const pk_dict *dict,
                                const struct pk_kernels *kernels, const plank_allocator *alloc,
                                plank_error *err);
+/* pk_decoder_init_k with the length arrays in keep's buffers (which must
+ * outlive the decoder; pk_decoder_release leaves them to the caller). */
+plank_status pk_decoder_init_keep(pk_decoder *d, plank_encoding encoding,
+                                  plank_physical_type type, int32_t type_length,
+                                  const uint8_t *buf, size_t len, int64_t num_values,
+                                  const pk_dict *dict, const struct pk_kernels *kernels,
+                                  const plank_allocator *alloc, pk_decoder_arrays *keep,
+                                  plank_error *err);
 void pk_decoder_release(pk_decoder *d);
 
 /* Fixed-width types (BOOLEAN as one 0/1 byte per value, INT32, INT64, INT96,

@@ -75,6 +75,7 @@ struct plank_column_reader {
     pk_rle_decoder rle_tmp;
     pk_decoder dec;
     bool dec_active;
+    pk_decoder_arrays darr;   /* the DELTA byte-array length arrays, kept over pages */
     pk_buffer page_buf;       /* decompressed page */
     pk_decompressor dctx;     /* codec state reused over the pages and row groups */
 
@@ -448,7 +449,7 @@ plank_status pk_column_reader_open_alloc(plank_column_reader **out, plank_reader
     pk_buffer *bufs[] = {&cr->page_buf, &cr->validity, &cr->values, &cr->offsets, &cr->data,
                          &cr->def, &cr->rep, &cr->scratch, &cr->ends, &cr->pdef, &cr->prep,
                          &cr->g_validity, &cr->g_def, &cr->g_values, &cr->g_offsets,
-                         &cr->g_data, &cr->runs};
+                         &cr->g_data, &cr->runs, &cr->darr.lengths, &cr->darr.prefixes};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], cr->a);
     pk_decompressor_init(&cr->dctx, cr->a);
     plank_status st = attach(cr, g, err);
@@ -475,7 +476,7 @@ void plank_column_reader_close(plank_column_reader *cr) {
     pk_buffer *bufs[] = {&cr->page_buf, &cr->validity, &cr->values, &cr->offsets, &cr->data,
                          &cr->def, &cr->rep, &cr->scratch, &cr->ends, &cr->pdef, &cr->prep,
                          &cr->g_validity, &cr->g_def, &cr->g_values, &cr->g_offsets,
-                         &cr->g_data, &cr->runs};
+                         &cr->g_data, &cr->runs, &cr->darr.lengths, &cr->darr.prefixes};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
     pk_decompressor_release(&cr->dctx);
     if (cr->sel) pk_free(cr->a, cr->sel, (size_t)cr->sel_cap * sizeof *cr->sel);
@@ -595,9 +596,9 @@ static plank_status start_values(plank_column_reader *cr, int32_t encoding, cons
                      (unsigned long long)((uint64_t)non_null * per),
                      (unsigned long long)cr->r->max_page_size);
     }
-    PK_FORWARD(pk_decoder_init_k(&cr->dec, (plank_encoding)encoding, cr->type,
-                                 cr->node->type_length, vals, vlen, non_null, dict,
-                                 cr->r->kernels, cr->a, err));
+    PK_FORWARD(pk_decoder_init_keep(&cr->dec, (plank_encoding)encoding, cr->type,
+                                    cr->node->type_length, vals, vlen, non_null, dict,
+                                    cr->r->kernels, cr->a, &cr->darr, err));
     cr->dec_active = true;
     return PLANK_OK;
 }
