@@ -907,13 +907,15 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         st = open_reader(s, k, g, err);
         if (st == PLANK_OK && !dense) st = plank_column_reader_select(f->cr, rr, nr, err);
         if (st == PLANK_OK) {
-            /* A single column read whole from PLAIN pages: batches are
-             * views of the pages (one page at most each), not copies. */
+            /* A single column read whole from uncompressed PLAIN pages:
+             * batches are views of the pages (one page at most each), not
+             * copies (compressed pages have no bytes in place to view). */
             bool view = false;
             if (dense && step->ncols == 1 && !f->codes) {
                 plank_column_chunk_info ci = {.struct_size = sizeof(plank_column_chunk_info)};
                 view = plank_reader_column_chunk(s->r, g, s->b.cols[k].column, &ci, NULL) ==
-                           PLANK_OK && all_plain_pages(&ci);
+                           PLANK_OK && ci.codec == PLANK_CODEC_UNCOMPRESSED &&
+                       all_plain_pages(&ci);
             }
             pk_column_reader_set_view_mode(f->cr, view);
         }
