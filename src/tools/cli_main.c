@@ -123,7 +123,7 @@ void cli_usage(FILE *f) {
           "                               (DIR/<table>.parquet or .tbl; --parts: the K-th of N\n"
           "                               slices, DIR/<table>.<K>.<ext>); threads default to\n"
           "                               the cores, the output does not depend on them\n"
-          "  tpch q1|q6|q12 DIR [--repeat N] [--threads N] [--no-mmap] [--verify-checksums]\n"
+          "  tpch q1|q6|q12 DIR [--repeat N] [--threads N] [--mmap] [--verify-checksums]\n"
           "                               TPC-H Q1, Q6 or Q12 (validation parameters) over\n"
           "                               DIR/lineitem.parquet (and orders.parquet): the answer\n"
           "                               as '|'-separated text; --repeat: median and best wall\n"

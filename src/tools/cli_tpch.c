@@ -185,7 +185,7 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* plank tpch q1|q6|q12 DIR [--repeat N] [--threads N] [--no-mmap]
+/* plank tpch q1|q6|q12 DIR [--repeat N] [--threads N] [--mmap | --no-mmap]
  * [--verify-checksums]: the answer on stdout; with --repeat, N timed runs
  * (each from opening the files to the answer text) and their median and
  * best on stderr. Page CRCs are not verified unless asked, as the peers the
@@ -207,8 +207,8 @@ static int query_main(int q, const char *name, int argc, char **argv) {
                 return cli_usage_error("tpch %s: bad %s value '%s'", name, a, argv[i]);
             if (a[2] == 'r') repeat = v;
             else o.threads = (int32_t)v;
-        } else if (strcmp(a, "--no-mmap") == 0) {
-            o.memory_map = false;
+        } else if (strcmp(a, "--no-mmap") == 0 || strcmp(a, "--mmap") == 0) {
+            o.memory_map = a[2] == 'm';
         } else if (strcmp(a, "--verify-checksums") == 0) {
             o.verify_checksums = true;
         } else if (a[0] == '-' && a[1]) {

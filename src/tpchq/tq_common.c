@@ -29,7 +29,7 @@ void tq_options_init(tq_options *o) {
     if (!o) return;
     memset(o, 0, sizeof *o);
     o->threads = 1;
-    o->memory_map = true;
+    o->memory_map = false;
 }
 
 int tq_query_from_name(const char *name) {

@@ -42,7 +42,9 @@ typedef enum tq_query { TQ_Q1 = 1, TQ_Q6 = 6, TQ_Q12 = 12 } tq_query;
 
 typedef struct tq_options {
     int32_t threads;    /* worker threads (1: the calling thread only); <= 0: 1 */
-    bool memory_map;    /* map the files (plank_reader_options.memory_map); default true */
+    bool memory_map;    /* map the files (plank_reader_options.memory_map); default false:
+                           on the project's virtual machines a mapping's first-touch page
+                           faults cost more than pread's copies (plain Q6 89 -> 33 ms) */
     /* Verify page CRC32s (plank_reader_options.verify_checksums). Default
      * false here, as DuckDB, Polars and Arrow read by default: the queries
      * are measured against them. */
