@@ -1159,6 +1159,10 @@ typedef struct plank_scan_stats {
     /* Since 0.2: */
     PLANK_LAYOUT_START int64_t values_decided_by_run; /* filter values decided once for
                                            a whole RLE run of one dictionary code */
+    int64_t values_reused;              /* projected values taken from a filter column's
+                                           values the scan had decoded, instead of
+                                           decoded again (a column both filtered and
+                                           projected is decoded once) */
 } plank_scan_stats;
 
 PLANK_API void plank_scan_stats_init(plank_scan_stats *s);

@@ -249,6 +249,34 @@ plank_status pk_arrow_stream_planned(plank_reader *r, const bool *mask,
                                      void (*release_opaque)(void *), pk_bufpool *pool,
                                      struct ArrowArrayStream *out, plank_error *err);
 
+/* A planned stream's leaves whose values the plan's owner holds already
+ * (the scan's filter columns: a column both filtered and projected is
+ * decoded once). has() is asked once per row group, after plan, for each
+ * top-level leaf whose Arrow values are fixed width (not dictionary,
+ * boolean or binary); when it says yes, that leaf's batches come from
+ * gather() instead of its column reader, which is then not read: n values
+ * of the column's physical type and width, none null, at the plan's rows
+ * from range ri, row `row` on (the walk of pk_range_step), into dst.
+ * gather() may run on several threads at once (a column fan-out), each
+ * call for another column. */
+typedef struct pk_stream_given {
+    bool (*has)(void *opaque, int32_t column);
+    plank_status (*gather)(void *opaque, int32_t column, const plank_row_range *rr, int64_t ri,
+                           int64_t row, int64_t n, uint8_t *dst, plank_error *err);
+} pk_stream_given;
+/* Gives a planned stream (before its first batch) the plan owner's values,
+ * asked with the plan's opaque. */
+void pk_stream_set_given(struct ArrowArrayStream *st, const pk_stream_given *given);
+/* The leaf's array of `rows` values without nulls that gather() (as above)
+ * writes in the column's physical layout, converted to the leaf's Arrow
+ * type when they differ. */
+plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_stream_given *g,
+                                void *opaque, const plank_row_range *rr, int64_t ri,
+                                int64_t row, int64_t rows, const plank_allocator *a,
+                                struct ArrowArray *out, plank_error *err);
+/* Whether a flat leaf's values can be given (fixed width, not dictionary). */
+bool pk_flat_leaf_givable(const pk_anode *an);
+
 /* ---- Parallel streams (pk_arrow_par.c) ---- */
 
 /* A stream whose batches are made by worker streams on several threads (see

@@ -185,3 +185,36 @@ plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const 
     if (st != PLANK_OK && out->release) out->release(out);
     return st;
 }
+
+bool pk_flat_leaf_givable(const pk_anode *an) {
+    if (!pk_flat_leaf_eligible(an) || an->dict) return false;
+    const plank_schema_node *pn = an->pn;
+    return an->conv != PK_CONV_BOOL && an->conv != PK_CONV_BINARY &&
+           pn->physical_type != PLANK_BOOLEAN && pn->physical_type != PLANK_BYTE_ARRAY;
+}
+
+plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_stream_given *g,
+                                void *opaque, const plank_row_range *rr, int64_t ri,
+                                int64_t row, int64_t rows, const plank_allocator *a,
+                                struct ArrowArray *out, plank_error *err) {
+    memset(out, 0, sizeof *out);
+    const plank_schema_node *pn = an->pn;
+    int32_t w = pk_physical_width(pn->physical_type, pn->type_length);
+    bool convert = an->conv != PK_CONV_COPY;
+    PK_FORWARD(pk_array_new(a, out, rows, 2, 0, err));
+    plank_status st = PLANK_OK;
+    uint8_t *dst = NULL, *phys = NULL;
+    if (convert) {
+        st = pk_buffer_resize(&fl->conv, (size_t)rows * (size_t)w, err);
+        phys = fl->conv.data;
+        if (st == PLANK_OK) dst = pk_array_buffer_uninit(out, 1, (size_t)rows * (size_t)an->out_width, err);
+    } else {
+        dst = phys = pk_array_buffer_uninit(out, 1, (size_t)rows * (size_t)w, err);
+    }
+    if (st == PLANK_OK && !dst) st = PLANK_ERR_OUT_OF_MEMORY;
+    if (st == PLANK_OK) st = g->gather(opaque, pn->column, rr, ri, row, rows, phys, err);
+    if (st == PLANK_OK && convert)
+        st = pk_convert_fixed(an->conv, phys, w, rows, dst, an->out_width, err);
+    if (st != PLANK_OK && out->release) out->release(out);
+    return st;
+}

@@ -50,6 +50,14 @@ typedef struct pk_stream {
     bool counters_told;
     void *plan_opaque;
     void (*plan_release)(void *);
+    /* Values the plan's owner holds (pk_stream_set_given): per leaf, whether
+     * the current row group's batches come from given.gather, and where the
+     * next batch starts in the plan's rows (g_rr from g_ri, row g_row). */
+    pk_stream_given given;
+    bool *from_given;
+    const plank_row_range *g_rr;
+    int64_t g_ri, g_row;
+    plank_row_range g_whole;
     int err_code;                /* sticky errno, 0 when fine */
     char msg[PLANK_ERROR_MESSAGE_SIZE + 64];
     /* Column fan-out (pk_stream_set_fanout): a batch's leaves read on fan_ex. */
@@ -302,6 +310,11 @@ static plank_status leaf_fill(pk_stream *s, int32_t i, int64_t want, plank_error
     }
 }
 
+/* Whether leaf i's batches of this row group come from the plan's owner. */
+static bool given_leaf(const pk_stream *s, int32_t i) {
+    return s->from_given && s->from_given[i];
+}
+
 /* Zero copy: the records of the next batch of at most `take`. Each
  * zero-copy leaf without enough pending values gets one read, unless its
  * pending view already reaches the end of its page (its column reader stops
@@ -312,7 +325,7 @@ static plank_status zero_copy_cut(pk_stream *s, int64_t *take, plank_error *err)
     int64_t cut = *take, floor = *take / 8 > 0 ? *take / 8 : 1;
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
         pk_leaf_buf *l = &s->leaves[i];
-        if (!l->zc_align) continue;
+        if (!l->zc_align || given_leaf(s, i)) continue;
         if (s->direct[i]) {
             /* A direct leaf is a view when one page holds the whole batch. */
             int64_t r;
@@ -412,7 +425,7 @@ static void announce(pk_stream *s) {
     pk_range_list l = {.a = &s->alloc};
     int32_t n = s->t.num_leaves;
     for (int32_t i = 0; i < n; i++)
-        if (s->crs[i]) pk_column_reader_fetch_ranges(s->crs[i], &l);
+        if (s->crs[i] && !given_leaf(s, i)) pk_column_reader_fetch_ranges(s->crs[i], &l);
     if (!s->plan && s->next_rg < s->nrg) {
         for (int32_t i = 0; i < n; i++) {
             uint64_t o, len;
@@ -448,10 +461,24 @@ static plank_status open_row_group(pk_stream *s, int32_t g, const plank_row_rang
     }
     s->cur_rg = g;
     s->rows_left = info.num_rows;
+    bool any_given = false;
+    for (int32_t i = 0; i < s->t.num_leaves && s->from_given; i++) {
+        const pk_anode *an = s->t.leaf_nodes[i];
+        s->from_given[i] = s->direct[i] && pk_flat_leaf_givable(an) &&
+                           s->given.has(s->plan_opaque, an->pn->column);
+        any_given |= s->from_given[i];
+    }
+    s->g_rr = NULL;
+    if (any_given) {
+        s->g_whole = (plank_row_range){0, info.num_rows};
+        s->g_rr = rr ? rr : &s->g_whole;
+        s->g_ri = 0;
+        s->g_row = rr ? (nr > 0 ? rr[0].first : 0) : 0;
+    }
     if (rr) {
         int64_t rows = 0;
         for (int32_t i = 0; i < s->t.num_leaves; i++)
-            PK_FORWARD(plank_column_reader_select(s->crs[i], rr, nr, err));
+            if (!given_leaf(s, i)) PK_FORWARD(plank_column_reader_select(s->crs[i], rr, nr, err));
         for (int64_t k = 0; k < nr; k++) rows += rr[k].count;
         s->rows_left = rows;
     }
@@ -515,7 +542,7 @@ static plank_status finish_row_group(pk_stream *s, plank_error *err) {
         const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
         pk_leaf_buf *l = &s->leaves[i];
         bool more = l->n > 0;
-        if (!more && !l->eof) {
+        if (!more && !l->eof && !given_leaf(s, i)) {
             plank_batch b = {.struct_size = sizeof(plank_batch)};
             PK_FORWARD(plank_column_reader_read(s->crs[i], 1, &b, err));
             more = b.length > 0;
@@ -541,8 +568,12 @@ static plank_status fill_checked(pk_stream *s, int32_t i, int64_t take, plank_er
 
 /* A direct leaf's array of the batch. */
 static plank_status direct_read(pk_stream *s, int32_t i, int64_t take, plank_error *err) {
-    plank_status st = pk_flat_leaf_read(&s->flat[i], s->crs[i], s->t.leaf_nodes[i], take,
-                                        s->leaves[i].zc_align, &s->alloc, &s->pre[i], err);
+    plank_status st =
+        given_leaf(s, i)
+            ? pk_flat_leaf_given(&s->flat[i], s->t.leaf_nodes[i], &s->given, s->plan_opaque,
+                                 s->g_rr, s->g_ri, s->g_row, take, &s->alloc, &s->pre[i], err)
+            : pk_flat_leaf_read(&s->flat[i], s->crs[i], s->t.leaf_nodes[i], take,
+                                s->leaves[i].zc_align, &s->alloc, &s->pre[i], err);
     if (st != PLANK_OK && err) pk_error_prefix(err, "row group %d", (int)s->cur_rg);
     return st;
 }
@@ -572,6 +603,14 @@ static plank_status fan_out(pk_stream *s, int64_t take, void (*fn)(void *, int64
         return s->lst[i];
     }
     return PLANK_OK;
+}
+
+void pk_stream_set_given(struct ArrowArrayStream *st, const pk_stream_given *given) {
+    pk_stream *s = st->private_data;
+    if (!s->plan || !given->has || !given->gather) return;
+    s->from_given = pk_calloc(&s->alloc, (size_t)s->t.num_leaves + 1);
+    if (!s->from_given) return; /* read from the column readers, then */
+    s->given = *given;
 }
 
 void pk_stream_set_fanout(struct ArrowArrayStream *st, const plank_executor *ex, int32_t n) {
@@ -623,6 +662,11 @@ static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
     for (int32_t i = 0; i < s->t.num_leaves && st == PLANK_OK && s->fanout <= 1; i++) {
         if (!s->direct[i]) continue;
         st = direct_read(s, i, take, err);
+    }
+    if (st == PLANK_OK && s->g_rr) {
+        /* the given leaves' next batch starts after this one's rows */
+        for (int64_t p = 0, m; p < take; s->g_row += m, p += m)
+            m = pk_range_step(s->g_rr, &s->g_ri, &s->g_row, take - p);
     }
     if (st == PLANK_OK) {
         pk_batch_view v = {&s->t, s->r, s->leaves, s->slots, s->alloc, s->pre};
@@ -706,6 +750,7 @@ static void stream_free(pk_stream *s) {
     if (s->direct) pk_free(&a, s->direct, (size_t)(s->t.num_leaves + 1) * sizeof *s->direct);
     if (s->pre) pk_free(&a, s->pre, (size_t)(s->t.num_leaves + 1) * sizeof *s->pre);
     if (s->rgs) pk_free(&a, s->rgs, (size_t)(s->rgs_cap + 1) * sizeof *s->rgs);
+    if (s->from_given) pk_free(&a, s->from_given, (size_t)s->t.num_leaves + 1);
     if (s->lst) pk_free(&a, s->lst, (size_t)s->t.num_leaves * sizeof *s->lst);
     if (s->lerr) pk_free(&a, s->lerr, (size_t)s->t.num_leaves * sizeof *s->lerr);
     pk_atree_free(&s->t);

@@ -238,4 +238,18 @@ bool pk_column_reader_batch_view(const plank_column_reader *cr, pk_shared **owne
 /* Whether the next read starts a new page (the last one ended the page). */
 bool pk_column_reader_at_page_end(const plank_column_reader *cr);
 
+/* A walk over sorted, disjoint row ranges rr that holds at least `left`
+ * more rows from (*ri, *row): moves past the ranges already finished and
+ * returns how many of the next `left` rows follow *row in one run (the
+ * caller then advances *row by what it takes). */
+static inline int64_t pk_range_step(const plank_row_range *rr, int64_t *ri, int64_t *row,
+                                    int64_t left) {
+    while (*row >= rr[*ri].first + rr[*ri].count) {
+        (*ri)++;
+        *row = rr[*ri].first;
+    }
+    int64_t m = rr[*ri].first + rr[*ri].count - *row;
+    return m < left ? m : left;
+}
+
 #endif /* PK_READ_H */

@@ -47,16 +47,20 @@ typedef struct pk_fstate {
     pk_step *dict_step;      /* the step evaluated on this column's codes (or NULL) */
     bool codes;              /* this chunk is read as dictionary codes */
     plank_batch batch;
-    /* The column's values over the whole row group, kept by a step that read
-     * it whole (fixed width, no null) for a later step of the same row
-     * group, which takes its batches from here instead of decoding the
-     * column again (Q12's receipt date: its range, then the comparisons). */
-    pk_buffer kept;          /* rows * width bytes */
+    /* The column's values at the rows a step read (fixed width, no null),
+     * kept for the later steps of the same row group and for the
+     * projection, which take them from here instead of decoding the column
+     * again (Q12's receipt date: its range, then the comparisons; Q6's
+     * discount: its range, then the sum). Indexed by row: only the rows the
+     * step read hold values, and every later step and the projection read a
+     * subset of those (the alive rows only shrink). A chunk read as
+     * dictionary codes keeps its codes, looked up when gathered. */
+    pk_buffer kept;          /* rows * width bytes (codes: rows * 4) */
+    const pk_dict *kept_dict; /* codes kept: the chunk's dictionary (else NULL) */
     int32_t kept_g;          /* the row group kept (-1: none) */
-    int64_t kept_rows;       /* rows stored so far */
     bool keeping;            /* the running step stores its batches */
     bool from_kept;          /* the running step reads from kept */
-    pk_buffer kbuf;          /* a batch gathered from kept (sparse steps) */
+    pk_buffer kbuf;          /* a batch gathered from kept */
 } pk_fstate;
 
 struct plank_scan {
@@ -78,6 +82,8 @@ struct plank_scan {
     int32_t nrgs;
     int32_t next_rg;         /* index into rgs */
     bool streamed, counted;
+    int32_t planned_g;       /* the row group the stream's plan last returned (-1: none) */
+    int64_t planned_rows;    /* and its surviving rows */
     pk_buffer alive;         /* candidate / surviving rows of the current row group */
     plank_row_range *ranges; /* of the last planned row group */
     int64_t nranges;
@@ -783,18 +789,6 @@ static int64_t merge_ranges(plank_row_range *rr, int64_t nr) {
     return k;
 }
 
-/* A walk over the read rows (the merged ranges rr): moves (*ri, *row) past
- * the ranges it has finished and returns how many of the next `left` rows
- * follow *row in one run. */
-static int64_t range_step(const plank_row_range *rr, int64_t *ri, int64_t *row, int64_t left) {
-    while (*row >= rr[*ri].first + rr[*ri].count) {
-        (*ri)++;
-        *row = rr[*ri].first;
-    }
-    int64_t m = rr[*ri].first + rr[*ri].count - *row;
-    return m < left ? m : left;
-}
-
 /* The bytes per value a column's kept values take (0: not kept). */
 static size_t kept_width(const pk_fcol *c) {
     plank_physical_type t = c->node->physical_type;
@@ -802,53 +796,104 @@ static size_t kept_width(const pk_fcol *c) {
     return (size_t)pk_physical_width(t, c->node->type_length);
 }
 
-/* Whether a step after `step` (in the current order) reads column slot k. */
+/* Whether a step after `step` (in the current order) reads column slot k,
+ * or a stream projects it: the values the step reads are then kept. */
 static bool needed_later(const plank_scan *s, const pk_step *step, int32_t k) {
+    if (s->streamed && s->mask[s->b.cols[k].column]) return true;
     for (const pk_step *p = step + 1; p < s->steps + s->nsteps; p++)
         for (int32_t c = 0; c < p->ncols; c++)
             if (p->cols[c] == k) return true;
     return false;
 }
 
-/* Appends a batch read whole to the kept values; a batch with nulls ends
- * the keeping (the later step decodes again). */
-static void keep_batch(pk_fstate *f) {
+/* Stores a batch's values (codes in codes mode) at their rows (the read
+ * rows rr from range ri, row `row` on); a batch with nulls, or with
+ * fallback values among codes, ends the keeping (the later readers decode
+ * again). */
+static void keep_batch(pk_fstate *f, size_t w, const plank_row_range *rr, int64_t ri,
+                       int64_t row) {
     const plank_batch *b = &f->batch;
-    size_t w = (size_t)b->value_width;
-    if (b->null_count > 0 || w == 0 ||
-        (size_t)(f->kept_rows + b->length) * w > f->kept.size) {
+    if (b->null_count > 0 || (size_t)b->value_width != w ||
+        (f->codes && pk_column_reader_fallback_count(f->cr) > 0)) {
         f->keeping = false;
-        f->kept_g = -1;
         return;
     }
-    memcpy(f->kept.data + (size_t)f->kept_rows * w, b->values, (size_t)b->length * w);
-    f->kept_rows += b->length;
+    const uint8_t *src = b->values;
+    for (int64_t p = 0, m; p < b->length; row += m, p += m) {
+        m = pk_range_step(rr, &ri, &row, b->length - p);
+        memcpy(f->kept.data + (size_t)row * w, src + (size_t)p * w, (size_t)m * w);
+    }
+}
+
+/* Dictionary entries of codes c[0 .. m) into dst (entries of w bytes). */
+static plank_status lookup_codes(const pk_dict *d, size_t w, const int32_t *c, int64_t m,
+                                 uint8_t *dst, plank_error *err) {
+    uint32_t bad = 0, n = (uint32_t)d->count;
+    if (w == 4) {
+        const uint32_t *v = (const uint32_t *)(const void *)d->values;
+        uint32_t *o = (uint32_t *)(void *)dst;
+        for (int64_t i = 0; i < m; i++) {
+            uint32_t k = (uint32_t)c[i];
+            bad |= k >= n;
+            o[i] = v[k < n ? k : 0];
+        }
+    } else if (w == 8) {
+        const uint64_t *v = (const uint64_t *)(const void *)d->values;
+        uint64_t *o = (uint64_t *)(void *)dst;
+        for (int64_t i = 0; i < m; i++) {
+            uint32_t k = (uint32_t)c[i];
+            bad |= k >= n;
+            o[i] = v[k < n ? k : 0];
+        }
+    } else {
+        for (int64_t i = 0; i < m; i++) {
+            uint32_t k = (uint32_t)c[i];
+            bad |= k >= n;
+            memcpy(dst + (size_t)i * w, d->values + (size_t)(k < n ? k : 0) * w, w);
+        }
+    }
+    PK_RETURN_IF(bad, err, PLANK_ERR_CORRUPT, "dictionary index out of range (%lld entries)",
+                 (long long)d->count);
+    return PLANK_OK;
+}
+
+/* n kept values of w bytes (the rows of rr from range ri, row `row` on)
+ * into dst. */
+static plank_status kept_gather(const pk_fstate *f, size_t w, const plank_row_range *rr,
+                                int64_t ri, int64_t row, int64_t n, uint8_t *dst,
+                                plank_error *err) {
+    const uint8_t *src = f->kept.data;
+    for (int64_t p = 0, m; p < n; row += m, p += m) {
+        m = pk_range_step(rr, &ri, &row, n - p);
+        if (f->kept_dict)
+            PK_FORWARD(lookup_codes(f->kept_dict, w, (const int32_t *)(const void *)src + row, m,
+                                    dst + (size_t)p * w, err));
+        else
+            memcpy(dst + (size_t)p * w, src + (size_t)row * w, (size_t)m * w);
+    }
+    return PLANK_OK;
 }
 
 /* The batch of the next n read rows (the merged ranges rr from range ri,
- * row `row` on) from the kept values: in place when they are one run of
- * rows, else gathered range by range. */
-static plank_status kept_batch(pk_fstate *f, size_t w, const plank_row_range *rr, int64_t ri,
-                               int64_t row, int64_t n, plank_error *err) {
+ * row `row` on) from the kept values: in place when they are values in one
+ * run of rows, else gathered. */
+static plank_status kept_batch(pk_fstate *f, const pk_fcol *c, size_t w,
+                               const plank_row_range *rr, int64_t ri, int64_t row, int64_t n,
+                               plank_error *err) {
     plank_batch *b = &f->batch;
-    const uint8_t *src = f->kept.data;
     const uint8_t *values;
-    if (range_step(rr, &ri, &row, n) == n) {
-        values = src + (size_t)row * w;
+    int64_t ri2 = ri, row2 = row;
+    if (!f->kept_dict && pk_range_step(rr, &ri2, &row2, n) == n) {
+        values = f->kept.data + (size_t)row2 * w;
     } else {
         PK_FORWARD(pk_buffer_resize(&f->kbuf, (size_t)n * w, err));
-        uint8_t *dst = f->kbuf.data;
-        for (int64_t p = 0, m; p < n; row += m, p += m) {
-            m = range_step(rr, &ri, &row, n - p);
-            memcpy(dst + (size_t)p * w, src + (size_t)row * w, (size_t)m * w);
-        }
-        values = dst;
+        PK_FORWARD(kept_gather(f, w, rr, ri, row, n, f->kbuf.data, err));
+        values = f->kbuf.data;
     }
-    plank_physical_type t = f->batch.physical_type;
     memset(b, 0, sizeof *b);
     b->struct_size = sizeof *b;
     b->length = n;
-    b->physical_type = t;
+    b->physical_type = c->node->physical_type;
     b->values = values;
     b->value_width = (int32_t)w;
     return PLANK_OK;
@@ -900,7 +945,7 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
     for (int32_t c = 0; c < step->ncols && st == PLANK_OK; c++) {
         int32_t k = step->cols[c];
         pk_fstate *f = &s->fs[k];
-        f->from_kept = f->kept_g == g && f->kept_rows == rows;
+        f->from_kept = f->kept_g == g;
         f->keeping = false;
         if (f->from_kept) continue;
         f->kept_g = -1;
@@ -919,13 +964,9 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
             }
             pk_column_reader_set_view_mode(f->cr, view);
         }
-        if (st == PLANK_OK && dense && !f->codes && needed_later(s, step, k)) {
-            size_t w = kept_width(&s->b.cols[k]);
-            if (w && pk_buffer_resize(&f->kept, (size_t)rows * w, NULL) == PLANK_OK) {
-                f->keeping = true;
-                f->kept_g = g;
-                f->kept_rows = 0;
-            }
+        if (st == PLANK_OK && needed_later(s, step, k) && kept_width(&s->b.cols[k])) {
+            size_t w = f->codes ? 4 : kept_width(&s->b.cols[k]);
+            f->keeping = pk_buffer_resize(&f->kept, (size_t)rows * w, NULL) == PLANK_OK;
         }
     }
     if (st == PLANK_OK && s->r->hints) {
@@ -946,15 +987,17 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
             pk_fstate *f = &s->fs[step->cols[c]];
             f->batch.struct_size = sizeof f->batch;
             if (f->from_kept) {
-                st = kept_batch(f, kept_width(&s->b.cols[step->cols[c]]), rr, ri, row, want,
-                                err);
+                const pk_fcol *fc = &s->b.cols[step->cols[c]];
+                st = kept_batch(f, fc, kept_width(fc), rr, ri, row, want, err);
             } else {
                 /* Read whole with few rows alive: the values of the others
                  * are not copied out of their pages or dictionaries. */
                 if (dense && before * PK_LIVE_ONLY < rows)
                     pk_column_reader_set_live(f->cr, alive, done);
                 st = plank_column_reader_read(f->cr, want, &f->batch, err);
-                if (st == PLANK_OK && f->keeping) keep_batch(f);
+                if (st == PLANK_OK && f->keeping)
+                    keep_batch(f, f->codes ? 4 : kept_width(&s->b.cols[step->cols[c]]), rr, ri,
+                               row);
             }
             if (st != PLANK_OK) break;
             if (n < 0) n = f->batch.length;
@@ -1008,13 +1051,28 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         if (st != PLANK_OK) break;
         /* alive &= t, segment by segment of the merged ranges. */
         for (int64_t p = 0, m; p < n; row += m, p += m) {
-            m = range_step(rr, &ri, &row, n - p);
+            m = pk_range_step(rr, &ri, &row, n - p);
             and_bits(alive, row, t, p, m);
         }
         done += n;
     }
     if (!dense) plank_row_ranges_free(&s->alloc, rr, nr_alloc);
     PK_FORWARD(st);
+    for (int32_t c = 0; c < step->ncols; c++) {
+        /* Kept only when every batch was (the dictionary's early end of a
+         * chunk leaves no row alive, which no later reader asks for). */
+        pk_fstate *f = &s->fs[step->cols[c]];
+        if (!f->keeping || done < span) continue;
+        f->keeping = false;
+        f->kept_dict = NULL;
+        if (f->codes) {
+            const pk_dict *d = pk_column_reader_dict(f->cr);
+            if (!d || !d->values || d->width != (int32_t)kept_width(&s->b.cols[step->cols[c]]))
+                continue;
+            f->kept_dict = d;
+        }
+        f->kept_g = g;
+    }
     passed = popcount_bits(s, alive, rows);
     *left = passed;
     s->st.values_evaluated += done;
@@ -1515,6 +1573,7 @@ static plank_status stream_plan(void *opaque, int32_t *g, const plank_row_range 
     *g = -1;
     *ranges = NULL;
     *n = 0;
+    s->planned_g = -1;
     if (s->ranges) {
         plank_row_ranges_free(&s->alloc, s->ranges, s->nranges);
         s->ranges = NULL;
@@ -1542,6 +1601,8 @@ static plank_status stream_plan(void *opaque, int32_t *g, const plank_row_range 
         PK_FORWARD(plank_row_ranges_from_bitmap(s->alive.data, info.num_rows, 0, &s->alloc,
                                                 &s->ranges, &s->nranges, err));
         s->st.rows_matched += rows;
+        s->planned_g = cur;
+        s->planned_rows = rows;
         *g = cur;
         *ranges = s->ranges;
         *n = s->nranges;
@@ -1549,6 +1610,32 @@ static plank_status stream_plan(void *opaque, int32_t *g, const plank_row_range 
     }
     add_counters(s);
     return PLANK_OK;
+}
+
+/* The filter column slot reading leaf column `column`, or -1. */
+static int32_t filter_slot(const plank_scan *s, int32_t column) {
+    for (int32_t k = 0; k < s->b.ncols; k++)
+        if (s->b.cols[k].column == column) return k;
+    return -1;
+}
+
+/* Whether a step kept the projected column's values of the planned row
+ * group: the stream then takes them from there (stream_gather). */
+static bool stream_has(void *opaque, int32_t column) {
+    plank_scan *s = opaque;
+    int32_t k = filter_slot(s, column);
+    if (k < 0 || s->planned_g < 0 || s->fs[k].kept_g != s->planned_g) return false;
+    s->st.values_reused += s->planned_rows;
+    return true;
+}
+
+static plank_status stream_gather(void *opaque, int32_t column, const plank_row_range *rr,
+                                  int64_t ri, int64_t row, int64_t n, uint8_t *dst,
+                                  plank_error *err) {
+    plank_scan *s = opaque;
+    int32_t k = filter_slot(s, column);
+    PK_RETURN_IF(k < 0, err, PLANK_ERR_INVALID_ARGUMENT, "column %d is not kept", (int)column);
+    return kept_gather(&s->fs[k], kept_width(&s->b.cols[k]), rr, ri, row, n, dst, err);
 }
 
 /* The projection's column readers: what they read and skipped. */
@@ -1566,8 +1653,13 @@ static plank_status open_projection(plank_scan *ws, pk_bufpool *pool,
     atomic_fetch_add(&ws->refs, 1);
     plank_status st = pk_arrow_stream_planned(ws->r, ws->mask, &ws->arrow, stream_plan,
                                               stream_counters, ws, scan_unref, pool, out, err);
-    if (st != PLANK_OK) atomic_fetch_sub(&ws->refs, 1);
-    return st;
+    if (st != PLANK_OK) {
+        atomic_fetch_sub(&ws->refs, 1);
+        return st;
+    }
+    static const pk_stream_given given = {stream_has, stream_gather};
+    pk_stream_set_given(out, &given);
+    return PLANK_OK;
 }
 
 /* Worker w of a parallel scan stream: the scan itself or one of its

@@ -141,6 +141,7 @@ static void print_stats(const plank_scan *scan) {
     SCAN_STAT(values_evaluated);
     SCAN_STAT(dictionary_entries_evaluated);
     SCAN_STAT(values_decided_by_run);
+    SCAN_STAT(values_reused);
 #undef SCAN_STAT
 }
 
