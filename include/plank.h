@@ -1163,6 +1163,10 @@ typedef struct plank_scan_stats {
                                            values the scan had decoded, instead of
                                            decoded again (a column both filtered and
                                            projected is decoded once) */
+    int64_t row_groups_masked;          /* row groups whose surviving rows (runs of a few
+                                           rows) were projected by reading every row and
+                                           dropping the others, a bitmap instead of ranges
+                                           (lists among the projected columns: ranges) */
 } plank_scan_stats;
 
 PLANK_API void plank_scan_stats_init(plank_scan_stats *s);

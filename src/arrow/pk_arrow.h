@@ -189,6 +189,8 @@ plank_status pk_array_adopt(struct ArrowArray *arr, int i, pk_buffer *b, plank_e
 void pk_array_borrow(struct ArrowArray *arr, int i, const void *p, pk_shared *owner,
                      bool chunk);
 void pk_array_drop_buffer(struct ArrowArray *arr, int i);
+/* Buffer i when the array owns it (writable), else NULL. */
+void *pk_array_owned(struct ArrowArray *arr, int i);
 
 /* Converts n fixed-width slot values of sw bytes at src into n Arrow
  * values of w bytes at dst (I8, I16, INT96_NS, DEC_I32, DEC_I64, DEC_BE of
@@ -228,12 +230,16 @@ plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const 
 /* ---- Planned streams (the scan) ---- */
 
 /* Asked before each row group of a planned stream: the next row group to
- * read (*g, or -1 at the end) and the rows of it to return (sorted,
- * disjoint ranges relative to the row group, valid until the next call;
- * n == 0 is allowed and produces no batch). */
+ * read (*g, or -1 at the end) and the rows of it to return: sorted,
+ * disjoint ranges relative to the row group (n == 0 is allowed and
+ * produces no batch; n < 0: every row), or, when *mask is set, the set bits
+ * of that bitmap over the row group's rows (a selection of short runs: a
+ * stream whose leaves are all flat reads the row group whole and compacts
+ * each batch by it, where ranges would cost a gather per run); both valid
+ * until the next call. */
 typedef plank_status (*pk_stream_plan_fn)(void *opaque, int32_t *g,
                                           const plank_row_range **ranges, int64_t *n,
-                                          plank_error *err);
+                                          const uint8_t **mask, plank_error *err);
 /* Told once, when the plan ends or the stream is released (whichever
  * comes first), what the stream's column readers did in total. */
 typedef void (*pk_stream_counters_fn)(void *opaque, const pk_column_counters *sum);
@@ -274,6 +280,12 @@ plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_s
                                 void *opaque, const plank_row_range *rr, int64_t ri,
                                 int64_t row, int64_t rows, const plank_allocator *a,
                                 struct ArrowArray *out, plank_error *err);
+/* Keeps the slots of a flat leaf's array (made by pk_flat_leaf_read) whose
+ * bit of keep (from bit 0) is set, k of them: validity, values, offsets and
+ * bytes, or dictionary indices, compacted in place where the array owns
+ * them (a borrowed value buffer is copied). */
+plank_status pk_flat_leaf_compact(const pk_anode *an, struct ArrowArray *arr,
+                                  const uint8_t *keep, int64_t k, plank_error *err);
 /* Whether a flat leaf's values can be given (fixed width, not dictionary). */
 bool pk_flat_leaf_givable(const pk_anode *an);
 

@@ -136,6 +136,11 @@ void pk_array_drop_buffer(struct ArrowArray *arr, int i) {
     blk->bufs[i] = NULL;
 }
 
+void *pk_array_owned(struct ArrowArray *arr, int i) {
+    array_block *blk = arr->private_data;
+    return blk->owned[i];
+}
+
 bool pk_arrow_array_borrows(const struct ArrowArray *arr) {
     if (!arr || arr->release != release_array) return false;
     const array_block *blk = arr->private_data;

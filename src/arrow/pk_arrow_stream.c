@@ -58,6 +58,15 @@ typedef struct pk_stream {
     const plank_row_range *g_rr;
     int64_t g_ri, g_row;
     plank_row_range g_whole;
+    /* A plan's bitmap selection (pk_stream_plan_fn): the row group is read
+     * whole and each batch compacted by its bits (mbits: the batch's, from
+     * bit 0; mkeep of them set); mrr: ranges made from a bitmap (for the
+     * given leaves of a batch, or for a stream that cannot compact). */
+    const uint8_t *mask;
+    int64_t mask_pos, mkeep;
+    pk_buffer mbits;
+    plank_row_range *mrr;
+    int64_t nmrr;
     int err_code;                /* sticky errno, 0 when fine */
     char msg[PLANK_ERROR_MESSAGE_SIZE + 64];
     /* Column fan-out (pk_stream_set_fanout): a batch's leaves read on fan_ex. */
@@ -461,6 +470,8 @@ static plank_status open_row_group(pk_stream *s, int32_t g, const plank_row_rang
     }
     s->cur_rg = g;
     s->rows_left = info.num_rows;
+    s->mask = NULL;
+    s->mask_pos = 0;
     bool any_given = false;
     for (int32_t i = 0; i < s->t.num_leaves && s->from_given; i++) {
         const pk_anode *an = s->t.leaf_nodes[i];
@@ -504,19 +515,49 @@ static void tell_counters(pk_stream *s) {
     s->plan_counters(s->plan_opaque, &sum);
 }
 
+static void free_mask_ranges(pk_stream *s) {
+    if (s->mrr) plank_row_ranges_free(&s->alloc, s->mrr, s->nmrr);
+    s->mrr = NULL;
+    s->nmrr = 0;
+}
+
+/* Whether every leaf is read flat into its array (a bitmap selection is
+ * then applied by compacting the arrays). */
+static bool all_direct(const pk_stream *s) {
+    for (int32_t i = 0; i < s->t.num_leaves; i++)
+        if (!s->direct[i]) return false;
+    return s->t.num_leaves > 0;
+}
+
 /* The next row group to open: from the plan, or the next entry of rgs with
  * its selection. *g = -1 at the end. */
 static plank_status next_row_group(pk_stream *s, plank_error *err) {
     const plank_row_range *rr = NULL;
+    const uint8_t *mask = NULL;
     int64_t nr = 0;
     int32_t g = -1;
+    free_mask_ranges(s);
     if (s->plan) {
-        PK_FORWARD(s->plan(s->plan_opaque, &g, &rr, &nr, err));
+        PK_FORWARD(s->plan(s->plan_opaque, &g, &rr, &nr, &mask, err));
         if (g < 0) {
             tell_counters(s);
             return PLANK_OK;
         }
         static const plank_row_range none = {0, 0};
+        if (mask) {
+            plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
+            PK_FORWARD(plank_reader_row_group(s->r, g, &info, err));
+            if (all_direct(s)) {
+                PK_FORWARD(open_row_group(s, g, NULL, 0, err));
+                s->mask = mask;
+                s->g_rr = NULL; /* the given leaves walk each batch's ranges */
+                return PLANK_OK;
+            }
+            PK_FORWARD(plank_row_ranges_from_bitmap(mask, info.num_rows, 0, &s->alloc, &s->mrr,
+                                                    &s->nmrr, err));
+            rr = s->mrr;
+            nr = s->nmrr;
+        }
         if (nr < 0) {
             rr = NULL; /* every row */
             nr = 0;
@@ -568,12 +609,21 @@ static plank_status fill_checked(pk_stream *s, int32_t i, int64_t take, plank_er
 
 /* A direct leaf's array of the batch. */
 static plank_status direct_read(pk_stream *s, int32_t i, int64_t take, plank_error *err) {
-    plank_status st =
-        given_leaf(s, i)
-            ? pk_flat_leaf_given(&s->flat[i], s->t.leaf_nodes[i], &s->given, s->plan_opaque,
-                                 s->g_rr, s->g_ri, s->g_row, take, &s->alloc, &s->pre[i], err)
-            : pk_flat_leaf_read(&s->flat[i], s->crs[i], s->t.leaf_nodes[i], take,
-                                s->leaves[i].zc_align, &s->alloc, &s->pre[i], err);
+    plank_status st;
+    const pk_anode *an = s->t.leaf_nodes[i];
+    if (given_leaf(s, i)) {
+        /* only the selected rows: a bitmap batch's kept ones, from its ranges */
+        st = pk_flat_leaf_given(&s->flat[i], an, &s->given, s->plan_opaque, s->g_rr, s->g_ri,
+                                s->g_row, s->mask ? s->mkeep : take, &s->alloc, &s->pre[i],
+                                err);
+    } else {
+        /* a bitmap batch is compacted, never exported as a view */
+        st = pk_flat_leaf_read(&s->flat[i], s->crs[i], an, take,
+                               s->mask ? 0 : s->leaves[i].zc_align, &s->alloc, &s->pre[i], err);
+        if (st == PLANK_OK && s->mask)
+            st = pk_flat_leaf_compact(an, &s->pre[i], s->mbits.data, s->mkeep, err);
+        if (st != PLANK_OK && s->pre[i].release) s->pre[i].release(&s->pre[i]);
+    }
     if (st != PLANK_OK && err) pk_error_prefix(err, "row group %d", (int)s->cur_rg);
     return st;
 }
@@ -626,9 +676,45 @@ void pk_stream_set_fanout(struct ArrowArrayStream *st, const plank_executor *ex,
     s->fanout = n;
 }
 
+/* A bitmap row group's batch of `take` rows: its bits (mbits, from bit 0)
+ * and how many are set; the given leaves' ranges of them. A batch without
+ * a selected row is skipped in every column reader (*empty). */
+static plank_status mask_batch(pk_stream *s, int64_t take, bool *empty, plank_error *err) {
+    const pk_kernels *kn = s->r->kernels;
+    PK_FORWARD(pk_buffer_resize(&s->mbits, (size_t)(take + 7) / 8 + 8, err));
+    memset(s->mbits.data, 0, (size_t)(take + 7) / 8 + 8);
+    kn->copy_bits(s->mask, s->mask_pos, s->mbits.data, 0, (size_t)take);
+    s->mkeep = kn->count_bits(s->mbits.data, 0, take);
+    *empty = s->mkeep == 0;
+    if (*empty) {
+        for (int32_t i = 0; i < s->t.num_leaves; i++) {
+            if (given_leaf(s, i)) continue;
+            int64_t skipped = 0;
+            PK_FORWARD(plank_column_reader_skip(s->crs[i], take, &skipped, err));
+            PK_RETURN_IF(skipped != take, err, PLANK_ERR_CORRUPT,
+                         "row group %d: column %d ends after %lld of %lld records",
+                         (int)s->cur_rg, (int)s->t.leaf_columns[i],
+                         (long long)(s->mask_pos + skipped), (long long)s->rg_rows);
+        }
+        s->mask_pos += take;
+        s->rows_left -= take;
+        return PLANK_OK;
+    }
+    if (s->from_given) {
+        free_mask_ranges(s);
+        PK_FORWARD(plank_row_ranges_from_bitmap(s->mbits.data, take, s->mask_pos, &s->alloc,
+                                                &s->mrr, &s->nmrr, err));
+        s->g_rr = s->mrr;
+        s->g_ri = 0;
+        s->g_row = s->mrr[0].first;
+    }
+    return PLANK_OK;
+}
+
 static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
                                plank_error *err) {
     *end = false;
+again:
     for (;;) {
         if (s->cur_rg < 0) {
             PK_FORWARD(next_row_group(s, err));
@@ -641,7 +727,13 @@ static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
         PK_FORWARD(finish_row_group(s, err));
     }
     int64_t take = s->rows_left < s->o.batch_rows ? s->rows_left : s->o.batch_rows;
-    if (s->zero_copy) PK_FORWARD(zero_copy_cut(s, &take, err));
+    if (s->mask) {
+        bool empty;
+        PK_FORWARD(mask_batch(s, take, &empty, err));
+        if (empty) goto again;
+    } else if (s->zero_copy) {
+        PK_FORWARD(zero_copy_cut(s, &take, err));
+    }
     if (s->fanout > 1) PK_FORWARD(fan_out(s, take, fan_fill, err));
     for (int32_t i = 0; i < s->t.num_leaves && s->fanout <= 1; i++) {
         if (s->direct[i]) continue;
@@ -663,14 +755,14 @@ static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
         if (!s->direct[i]) continue;
         st = direct_read(s, i, take, err);
     }
-    if (st == PLANK_OK && s->g_rr) {
+    if (st == PLANK_OK && s->g_rr && !s->mask) {
         /* the given leaves' next batch starts after this one's rows */
         for (int64_t p = 0, m; p < take; s->g_row += m, p += m)
             m = pk_range_step(s->g_rr, &s->g_ri, &s->g_row, take - p);
     }
     if (st == PLANK_OK) {
         pk_batch_view v = {&s->t, s->r, s->leaves, s->slots, s->alloc, s->pre};
-        st = pk_assemble(&v, take, out, err);
+        st = pk_assemble(&v, s->mask ? s->mkeep : take, out, err);
         if (st == PLANK_OK) {
             st = pk_arrow_unshred(&s->t, out, s->rg_rows - s->rows_left, err);
             if (st != PLANK_OK) {
@@ -686,6 +778,7 @@ static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
         if (!s->direct[i])
             leaf_consume(&s->leaves[i], s->t.leaf_nodes[i], s->slots[i], take);
     s->rows_left -= take;
+    s->mask_pos += take;
     return PLANK_OK;
 }
 
@@ -751,6 +844,8 @@ static void stream_free(pk_stream *s) {
     if (s->pre) pk_free(&a, s->pre, (size_t)(s->t.num_leaves + 1) * sizeof *s->pre);
     if (s->rgs) pk_free(&a, s->rgs, (size_t)(s->rgs_cap + 1) * sizeof *s->rgs);
     if (s->from_given) pk_free(&a, s->from_given, (size_t)s->t.num_leaves + 1);
+    free_mask_ranges(s);
+    pk_buffer_reset(&s->mbits);
     if (s->lst) pk_free(&a, s->lst, (size_t)s->t.num_leaves * sizeof *s->lst);
     if (s->lerr) pk_free(&a, s->lerr, (size_t)s->t.num_leaves * sizeof *s->lerr);
     pk_atree_free(&s->t);
@@ -830,6 +925,7 @@ static plank_status stream_create(plank_reader *r, const int32_t *row_groups,
     s->direct = pk_calloc(&s->alloc, nl * sizeof *s->direct);
     s->flat = pk_calloc(&s->alloc, nl * sizeof *s->flat);
     s->pre = pk_calloc(&s->alloc, nl * sizeof *s->pre);
+    pk_buffer_init(&s->mbits, &s->alloc);
     if (!s->rgs || !s->crs || !s->leaves || !s->slots || !s->direct || !s->flat || !s->pre) {
         stream_free(s);
         return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
@@ -870,8 +966,9 @@ typedef struct pk_pworker {
 } pk_pworker;
 
 static plank_status worker_plan(void *opaque, int32_t *g, const plank_row_range **ranges,
-                                int64_t *n, plank_error *err) {
+                                int64_t *n, const uint8_t **mask, plank_error *err) {
     (void)err;
+    *mask = NULL;
     pk_pworker *pw = opaque;
     const pk_stream *t = pw->tmpl;
     int64_t u = pk_par_next_unit(pw->p, pw->w);

@@ -776,6 +776,12 @@ static void and_bits(uint8_t *dst, int64_t d, const uint8_t *src, int64_t s, int
  * costs about what a whole gather from a dictionary of ten values does. */
 #define PK_LIVE_ONLY 10
 
+/* The projection reads a row group whole and compacts its batches by the
+ * surviving rows' bitmap when they form more than one run per this many
+ * rows; fewer, longer runs are read as ranges (pages without a survivor
+ * skipped). */
+#define PK_MASK_RUNS 16
+
 /* Merges ranges whose gap is below PK_MERGE_GAP, in place; returns the count. */
 static int64_t merge_ranges(plank_row_range *rr, int64_t nr) {
     int64_t k = 0;
@@ -1568,11 +1574,12 @@ plank_status plank_scan_count(plank_scan *s, int64_t *count, plank_error *err) {
 }
 
 static plank_status stream_plan(void *opaque, int32_t *g, const plank_row_range **ranges,
-                                int64_t *n, plank_error *err) {
+                                int64_t *n, const uint8_t **mask, plank_error *err) {
     plank_scan *s = opaque;
     *g = -1;
     *ranges = NULL;
     *n = 0;
+    *mask = NULL;
     s->planned_g = -1;
     if (s->ranges) {
         plank_row_ranges_free(&s->alloc, s->ranges, s->nranges);
@@ -1598,8 +1605,15 @@ static plank_status stream_plan(void *opaque, int32_t *g, const plank_row_range 
         if (rows == 0) continue;
         plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
         PK_FORWARD(plank_reader_row_group(s->r, cur, &info, err));
-        PK_FORWARD(plank_row_ranges_from_bitmap(s->alive.data, info.num_rows, 0, &s->alloc,
-                                                &s->ranges, &s->nranges, err));
+        if (s->ev.k->count_runs(s->alive.data, info.num_rows) * PK_MASK_RUNS > info.num_rows) {
+            /* Runs this short cost more as ranges (a gather each) than
+             * reading every row and dropping the others. */
+            *mask = s->alive.data;
+            s->st.row_groups_masked++;
+        } else {
+            PK_FORWARD(plank_row_ranges_from_bitmap(s->alive.data, info.num_rows, 0, &s->alloc,
+                                                    &s->ranges, &s->nranges, err));
+        }
         s->st.rows_matched += rows;
         s->planned_g = cur;
         s->planned_rows = rows;

@@ -142,6 +142,7 @@ static void print_stats(const plank_scan *scan) {
     SCAN_STAT(dictionary_entries_evaluated);
     SCAN_STAT(values_decided_by_run);
     SCAN_STAT(values_reused);
+    SCAN_STAT(row_groups_masked);
 #undef SCAN_STAT
 }
 
