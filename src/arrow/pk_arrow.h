@@ -258,17 +258,27 @@ plank_status pk_arrow_stream_planned(plank_reader *r, const bool *mask,
 /* A planned stream's leaves whose values the plan's owner holds already
  * (the scan's filter columns: a column both filtered and projected is
  * decoded once). has() is asked once per row group, after plan, for each
- * top-level leaf whose Arrow values are fixed width (not dictionary,
- * boolean or binary); when it says yes, that leaf's batches come from
- * gather() instead of its column reader, which is then not read: n values
- * of the column's physical type and width, none null, at the plan's rows
- * from range ri, row `row` on (the walk of pk_range_step), into dst.
- * gather() may run on several threads at once (a column fan-out), each
- * call for another column. */
+ * top-level leaf whose Arrow values are fixed width or strings (not
+ * boolean); when it says yes, that leaf's batches
+ * come from gather() (fixed width) or gather_strings() instead of its
+ * column reader, which is then not read. Both take the plan's rows from
+ * range ri, row `row` on (the walk of pk_range_step), n of them, none null:
+ * gather() writes their values in the column's physical type and width to
+ * dst; gather_strings() writes n + 1 Arrow offsets of ow bytes (from 0) to
+ * offs and the bytes into data (resized to fit; a leaf exported as a
+ * dictionary array gets them as its batch's dictionary, indices 0 .. n-1).
+ * They may run on several
+ * threads at once (a column fan-out), each call for another column. */
 typedef struct pk_stream_given {
+    /* Told, when the stream is given these, each column it may take so: the
+     * owner keeps only what will be asked for. */
+    void (*want)(void *opaque, int32_t column);
     bool (*has)(void *opaque, int32_t column);
     plank_status (*gather)(void *opaque, int32_t column, const plank_row_range *rr, int64_t ri,
                            int64_t row, int64_t n, uint8_t *dst, plank_error *err);
+    plank_status (*gather_strings)(void *opaque, int32_t column, const plank_row_range *rr,
+                                   int64_t ri, int64_t row, int64_t n, size_t ow, uint8_t *offs,
+                                   pk_buffer *data, plank_error *err);
 } pk_stream_given;
 /* Gives a planned stream (before its first batch) the plan owner's values,
  * asked with the plan's opaque. */
@@ -286,7 +296,8 @@ plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_s
  * them (a borrowed value buffer is copied). */
 plank_status pk_flat_leaf_compact(const pk_anode *an, struct ArrowArray *arr,
                                   const uint8_t *keep, int64_t k, plank_error *err);
-/* Whether a flat leaf's values can be given (fixed width, not dictionary). */
+/* Whether a flat leaf's values can be given (fixed width or strings, as
+ * plain or dictionary arrays). */
 bool pk_flat_leaf_givable(const pk_anode *an);
 
 /* ---- Parallel streams (pk_arrow_par.c) ---- */

@@ -187,10 +187,43 @@ plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const 
 }
 
 bool pk_flat_leaf_givable(const pk_anode *an) {
-    if (!pk_flat_leaf_eligible(an) || an->dict) return false;
+    if (!pk_flat_leaf_eligible(an)) return false;
     const plank_schema_node *pn = an->pn;
-    return an->conv != PK_CONV_BOOL && an->conv != PK_CONV_BINARY &&
-           pn->physical_type != PLANK_BOOLEAN && pn->physical_type != PLANK_BYTE_ARRAY;
+    if (an->dict) return pn->physical_type == PLANK_BYTE_ARRAY;
+    if (an->conv == PK_CONV_BINARY) return pn->physical_type == PLANK_BYTE_ARRAY;
+    return an->conv != PK_CONV_BOOL && pn->physical_type != PLANK_BOOLEAN &&
+           pn->physical_type != PLANK_BYTE_ARRAY;
+}
+
+/* A dictionary-array leaf's given batch: the owner's strings as the
+ * batch's own dictionary, indices 0 .. rows - 1. */
+static plank_status given_dictionary(const pk_anode *an, const pk_stream_given *g, void *opaque,
+                                     const plank_row_range *rr, int64_t ri, int64_t row,
+                                     int64_t rows, const plank_allocator *a,
+                                     struct ArrowArray *out, plank_error *err) {
+    size_t ow = an->large ? 8 : 4;
+    PK_RETURN_IF(rows > INT32_MAX, err, PLANK_ERR_LIMIT, "%lld rows in one batch",
+                 (long long)rows);
+    PK_FORWARD(pk_array_new(a, out, rows, 2, 0, err));
+    int32_t *idx = pk_array_buffer_uninit(out, 1, (size_t)rows * 4, err);
+    struct ArrowArray *da = pk_array_dictionary_slot(out);
+    plank_status st = idx ? PLANK_OK : PLANK_ERR_OUT_OF_MEMORY;
+    pk_buffer data;
+    pk_buffer_init(&data, a);
+    if (st == PLANK_OK) {
+        for (int64_t i = 0; i < rows; i++) idx[i] = (int32_t)i;
+        st = pk_array_new(a, da, rows, 3, 0, err);
+    }
+    uint8_t *offs = st == PLANK_OK ? pk_array_buffer_uninit(da, 1, (size_t)(rows + 1) * ow, err)
+                                   : NULL;
+    if (st == PLANK_OK && !offs) st = PLANK_ERR_OUT_OF_MEMORY;
+    if (st == PLANK_OK)
+        st = g->gather_strings(opaque, an->pn->column, rr, ri, row, rows, ow, offs, &data, err);
+    if (st == PLANK_OK) st = pk_array_adopt(da, 2, &data, err);
+    pk_buffer_reset(&data);
+    if (da->release) out->dictionary = da;
+    if (st != PLANK_OK) out->release(out);
+    return st;
 }
 
 plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_stream_given *g,
@@ -199,6 +232,21 @@ plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_s
                                 struct ArrowArray *out, plank_error *err) {
     memset(out, 0, sizeof *out);
     const plank_schema_node *pn = an->pn;
+    if (an->dict) return given_dictionary(an, g, opaque, rr, ri, row, rows, a, out, err);
+    if (an->conv == PK_CONV_BINARY) {
+        size_t ow = an->large ? 8 : 4;
+        PK_FORWARD(pk_array_new(a, out, rows, 3, 0, err));
+        pk_buffer data;
+        pk_buffer_init(&data, a);
+        uint8_t *offs = pk_array_buffer_uninit(out, 1, (size_t)(rows + 1) * ow, err);
+        plank_status st = offs ? PLANK_OK : PLANK_ERR_OUT_OF_MEMORY;
+        if (st == PLANK_OK)
+            st = g->gather_strings(opaque, pn->column, rr, ri, row, rows, ow, offs, &data, err);
+        if (st == PLANK_OK) st = pk_array_adopt(out, 2, &data, err);
+        pk_buffer_reset(&data);
+        if (st != PLANK_OK) out->release(out);
+        return st;
+    }
     int32_t w = pk_physical_width(pn->physical_type, pn->type_length);
     bool convert = an->conv != PK_CONV_COPY;
     PK_FORWARD(pk_array_new(a, out, rows, 2, 0, err));

@@ -657,10 +657,15 @@ static plank_status fan_out(pk_stream *s, int64_t take, void (*fn)(void *, int64
 
 void pk_stream_set_given(struct ArrowArrayStream *st, const pk_stream_given *given) {
     pk_stream *s = st->private_data;
-    if (!s->plan || !given->has || !given->gather) return;
+    if (!s->plan || !given->want || !given->has || !given->gather || !given->gather_strings)
+        return;
     s->from_given = pk_calloc(&s->alloc, (size_t)s->t.num_leaves + 1);
     if (!s->from_given) return; /* read from the column readers, then */
     s->given = *given;
+    for (int32_t i = 0; i < s->t.num_leaves; i++) {
+        const pk_anode *an = s->t.leaf_nodes[i];
+        if (s->direct[i] && pk_flat_leaf_givable(an)) given->want(s->plan_opaque, an->pn->column);
+    }
 }
 
 void pk_stream_set_fanout(struct ArrowArrayStream *st, const plank_executor *ex, int32_t n) {

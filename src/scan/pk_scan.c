@@ -55,11 +55,14 @@ typedef struct pk_fstate {
      * step read hold values, and every later step and the projection read a
      * subset of those (the alive rows only shrink). A chunk read as
      * dictionary codes keeps its codes, looked up when gathered. */
-    pk_buffer kept;          /* rows * width bytes (codes: rows * 4) */
+    pk_buffer kept;          /* rows * width bytes (codes: rows * 4; strings: rows *
+                                (uint32 offset into kdata, uint32 length)) */
+    pk_buffer kdata;         /* kept string bytes (values, not codes) */
     const pk_dict *kept_dict; /* codes kept: the chunk's dictionary (else NULL) */
     int32_t kept_g;          /* the row group kept (-1: none) */
     bool keeping;            /* the running step stores its batches */
     bool from_kept;          /* the running step reads from kept */
+    bool wanted;             /* the projection's stream takes the kept values */
     pk_buffer kbuf;          /* a batch gathered from kept */
 } pk_fstate;
 
@@ -802,14 +805,56 @@ static size_t kept_width(const pk_fcol *c) {
     return (size_t)pk_physical_width(t, c->node->type_length);
 }
 
+/* The bytes per row keep_batch stores for column c (0: not kept): codes,
+ * fixed-width values, or a string's place in kdata. */
+static size_t keep_width(const pk_fcol *c, bool codes) {
+    plank_physical_type t = c->node->physical_type;
+    /* A string column's codes are not kept: reading the survivors' codes
+     * again costs less than copying every row's (measured on Q12's
+     * l_shipmode, a new scan's buffers faulting in page by page). */
+    if (t == PLANK_BOOLEAN || (codes && t == PLANK_BYTE_ARRAY)) return 0;
+    if (codes) return 4;
+    return t == PLANK_BYTE_ARRAY ? 8 : kept_width(c);
+}
+
 /* Whether a step after `step` (in the current order) reads column slot k,
  * or a stream projects it: the values the step reads are then kept. */
 static bool needed_later(const plank_scan *s, const pk_step *step, int32_t k) {
-    if (s->streamed && s->mask[s->b.cols[k].column]) return true;
+    if (s->streamed && s->fs[k].wanted) return true;
     for (const pk_step *p = step + 1; p < s->steps + s->nsteps; p++)
         for (int32_t c = 0; c < p->ncols; c++)
             if (p->cols[c] == k) return true;
     return false;
+}
+
+/* A batch of strings kept, after the step decided it: only the rows still
+ * alive (no later reader asks for another), each one's bytes appended to
+ * kdata and its place stored in kept. */
+static void keep_strings(pk_fstate *f, const uint8_t *alive, const plank_row_range *rr,
+                         int64_t ri, int64_t row) {
+    const plank_batch *b = &f->batch;
+    const int64_t *o = b->offsets;
+    size_t base = f->kdata.size, bytes = (size_t)(o[b->length] - o[0]);
+    if (b->null_count > 0 || base + bytes > UINT32_MAX ||
+        pk_buffer_reserve(&f->kdata, base + bytes, NULL) != PLANK_OK) {
+        f->keeping = false;
+        return;
+    }
+    uint32_t *at = (uint32_t *)(void *)f->kept.data;
+    uint8_t *dst = f->kdata.data;
+    size_t pos = base;
+    for (int64_t p = 0, m; p < b->length; row += m, p += m) {
+        m = pk_range_step(rr, &ri, &row, b->length - p);
+        for (int64_t i = 0; i < m; i++) {
+            if (!pk_bit_get(alive, row + i)) continue;
+            size_t len = (size_t)(o[p + i + 1] - o[p + i]);
+            memcpy(dst + pos, b->data + o[p + i], len);
+            at[2 * (row + i)] = (uint32_t)pos;
+            at[2 * (row + i) + 1] = (uint32_t)len;
+            pos += len;
+        }
+    }
+    f->kdata.size = pos;
 }
 
 /* Stores a batch's values (codes in codes mode) at their rows (the read
@@ -819,6 +864,7 @@ static bool needed_later(const plank_scan *s, const pk_step *step, int32_t k) {
 static void keep_batch(pk_fstate *f, size_t w, const plank_row_range *rr, int64_t ri,
                        int64_t row) {
     const plank_batch *b = &f->batch;
+    if (!f->codes && b->physical_type == PLANK_BYTE_ARRAY) return; /* after the step */
     if (b->null_count > 0 || (size_t)b->value_width != w ||
         (f->codes && pk_column_reader_fallback_count(f->cr) > 0)) {
         f->keeping = false;
@@ -876,6 +922,39 @@ static plank_status kept_gather(const pk_fstate *f, size_t w, const plank_row_ra
                                     dst + (size_t)p * w, err));
         else
             memcpy(dst + (size_t)p * w, src + (size_t)row * w, (size_t)m * w);
+    }
+    return PLANK_OK;
+}
+
+/* n kept strings (the rows of rr from range ri, row `row` on) as Arrow
+ * offsets of ow bytes (n + 1 of them, into offs) and bytes (into data). */
+static plank_status kept_gather_strings(const pk_fstate *f, const plank_row_range *rr,
+                                        int64_t ri, int64_t row, int64_t n, size_t ow,
+                                        uint8_t *offs, pk_buffer *data, plank_error *err) {
+    const uint32_t *at = (const uint32_t *)(const void *)f->kept.data;
+    /* The bytes first, so that the copy goes to a buffer of its final size. */
+    uint64_t total = 0;
+    for (int64_t p = 0, m, ri2 = ri, row2 = row; p < n; row2 += m, p += m) {
+        m = pk_range_step(rr, &ri2, &row2, n - p);
+        for (int64_t i = row2; i < row2 + m; i++) total += at[2 * i + 1];
+    }
+    PK_RETURN_IF(ow == 4 && total > INT32_MAX, err, PLANK_ERR_LIMIT,
+                 "%llu string bytes in one batch do not fit 32-bit offsets",
+                 (unsigned long long)total);
+    PK_FORWARD(pk_buffer_resize(data, (size_t)total, err));
+    uint8_t *out = data->data;
+    uint64_t pos = 0;
+    memset(offs, 0, ow);
+    int64_t k = 0;
+    for (int64_t p = 0, m; p < n; row += m, p += m) {
+        m = pk_range_step(rr, &ri, &row, n - p);
+        for (int64_t i = row; i < row + m; i++, k++) {
+            size_t len = at[2 * i + 1];
+            memcpy(out + pos, f->kdata.data + at[2 * i], len);
+            pos += len;
+            if (ow == 8) ((int64_t *)(void *)offs)[k + 1] = (int64_t)pos;
+            else ((int32_t *)(void *)offs)[k + 1] = (int32_t)pos;
+        }
     }
     return PLANK_OK;
 }
@@ -951,7 +1030,9 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
     for (int32_t c = 0; c < step->ncols && st == PLANK_OK; c++) {
         int32_t k = step->cols[c];
         pk_fstate *f = &s->fs[k];
-        f->from_kept = f->kept_g == g;
+        /* later steps take fixed-width values only; kept strings serve the
+         * projection */
+        f->from_kept = f->kept_g == g && kept_width(&s->b.cols[k]) > 0;
         f->keeping = false;
         if (f->from_kept) continue;
         f->kept_g = -1;
@@ -970,9 +1051,10 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
             }
             pk_column_reader_set_view_mode(f->cr, view);
         }
-        if (st == PLANK_OK && needed_later(s, step, k) && kept_width(&s->b.cols[k])) {
-            size_t w = f->codes ? 4 : kept_width(&s->b.cols[k]);
-            f->keeping = pk_buffer_resize(&f->kept, (size_t)rows * w, NULL) == PLANK_OK;
+        size_t kw = keep_width(&s->b.cols[k], f->codes);
+        if (st == PLANK_OK && kw && needed_later(s, step, k)) {
+            f->keeping = pk_buffer_resize(&f->kept, (size_t)rows * kw, NULL) == PLANK_OK;
+            f->kdata.size = 0;
         }
     }
     if (st == PLANK_OK && s->r->hints) {
@@ -1002,8 +1084,7 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
                     pk_column_reader_set_live(f->cr, alive, done);
                 st = plank_column_reader_read(f->cr, want, &f->batch, err);
                 if (st == PLANK_OK && f->keeping)
-                    keep_batch(f, f->codes ? 4 : kept_width(&s->b.cols[step->cols[c]]), rr, ri,
-                               row);
+                    keep_batch(f, keep_width(&s->b.cols[step->cols[c]], f->codes), rr, ri, row);
             }
             if (st != PLANK_OK) break;
             if (n < 0) n = f->batch.length;
@@ -1056,9 +1137,15 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         }
         if (st != PLANK_OK) break;
         /* alive &= t, segment by segment of the merged ranges. */
+        int64_t ri0 = ri, row0 = row;
         for (int64_t p = 0, m; p < n; row += m, p += m) {
             m = pk_range_step(rr, &ri, &row, n - p);
             and_bits(alive, row, t, p, m);
+        }
+        for (int32_t c = 0; c < step->ncols; c++) {
+            pk_fstate *f = &s->fs[step->cols[c]];
+            if (f->keeping && !f->codes && f->batch.physical_type == PLANK_BYTE_ARRAY)
+                keep_strings(f, alive, rr, ri0, row0);
         }
         done += n;
     }
@@ -1273,6 +1360,7 @@ static void scan_free(plank_scan *s) {
             pk_buffer_reset(&s->fs[k].df);
             pk_buffer_reset(&s->fs[k].kept);
             pk_buffer_reset(&s->fs[k].kbuf);
+            pk_buffer_reset(&s->fs[k].kdata);
         }
         pk_free(&a, s->fs, (size_t)s->b.ncols * sizeof *s->fs + 1);
     }
@@ -1441,6 +1529,7 @@ plank_status plank_scan_open(plank_scan **out, plank_reader *r, const plank_scan
             pk_buffer_init(&s->fs[k].df, &s->alloc);
             pk_buffer_init(&s->fs[k].kept, &s->alloc);
             pk_buffer_init(&s->fs[k].kbuf, &s->alloc);
+            pk_buffer_init(&s->fs[k].kdata, &s->alloc);
             s->fs[k].kept_g = -1;
             s->fs[k].batch.physical_type = s->b.cols[k].node->physical_type;
         }
@@ -1633,6 +1722,12 @@ static int32_t filter_slot(const plank_scan *s, int32_t column) {
     return -1;
 }
 
+static void stream_want(void *opaque, int32_t column) {
+    plank_scan *s = opaque;
+    int32_t k = filter_slot(s, column);
+    if (k >= 0) s->fs[k].wanted = true;
+}
+
 /* Whether a step kept the projected column's values of the planned row
  * group: the stream then takes them from there (stream_gather). */
 static bool stream_has(void *opaque, int32_t column) {
@@ -1641,6 +1736,17 @@ static bool stream_has(void *opaque, int32_t column) {
     if (k < 0 || s->planned_g < 0 || s->fs[k].kept_g != s->planned_g) return false;
     s->st.values_reused += s->planned_rows;
     return true;
+}
+
+static plank_status stream_gather_strings(void *opaque, int32_t column,
+                                          const plank_row_range *rr, int64_t ri, int64_t row,
+                                          int64_t n, size_t ow, uint8_t *offs, pk_buffer *data,
+                                          plank_error *err) {
+    plank_scan *s = opaque;
+    int32_t k = filter_slot(s, column);
+    PK_RETURN_IF(k < 0 || s->b.cols[k].node->physical_type != PLANK_BYTE_ARRAY, err,
+                 PLANK_ERR_INVALID_ARGUMENT, "column %d is not kept", (int)column);
+    return kept_gather_strings(&s->fs[k], rr, ri, row, n, ow, offs, data, err);
 }
 
 static plank_status stream_gather(void *opaque, int32_t column, const plank_row_range *rr,
@@ -1671,7 +1777,8 @@ static plank_status open_projection(plank_scan *ws, pk_bufpool *pool,
         atomic_fetch_sub(&ws->refs, 1);
         return st;
     }
-    static const pk_stream_given given = {stream_has, stream_gather};
+    static const pk_stream_given given = {stream_want, stream_has, stream_gather,
+                                          stream_gather_strings};
     pk_stream_set_given(out, &given);
     return PLANK_OK;
 }
