@@ -614,6 +614,26 @@ static void check_api(plank_reader *r) {
     plank_expr_free(e);
 }
 
+/* A scan of `text` over r (arrow options ao, projection cols: NULL for
+ * every column) and its stream in *st; *e is the parsed filter, freed by
+ * the caller after closing the scan. */
+static plank_scan *open_stream(plank_reader *r, const char *text, const plank_arrow_options *ao,
+                               const char *const *cols, int ncols, plank_expr **e,
+                               struct ArrowArrayStream *st) {
+    plank_error err;
+    CHECK(plank_expr_parse(text, NULL, e, &err) == PLANK_OK);
+    plank_scan_options so;
+    plank_scan_options_init(&so);
+    so.filter = *e;
+    so.arrow = ao;
+    so.columns = cols;
+    so.num_columns = ncols;
+    plank_scan *s = NULL;
+    CHECK(plank_scan_open(&s, r, &so, &err) == PLANK_OK);
+    CHECK(plank_scan_arrow_stream(s, st, &err) == PLANK_OK);
+    return s;
+}
+
 /* String slot i of a string array (plain, large, or dictionary-encoded). */
 static bool arrow_str(const struct ArrowArray *c, bool large, int64_t i, const char **p,
                       int64_t *len) {
@@ -644,23 +664,15 @@ static void check_masked_rows(plank_reader *r, const data *x) {
                                   "v IS NULL OR b"};
     for (int mode = 0; mode < 3; mode++) {
         for (size_t q = 0; q < sizeof texts / sizeof texts[0]; q++) {
-            plank_expr *e;
-            plank_error err;
-            CHECK(plank_expr_parse(texts[q], NULL, &e, &err) == PLANK_OK);
             plank_arrow_options ao;
             plank_arrow_options_init(&ao);
             ao.batch_rows = 1000 + 777 * mode; /* batches off the bitmap's bytes */
             ao.dictionary_arrays = mode == 1;
             ao.large_offsets = mode == 1;
             ao.zero_copy = mode == 2;
-            plank_scan_options o;
-            plank_scan_options_init(&o);
-            o.filter = e;
-            o.arrow = &ao;
-            plank_scan *s;
-            CHECK(plank_scan_open(&s, r, &o, &err) == PLANK_OK);
+            plank_expr *e;
             struct ArrowArrayStream st;
-            CHECK(plank_scan_arrow_stream(s, &st, &err) == PLANK_OK);
+            plank_scan *s = open_stream(r, texts[q], &ao, NULL, 0, &e, &st);
             int64_t row = 0, got = 0, bad = 0, want = 0;
             for (int64_t i = 0; i < N; i++) {
                 bool vn = x->v_null[i];
@@ -1209,18 +1221,9 @@ static void check_decode_once(const char *path) {
         plank_reader *r = write_fixed(path, f, 3, &o, (const void *const[]){a, pv, q}, ON);
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
             plank_expr *e;
-            plank_error err;
-            CHECK(plank_expr_parse(cases[c].text, NULL, &e, &err) == PLANK_OK);
-            plank_scan_options so;
-            plank_scan_options_init(&so);
-            so.filter = e;
-            const char *cols[] = {"a", "p", "q"};
-            so.columns = cols;
-            so.num_columns = 3;
-            plank_scan *s;
-            CHECK(plank_scan_open(&s, r, &so, &err) == PLANK_OK);
             struct ArrowArrayStream st;
-            CHECK(plank_scan_arrow_stream(s, &st, &err) == PLANK_OK);
+            plank_scan *s = open_stream(r, cases[c].text, NULL,
+                                        (const char *const[]){"a", "p", "q"}, 3, &e, &st);
             int64_t row = 0, got = 0, bad = 0;
             for (;;) {
                 struct ArrowArray b;
@@ -1302,21 +1305,13 @@ static void check_decode_once_strings(const char *path) {
         plank_reader *r = write_int_string(path, f, &o, a, offs, tx, SN);
         for (int arrays = 0; arrays < 2; arrays++) {
             for (size_t q = 0; q < sizeof texts / sizeof texts[0]; q++) {
-                plank_expr *e;
-                plank_error err;
-                CHECK(plank_expr_parse(texts[q], NULL, &e, &err) == PLANK_OK);
                 plank_arrow_options ao;
                 plank_arrow_options_init(&ao);
                 ao.dictionary_arrays = arrays == 1;
                 ao.large_offsets = arrays == 1 && dict == 0;
-                plank_scan_options so;
-                plank_scan_options_init(&so);
-                so.filter = e;
-                so.arrow = &ao;
-                plank_scan *sc;
-                CHECK(plank_scan_open(&sc, r, &so, &err) == PLANK_OK);
+                plank_expr *e;
                 struct ArrowArrayStream st;
-                CHECK(plank_scan_arrow_stream(sc, &st, &err) == PLANK_OK);
+                plank_scan *sc = open_stream(r, texts[q], &ao, NULL, 0, &e, &st);
                 int64_t row = 0, got = 0, bad = 0, want = 0;
                 for (int64_t i = 0; i < SN; i++) {
                     const char *w = tx + offs[i];
