@@ -1455,6 +1455,21 @@ static void check_bitmap(const uint8_t *src, int64_t nbits, int64_t first, const
               (long long)nbits, (long long)first, st ? err.message : "ok", (long long)ng,
               (long long)nw);
     plank_row_ranges_free(&al, got, ng > 0 ? ng : 0);
+    /* Given the count (the scan's count_runs kernel), one pass: the same
+     * ranges; a count off by one fails without writing past the array. */
+    for (int64_t d = -1; d <= 1; d++) {
+        if (nw + d < 0) continue;
+        got = NULL;
+        ng = -1;
+        st = pk_row_ranges_counted(bits, nbits, first, nw + d, &al, &got, &ng, &err);
+        ok = d == 0 ? st == PLANK_OK && ng == nw : st == PLANK_ERR_INVALID_ARGUMENT && ng == 0;
+        for (int64_t i = 0; ok && d == 0 && i < nw; i++)
+            ok = got[i].first == want[i].first && got[i].count == want[i].count;
+        CHECK_MSG(ok, "counted(%s, %lld bits, %lld runs given of %lld): %s", what,
+                  (long long)nbits, (long long)(nw + d), (long long)nw,
+                  st ? err.message : "ok");
+        plank_row_ranges_free(&al, got, ng > 0 ? ng : 0);
+    }
     CHECK_EQ_I64(ta.live_bytes, 0);
     CHECK_EQ_I64(ta.allocs, ta.frees);
     free(want);

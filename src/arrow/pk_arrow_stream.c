@@ -707,8 +707,9 @@ static plank_status mask_batch(pk_stream *s, int64_t take, bool *empty, plank_er
     }
     if (s->from_given) {
         free_mask_ranges(s);
-        PK_FORWARD(plank_row_ranges_from_bitmap(s->mbits.data, take, s->mask_pos, &s->alloc,
-                                                &s->mrr, &s->nmrr, err));
+        PK_FORWARD(pk_row_ranges_counted(s->mbits.data, take, s->mask_pos,
+                                         kn->count_runs(s->mbits.data, take), &s->alloc, &s->mrr,
+                                         &s->nmrr, err));
         s->g_rr = s->mrr;
         s->g_ri = 0;
         s->g_row = s->mrr[0].first;

@@ -238,6 +238,15 @@ bool pk_column_reader_batch_view(const plank_column_reader *cr, pk_shared **owne
 /* Whether the next read starts a new page (the last one ended the page). */
 bool pk_column_reader_at_page_end(const plank_column_reader *cr);
 
+/* plank_row_ranges_from_bitmap (arguments checked by the caller) given the
+ * number of runs of set bits, from a count_runs kernel: one pass over the
+ * bitmap instead of two. A count that does not match fails
+ * (PLANK_ERR_INVALID_ARGUMENT) without writing past the array. */
+plank_status pk_row_ranges_counted(const uint8_t *bits, int64_t n, int64_t first_row,
+                                   int64_t runs, const plank_allocator *a,
+                                   plank_row_range **ranges, int64_t *num_ranges,
+                                   plank_error *err);
+
 /* A walk over sorted, disjoint row ranges rr that holds at least `left`
  * more rows from (*ri, *row): moves past the ranges already finished and
  * returns how many of the next `left` rows follow *row in one run (the

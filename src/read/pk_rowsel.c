@@ -18,9 +18,10 @@ static uint64_t word_at(const uint8_t *bits, int64_t n, int64_t i) {
     return w;
 }
 
-/* The runs of set bits, 64 at a time: counted (out NULL) or stored. */
+/* The runs of set bits, 64 at a time: counted (out NULL) or stored (the
+ * first cap of them; the count returned is every run's). */
 static int64_t scan_runs(const uint8_t *bits, int64_t n, int64_t first_row,
-                         plank_row_range *out) {
+                         plank_row_range *out, int64_t cap) {
     int64_t runs = 0, start = -1;
     int64_t nw = (n + 63) / 64;
     for (int64_t i = 0; i < nw; i++) {
@@ -39,14 +40,15 @@ static int64_t scan_runs(const uint8_t *bits, int64_t n, int64_t first_row,
                 int k = __builtin_ctzll(x);
                 if (pos + k >= 64) break;
                 pos += k;
-                if (out) out[runs] = (plank_row_range){first_row + start, base + pos - start};
+                if (out && runs < cap)
+                    out[runs] = (plank_row_range){first_row + start, base + pos - start};
                 runs++;
                 start = -1;
             }
         }
     }
     if (start >= 0) {
-        if (out) out[runs] = (plank_row_range){first_row + start, n - start};
+        if (out && runs < cap) out[runs] = (plank_row_range){first_row + start, n - start};
         runs++;
     }
     return runs;
@@ -63,11 +65,32 @@ plank_status plank_row_ranges_from_bitmap(const uint8_t *bits, int64_t num_bits,
     *ranges = NULL;
     *num_ranges = 0;
     /* Two passes: count the runs, then fill an array of exactly that size. */
-    int64_t runs = scan_runs(bits, num_bits, first_row, NULL);
-    if (runs == 0) return PLANK_OK;
+    int64_t runs = scan_runs(bits, num_bits, first_row, NULL, 0);
+    return pk_row_ranges_counted(bits, num_bits, first_row, runs, a, ranges, num_ranges, err);
+}
+
+plank_status pk_row_ranges_counted(const uint8_t *bits, int64_t n, int64_t first_row,
+                                   int64_t runs, const plank_allocator *a,
+                                   plank_row_range **ranges, int64_t *num_ranges,
+                                   plank_error *err) {
+    *ranges = NULL;
+    *num_ranges = 0;
+    if (runs <= 0) {
+        PK_RETURN_IF(runs < 0 || scan_runs(bits, n, first_row, NULL, 0) != 0, err,
+                     PLANK_ERR_INVALID_ARGUMENT, "%lld runs given for a bitmap with some",
+                     (long long)runs);
+        return PLANK_OK;
+    }
     plank_row_range *r = pk_malloc(a, (size_t)runs * sizeof *r);
     if (!r) return pk_error_set(err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
-    *num_ranges = scan_runs(bits, num_bits, first_row, r);
+    int64_t got = scan_runs(bits, n, first_row, r, runs);
+    if (got != runs) {
+        pk_free(a, r, (size_t)runs * sizeof *r);
+        return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
+                            "%lld runs given for a bitmap with %lld", (long long)runs,
+                            (long long)got);
+    }
+    *num_ranges = runs;
     *ranges = r;
     return PLANK_OK;
 }

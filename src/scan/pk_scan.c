@@ -1008,12 +1008,13 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
     /* Dense enough to read whole (decided from the bitmap's counts before
      * any range is built): half the rows alive, or more than one run of
      * alive rows per PK_DENSE_RANGES rows. */
-    bool dense = before * 2 > rows || s->ev.k->count_runs(alive, rows) * PK_DENSE_RANGES > rows;
+    int64_t runs = before * 2 > rows ? 0 : s->ev.k->count_runs(alive, rows);
+    bool dense = before * 2 > rows || runs * PK_DENSE_RANGES > rows;
     plank_row_range whole = {0, rows};
     plank_row_range *rr = &whole;
     int64_t nr = 1, nr_alloc = 0, span = rows;
     if (!dense) {
-        PK_FORWARD(plank_row_ranges_from_bitmap(alive, rows, 0, &s->alloc, &rr, &nr_alloc, err));
+        PK_FORWARD(pk_row_ranges_counted(alive, rows, 0, runs, &s->alloc, &rr, &nr_alloc, err));
         nr = merge_ranges(rr, nr_alloc);
         span = 0;
         for (int64_t i = 0; i < nr; i++) span += rr[i].count;
@@ -1694,14 +1695,15 @@ static plank_status stream_plan(void *opaque, int32_t *g, const plank_row_range 
         if (rows == 0) continue;
         plank_row_group_info info = {.struct_size = sizeof(plank_row_group_info)};
         PK_FORWARD(plank_reader_row_group(s->r, cur, &info, err));
-        if (s->ev.k->count_runs(s->alive.data, info.num_rows) * PK_MASK_RUNS > info.num_rows) {
+        int64_t runs = s->ev.k->count_runs(s->alive.data, info.num_rows);
+        if (runs * PK_MASK_RUNS > info.num_rows) {
             /* Runs this short cost more as ranges (a gather each) than
              * reading every row and dropping the others. */
             *mask = s->alive.data;
             s->st.row_groups_masked++;
         } else {
-            PK_FORWARD(plank_row_ranges_from_bitmap(s->alive.data, info.num_rows, 0, &s->alloc,
-                                                    &s->ranges, &s->nranges, err));
+            PK_FORWARD(pk_row_ranges_counted(s->alive.data, info.num_rows, 0, runs, &s->alloc,
+                                             &s->ranges, &s->nranges, err));
         }
         s->st.rows_matched += rows;
         s->planned_g = cur;
