@@ -1,5 +1,5 @@
 /* test_simd_bits.c: the bitmap kernels (copy_bits, spread_bits, spread_fixed,
- * count_bits, count_runs)
+ * count_bits, count_runs, compact_fixed, compact_bits)
  * at every dispatch level this machine has, against plain per-bit / per-slot
  * loops written here, over lengths 0..4096 and a few large ones, bit offsets
  * 0..7 on both sides, unaligned value buffers, and several null densities.
@@ -219,6 +219,102 @@ static void test_counts(const pk_kernels *k, const uint8_t *pool) {
     CHECK_MSG(!bad, "count kernels level %s", pk_simd_level_name(k->level));
 }
 
+/* A keep bitmap of n bits in one of five shapes: about pct% set at random, or
+ * runs (whole 64-bit words of ones and zeros among random ones). */
+static void make_keep(ref_rng *r, uint8_t *keep, size_t n, unsigned shape) {
+    static const unsigned pcts[] = {0, 3, 50, 97, 100};
+    for (size_t i = 0; i < n; i++) {
+        int v;
+        if (shape < 5) v = ref_below(r, 100) < pcts[shape];
+        else v = (i / 64) % 3 == 0 ? 1 : (i / 64) % 3 == 1 ? 0 : (int)(ref_next(r) & 1);
+        put_bit(keep, i, v);
+    }
+}
+
+/* One compact_fixed case: n values of w bytes at an offset of align bytes, in
+ * place or into an exact n*w buffer; the first k values must be the kept ones,
+ * and the count k. */
+static int compact_fixed_case(const pk_kernels *k, const uint8_t *pool, const uint8_t *keep,
+                              size_t w, size_t n, size_t align, int inplace) {
+    uint8_t *buf = malloc(align + n * w + 1), *src = buf + align;
+    memcpy(src, pool, n * w);
+    uint8_t *want = malloc(n * w + 1);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (bit_of(keep, i)) memcpy(want + (kept++) * w, pool + i * w, w);
+    uint8_t *dst = inplace ? src : malloc(n * w + 1);
+    size_t kb = (n + 7) / 8; /* exactly the bytes the kernel may read */
+    uint8_t *kp = calloc(kb ? kb : 1, 1);
+    memcpy(kp, keep, kb);
+    int64_t got = k->compact_fixed(dst, src, w, kp, n);
+    int bad = got != (int64_t)kept || (kept && memcmp(dst, want, kept * w) != 0);
+    /* the source is read only, when it is not the output */
+    if (!inplace && n && memcmp(src, pool, n * w) != 0) bad = 1;
+    if (!inplace) free(dst);
+    free(buf), free(want), free(kp);
+    return bad;
+}
+
+/* One compact_bits case: n bits, in place or into an exact ceil(k/8)-byte buffer
+ * (nothing else may be written); the bits past k in the last byte must be 0. */
+static int compact_bits_case(const pk_kernels *k, const uint8_t *pool, const uint8_t *keep,
+                             size_t n, int inplace) {
+    size_t nb = (n + 7) / 8, kept = 0;
+    int64_t ones = 0;
+    uint8_t *want = calloc(nb + 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (!bit_of(keep, i)) continue;
+        int b = bit_of(pool, i);
+        ones += b;
+        put_bit(want, kept++, b);
+    }
+    size_t kb = (kept + 7) / 8;
+    uint8_t *src = exact(pool, nb), *kp = exact(keep, nb);
+    uint8_t *dst = inplace ? src : malloc(kb ? kb : 1);
+    int64_t got = k->compact_bits(dst, src, kp, n);
+    int bad = got != ones || (kb && memcmp(dst, want, kb) != 0);
+    if (!inplace && nb && memcmp(src, pool, nb) != 0) bad = 1;
+    if (!inplace) free(dst);
+    free(src), free(kp), free(want);
+    return bad;
+}
+
+/* compact_fixed at widths 1..16 (4, 8 and 16, the vectorised ones, at every
+ * length 0..MAXN; the others sampled) and compact_bits at every length, five
+ * keep shapes, in place and not, unaligned buffers, against loops written here. */
+static void test_compact(const pk_kernels *k, const uint8_t *pool) {
+    static const size_t widths[] = {4, 8, 16, 1, 2, 3, 12};
+    ref_rng r = {77};
+    size_t maxbig = 100003;
+    uint8_t *keep = malloc(maxbig / 8 + 16);
+    int bad = 0;
+    for (unsigned shape = 0; shape < 6; shape++) {
+        make_keep(&r, keep, maxbig + 64, shape);
+        for (size_t n = 0; n <= MAXN; n++) {
+            for (size_t wi = 0; wi < 7; wi++) {
+                size_t w = widths[wi];
+                if (wi >= 3 && n > 300 && n % 61) continue;
+                for (int inplace = 0; inplace < 2; inplace++) {
+                    size_t align = (n + w + (size_t)inplace) % 8;
+                    if (compact_fixed_case(k, pool, keep, w, n, align, inplace) && bad++ < 5)
+                        fprintf(stderr, "compact_fixed w %zu n %zu shape %u inplace %d\n", w, n,
+                                shape, inplace);
+                }
+            }
+            for (int inplace = 0; inplace < 2; inplace++)
+                if (compact_bits_case(k, pool + n % 97, keep, n, inplace) && bad++ < 5)
+                    fprintf(stderr, "compact_bits n %zu shape %u inplace %d\n", n, shape, inplace);
+        }
+        for (int inplace = 0; inplace < 2; inplace++) {
+            bad |= compact_fixed_case(k, pool, keep, 4, maxbig, 3, inplace);
+            bad |= compact_fixed_case(k, pool, keep, 16, maxbig, 5, inplace);
+            bad |= compact_bits_case(k, pool, keep, maxbig, inplace);
+        }
+    }
+    CHECK_MSG(!bad, "compact kernels level %s", pk_simd_level_name(k->level));
+    free(keep);
+}
+
 int main(void) {
     const pk_kernels *sets[4];
     int nsets = simd_sets(sets);
@@ -230,11 +326,13 @@ int main(void) {
     for (size_t i = 0; i < vals_n; i++) pool[i] = (uint8_t)ref_next(&r);
     for (size_t i = 0; i < pool_n; i++) fill[i] = (uint8_t)ref_next(&r);
     for (int t = 0; t < nsets; t++) {
-        CHECK(sets[t]->copy_bits && sets[t]->spread_bits && sets[t]->spread_fixed);
+        CHECK(sets[t]->copy_bits && sets[t]->spread_bits && sets[t]->spread_fixed &&
+              sets[t]->compact_fixed && sets[t]->compact_bits);
         test_copy(sets[t], pool, fill);
         test_spread(sets[t], pool, fill);
         test_decoder_bits(sets[t]);
         test_counts(sets[t], pool);
+        test_compact(sets[t], pool);
     }
     free(pool), free(fill);
     TEST_END();

@@ -295,7 +295,8 @@ plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_s
  * bytes, or dictionary indices, compacted in place where the array owns
  * them (a borrowed value buffer is copied). */
 plank_status pk_flat_leaf_compact(const pk_anode *an, struct ArrowArray *arr,
-                                  const uint8_t *keep, int64_t k, plank_error *err);
+                                  const uint8_t *keep, int64_t k, const pk_kernels *kn,
+                                  plank_error *err);
 /* Whether a flat leaf's values can be given (fixed width or strings, as
  * plain or dictionary arrays). */
 bool pk_flat_leaf_givable(const pk_anode *an);

@@ -269,139 +269,90 @@ plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_s
 
 /* ---- Compaction by a bitmap (a scan's selection of short runs) ---- */
 
-/* The walk over the set bits of keep[0 .. n): word by word, whole words of
- * ones and zeros at once. BODY runs per kept slot with i (the source slot)
- * and k (the destination, k <= i, so in-place writes never pass a slot
- * still to be read); RUN(i0, k0, m) for the m slots from i0 all kept, to k0. */
-#define PK_COMPACT_WALK(keep, n, BODY, RUN)                                                   \
-    do {                                                                                    \
-        int64_t k = 0;                                                                      \
-        for (int64_t base = 0; base < (n); base += 64) {                                    \
-            int64_t m = (n) - base < 64 ? (n) - base : 64;                                  \
-            uint64_t wd = 0;                                                                \
-            memcpy(&wd, (keep) + base / 8, (size_t)(m + 7) / 8);                            \
-            if (m < 64) wd &= ((uint64_t)1 << m) - 1;                                       \
-            if (m == 64 && wd == ~(uint64_t)0) {                                            \
-                RUN(base, k, 64);                                                           \
-                k += 64;                                                                    \
-                continue;                                                                   \
-            }                                                                               \
-            while (wd) {                                                                    \
-                int64_t i = base + __builtin_ctzll(wd);                                     \
-                wd &= wd - 1;                                                               \
-                BODY;                                                                       \
-                k++;                                                                        \
-            }                                                                               \
-        }                                                                                   \
-    } while (0)
-
-/* dst bits [0, k) = the bits of src [0, n) whose keep bit is set; dst may
- * be src. Returns the set bits written. */
-static int64_t compact_bits(uint8_t *dst, const uint8_t *src, const uint8_t *keep, int64_t n) {
-    int64_t ones = 0;
-#define PK_BIT_ONE                                                                          \
-    do {                                                                                    \
-        int v = (src[i >> 3] >> (i & 7)) & 1;                                               \
-        ones += v;                                                                          \
-        dst[k >> 3] = (uint8_t)((dst[k >> 3] & ~(1u << (k & 7))) | ((unsigned)v << (k & 7))); \
-    } while (0)
-#define PK_BIT_RUN(i0, k0, m)                                                               \
-    for (int64_t j = 0; j < (m); j++) {                                                     \
-        int64_t i = (i0) + j, k_ = (k0) + j;                                                \
-        int v = (src[i >> 3] >> (i & 7)) & 1;                                               \
-        ones += v;                                                                          \
-        dst[k_ >> 3] = (uint8_t)((dst[k_ >> 3] & ~(1u << (k_ & 7))) | ((unsigned)v << (k_ & 7))); \
-    }
-    PK_COMPACT_WALK(keep, n, PK_BIT_ONE, PK_BIT_RUN);
-#undef PK_BIT_ONE
-#undef PK_BIT_RUN
-    return ones;
+PK_INLINE int64_t off_at(const uint8_t *offs, size_t ow, int64_t j) {
+    return ow == 8 ? ((const int64_t *)(const void *)offs)[j]
+                   : (int64_t)((const int32_t *)(const void *)offs)[j];
 }
 
-/* dst values [0, k) = the values of src [0, n) (w bytes each) whose keep bit
- * is set; dst may be src. */
-static void compact_fixed(uint8_t *dst, const uint8_t *src, size_t w, const uint8_t *keep,
-                          int64_t n) {
-#define PK_FIXED_RUN(i, k, m) memmove(dst + (size_t)(k) * w, src + (size_t)(i) * w, (size_t)(m) * w)
-    switch (w) {
-    case 4: {
-        uint32_t *d = (uint32_t *)(void *)dst;
-        const uint32_t *v = (const uint32_t *)(const void *)src;
-        PK_COMPACT_WALK(keep, n, d[k] = v[i], PK_FIXED_RUN);
-        break;
-    }
-    case 8: {
-        uint64_t *d = (uint64_t *)(void *)dst;
-        const uint64_t *v = (const uint64_t *)(const void *)src;
-        PK_COMPACT_WALK(keep, n, d[k] = v[i], PK_FIXED_RUN);
-        break;
-    }
-    default:
-        PK_COMPACT_WALK(keep, n, memmove(dst + (size_t)k * w, src + (size_t)i * w, w),
-                        PK_FIXED_RUN);
-    }
-#undef PK_FIXED_RUN
+PK_INLINE void off_set(uint8_t *offs, size_t ow, int64_t j, int64_t v) {
+    if (ow == 8) ((int64_t *)(void *)offs)[j] = v;
+    else ((int32_t *)(void *)offs)[j] = (int32_t)v;
 }
 
-/* Offsets (ow bytes) and bytes of the kept values of [0, n), in place. */
-static void compact_binary(uint8_t *offs, size_t ow, uint8_t *data, const uint8_t *keep,
-                           int64_t n) {
-    int64_t pos = 0;
-#define PK_OFF(j) (ow == 8 ? ((int64_t *)(void *)offs)[j] : (int64_t)((int32_t *)(void *)offs)[j])
-#define PK_SET_OFF(j, v)                                                                    \
-    do {                                                                                    \
-        if (ow == 8) ((int64_t *)(void *)offs)[j] = (v);                                    \
-        else ((int32_t *)(void *)offs)[j] = (int32_t)(v);                                   \
-    } while (0)
-#define PK_BIN_ONE                                                                          \
-    do {                                                                                    \
-        int64_t from = PK_OFF(i), len = PK_OFF(i + 1) - from;                               \
-        if (pos != from) memmove(data + pos, data + from, (size_t)len);                     \
-        pos += len;                                                                         \
-        PK_SET_OFF(k + 1, pos);                                                             \
-    } while (0)
-#define PK_BIN_RUN(i0, k0, m)                                                               \
-    for (int64_t j = 0; j < (m); j++) {                                                     \
-        int64_t from = PK_OFF((i0) + j), len = PK_OFF((i0) + j + 1) - from;                 \
-        if (pos != from) memmove(data + pos, data + from, (size_t)len);                     \
-        pos += len;                                                                         \
-        PK_SET_OFF((k0) + j + 1, pos);                                                      \
+/* Offsets (OW bytes, a constant where inlined) and bytes of the kept values of
+ * [0, n), in place. Value i is read (offsets i and i + 1, its bytes) before
+ * anything at or after it is written: output value k <= i, its bytes at pos <=
+ * its source. A value of up to 32 bytes that lands at least 32 bytes before its
+ * source, with 32 bytes of data from its source on, moves as one 32-byte copy
+ * (which can overwrite only bytes already moved), the others by memmove; a word
+ * of 64 kept values moves as one block, its offsets shifted. */
+PK_INLINE void compact_binary_ow(uint8_t *offs, size_t OW, uint8_t *data, const uint8_t *keep,
+                                 int64_t n) {
+    const int64_t end = off_at(offs, OW, n);
+    int64_t pos = 0, k = 0;
+    off_set(offs, OW, 0, 0);
+    for (int64_t base = 0; base < n; base += 64) {
+        unsigned len = n - base < 64 ? (unsigned)(n - base) : 64;
+        uint64_t wd = 0;
+        memcpy(&wd, keep + base / 8, (len + 7) / 8);
+        if (len < 64) wd &= (UINT64_C(1) << len) - 1;
+        if (len == 64 && wd == ~UINT64_C(0)) {
+            int64_t from = off_at(offs, OW, base), delta = from - pos;
+            int64_t bytes = off_at(offs, OW, base + 64) - from;
+            if (delta) memmove(data + pos, data + from, (size_t)bytes);
+            for (int64_t j = 1; j <= 64; j++)
+                off_set(offs, OW, k + j, off_at(offs, OW, base + j) - delta);
+            pos += bytes;
+            k += 64;
+            continue;
+        }
+        while (wd) {
+            int64_t i = base + __builtin_ctzll(wd);
+            wd &= wd - 1;
+            int64_t from = off_at(offs, OW, i), vlen = off_at(offs, OW, i + 1) - from;
+            if (vlen <= 32 && from - pos >= 32 && end - from >= 32) {
+                uint8_t t[32];
+                memcpy(t, data + from, 32);
+                memcpy(data + pos, t, 32);
+            } else if (pos != from) {
+                memmove(data + pos, data + from, (size_t)vlen);
+            }
+            pos += vlen;
+            off_set(offs, OW, ++k, pos);
+        }
     }
-    PK_SET_OFF(0, 0);
-    PK_COMPACT_WALK(keep, n, PK_BIN_ONE, PK_BIN_RUN);
-#undef PK_OFF
-#undef PK_SET_OFF
-#undef PK_BIN_ONE
-#undef PK_BIN_RUN
 }
 
 plank_status pk_flat_leaf_compact(const pk_anode *an, struct ArrowArray *arr,
-                                  const uint8_t *keep, int64_t k, plank_error *err) {
+                                  const uint8_t *keep, int64_t k, const pk_kernels *kn,
+                                  plank_error *err) {
     int64_t n = arr->length;
     if (k == n) return PLANK_OK;
     if (arr->null_count > 0) {
         uint8_t *v = pk_array_owned(arr, 0);
         PK_RETURN_IF(!v, err, PLANK_ERR_UNSUPPORTED, "a borrowed validity buffer");
-        arr->null_count = k - compact_bits(v, v, keep, n);
+        arr->null_count = k - kn->compact_bits(v, v, keep, (size_t)n);
     }
     if (!an->dict && an->conv == PK_CONV_BINARY) {
         uint8_t *o = pk_array_owned(arr, 1), *d = pk_array_owned(arr, 2);
         PK_RETURN_IF(!o || !d, err, PLANK_ERR_UNSUPPORTED, "a borrowed string buffer");
-        compact_binary(o, an->large ? 8 : 4, d, keep, n);
+        if (an->large) compact_binary_ow(o, 8, d, keep, n);
+        else compact_binary_ow(o, 4, d, keep, n);
     } else if (!an->dict && an->conv == PK_CONV_BOOL) {
         uint8_t *v = pk_array_owned(arr, 1);
         PK_RETURN_IF(!v, err, PLANK_ERR_UNSUPPORTED, "a borrowed boolean buffer");
-        compact_bits(v, v, keep, n);
+        kn->compact_bits(v, v, keep, (size_t)n);
     } else {
         size_t w = an->dict ? 4 : (size_t)an->out_width;
         uint8_t *v = pk_array_owned(arr, 1);
         const uint8_t *src = arr->buffers[1];
         if (!v) {
-            /* a view into the chunk: the kept values get a buffer of their own */
-            v = pk_array_buffer_uninit(arr, 1, (size_t)k * w, err);
+            /* a view into the chunk: the kept values get a buffer of their own, with
+             * room for all n (compact_fixed may write past the k it keeps) */
+            v = pk_array_buffer_uninit(arr, 1, (size_t)n * w, err);
             if (!v) return PLANK_ERR_OUT_OF_MEMORY;
         }
-        compact_fixed(v, src, w, keep, n);
+        kn->compact_fixed(v, src, w, keep, (size_t)n);
     }
     arr->length = k;
     return PLANK_OK;

@@ -90,4 +90,67 @@ PK_INLINE void pk_spread_step(uint8_t *vals, size_t w, size_t *i, size_t *j,
     }
 }
 
+/* compact_fixed's walk, shared by every instruction set (the body of a function of
+ * dst, src, keep and n whose value width W is a constant where it is inlined): 64 slots
+ * per keep word; a word of all ones moves as one block and an empty one is skipped,
+ * so clustered rows cost a memmove; any other word goes through WORD(d, s, W, m),
+ * which writes the values of the 64 at s whose bit of m is set to d onward and
+ * returns how many. WORD loads each value before a store can reach it and stores
+ * nothing past the slot of the last value it has loaded, so in place (d <= s) it
+ * overwrites only values already read, and it never writes past dst + n*W. The last
+ * n % 64 slots go value by value. */
+#define PK_COMPACT_BODY(WORD, W)                                                            \
+    size_t k_ = 0, i_ = 0;                                                                   \
+    for (; n - i_ >= 64; i_ += 64) {                                                         \
+        uint64_t m_ = pk_load_u64(keep + i_ / 8);                                            \
+        if (m_ == ~UINT64_C(0)) {                                                            \
+            if (k_ != i_ || dst != src) memmove(dst + k_ * (W), src + i_ * (W), 64 * (W));    \
+            k_ += 64;                                                                        \
+        } else if (m_) {                                                                     \
+            k_ += WORD(dst + k_ * (W), src + i_ * (W), (W), m_);                             \
+        }                                                                                    \
+    }                                                                                        \
+    for (; i_ < n; i_++) {                                                                   \
+        if (pk_bit_get(keep, (int64_t)i_)) {                                                 \
+            memmove(dst + k_ * (W), src + i_ * (W), (W));                                    \
+            k_++;                                                                            \
+        }                                                                                    \
+    }                                                                                        \
+    return (int64_t)k_;
+
+/* compact_fixed of one instruction set: the walk inlined with the constant widths
+ * 4, 8 and 16 (INLINE is the set's always-inline attribute), other widths by the
+ * scalar kernel. */
+#define PK_COMPACT_KERNEL(isa, ATTR, INLINE, WORD)                                          \
+    INLINE int64_t compact_##isa(uint8_t *dst, const uint8_t *src, size_t W,                 \
+                                 const uint8_t *keep, size_t n) {                            \
+        PK_COMPACT_BODY(WORD, W)                                                             \
+    }                                                                                        \
+    ATTR int64_t pk_compact_fixed_##isa(uint8_t *dst, const uint8_t *src, size_t w,          \
+                                        const uint8_t *keep, size_t n) {                     \
+        if (w == 4) return compact_##isa(dst, src, 4, keep, n);                              \
+        if (w == 8) return compact_##isa(dst, src, 8, keep, n);                              \
+        if (w == 16) return compact_##isa(dst, src, 16, keep, n);                            \
+        return pk_compact_fixed_generic(dst, src, w, keep, n);                               \
+    }
+
+/* The scalar WORD of PK_COMPACT_BODY: the set bits of m one by one. */
+PK_INLINE size_t pk_compact_word_scalar(uint8_t *d, const uint8_t *s, size_t w, uint64_t m) {
+    size_t k = 0;
+    while (m) {
+        size_t j = (size_t)__builtin_ctzll(m);
+        m &= m - 1;
+        memmove(d + k * w, s + j * w, w);
+        k++;
+    }
+    return k;
+}
+
+/* Any width, value by value: the scalar kernel's path for widths other than 4, 8
+ * and 16, and every other set's. */
+PK_INLINE int64_t pk_compact_fixed_generic(uint8_t *dst, const uint8_t *src, size_t w,
+                                           const uint8_t *keep, size_t n) {
+    PK_COMPACT_BODY(pk_compact_word_scalar, w)
+}
+
 #endif /* PK_BITS_H */

@@ -11,6 +11,11 @@
  * load (nothing past them is touched), put in place by vpermd with indices
  * from pdep (lane k takes the rank of k among the valid lanes) and the null
  * lanes zeroed.
+ * compact_fixed (w 4 and 8): the reverse, 8 dword lanes per step, vpermd with
+ * indices from pext (lane k takes the k-th kept lane), stored whole; w 16:
+ * one 16-byte store per value, the output advancing by the keep bit, without
+ * branches. compact_bits: pext of each 64-bit word by its keep word, the
+ * results appended to a 64-bit accumulator.
  */
 #include "pk_bits.h"
 #include "pk_kernels.h"
@@ -116,6 +121,72 @@ PK_AVX2 void pk_spread_fixed_avx2(uint8_t *vals, size_t w, size_t n, size_t nn,
     if (w == 4) spread_vec(vals, n, nn, valid, off, 4);
     else if (w == 8) spread_vec(vals, n, nn, valid, off, 8);
     else pk_spread_fixed_scalar(vals, w, n, nn, valid, off);
+}
+
+/* The indices of vpermd that put the lanes set in m (8 bits) first, in order:
+ * the nibbles 0..7 of the set lanes packed by pext, spread one per byte. */
+PK_AVX2_INLINE __m256i kept_lanes(unsigned m) {
+    uint64_t nib = _pdep_u64(m, UINT64_C(0x11111111)) * 0xF;
+    uint64_t packed = _pext_u64(UINT64_C(0x76543210), nib);
+    uint64_t bytes = _pdep_u64(packed, UINT64_C(0x0F0F0F0F0F0F0F0F));
+    return _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)bytes));
+}
+
+/* PK_COMPACT_BODY's WORD: a step loads 32 bytes (8, 4 or 2 values) and stores them
+ * whole at the output, which is never ahead of the step's input. */
+PK_AVX2_INLINE size_t compact_word_avx2(uint8_t *d, const uint8_t *s, size_t W, uint64_t m) {
+    size_t k = 0;
+    if (W == 16) {
+        for (size_t j = 0; j < 64; j++) {
+            _mm_storeu_si128((__m128i *)(void *)(d + k * 16),
+                             _mm_loadu_si128((const __m128i *)(const void *)(s + j * 16)));
+            k += (size_t)(m >> j) & 1;
+        }
+        return k;
+    }
+    const size_t per = 32 / W;
+    for (size_t j = 0; j < 64; j += per) {
+        unsigned mv = (unsigned)(m >> j) & ((1u << per) - 1);
+        unsigned m8 = W == 4 ? mv : (unsigned)_pdep_u32(mv, 0x55) * 3;
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s + j * W));
+        _mm256_storeu_si256((__m256i *)(void *)(d + k * W),
+                            _mm256_permutevar8x32_epi32(v, kept_lanes(m8)));
+        k += (size_t)_mm_popcnt_u32(mv);
+    }
+    return k;
+}
+
+PK_COMPACT_KERNEL(avx2, PK_AVX2, PK_AVX2_INLINE, compact_word_avx2)
+
+/* A word's kept bits are appended to acc (fill bits held, always < 64); a full
+ * accumulator is stored as the next output word, which is never ahead of the
+ * input word just loaded. */
+PK_AVX2 int64_t pk_compact_bits_avx2(uint8_t *dst, const uint8_t *src, const uint8_t *keep,
+                                     size_t n) {
+    uint64_t acc = 0;
+    unsigned fill = 0;
+    size_t out = 0;
+    int64_t ones = 0;
+    for (size_t i = 0; i < n; i += 64) {
+        unsigned len = n - i < 64 ? (unsigned)(n - i) : 64;
+        uint64_t m = len == 64 ? pk_load_u64(keep + i / 8) : pk_bits_get(keep, i, len);
+        uint64_t b = len == 64 ? pk_load_u64(src + i / 8) : pk_bits_get(src, i, len);
+        uint64_t v = _pext_u64(b, m);
+        unsigned c = (unsigned)_mm_popcnt_u64(m);
+        ones += _mm_popcnt_u64(v);
+        acc |= v << fill;
+        if (fill + c >= 64) {
+            pk_store_u64(dst + out, acc);
+            out += 8;
+            unsigned used = 64 - fill; /* bits of v in the stored word */
+            acc = used < 64 ? v >> used : 0;
+            fill = fill + c - 64;
+        } else {
+            fill += c;
+        }
+    }
+    for (unsigned b = 0; b < (fill + 7) / 8; b++) dst[out + b] = (uint8_t)(acc >> (8 * b));
+    return ones;
 }
 
 /* The AVX2 and AVX-512 tables count with the POPCNT instruction (every

@@ -3,7 +3,8 @@
  * ones: copying a bit range (booleans: bit-packed runs of width 1 and PLAIN
  * pages are bitmaps), and spreading densely decoded values over the slots
  * that the validity bitmap marks non-null (bits for booleans, w-byte values
- * in place, from the back, for everything else).
+ * in place, from the back, for everything else), and the reverse: compacting
+ * the values a bitmap keeps.
  */
 #include "pk_bits.h"
 #include "pk_kernels.h"
@@ -43,6 +44,22 @@ void pk_spread_fixed_scalar(uint8_t *vals, size_t w, size_t n, size_t nn, const 
     if (w == 4) spread_body(vals, 4, n, nn, valid, off);
     else if (w == 8) spread_body(vals, 8, n, nn, valid, off);
     else spread_body(vals, w, n, nn, valid, off);
+}
+
+PK_COMPACT_KERNEL(scalar, , PK_INLINE, pk_compact_word_scalar)
+
+/* Bit by bit: writing bit k <= i changes no bit above it, so in place the bits
+ * still to read are intact. */
+int64_t pk_compact_bits_scalar(uint8_t *dst, const uint8_t *src, const uint8_t *keep, size_t n) {
+    int64_t k = 0, ones = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!pk_bit_get(keep, (int64_t)i)) continue;
+        unsigned b = pk_bit_get(src, (int64_t)i);
+        ones += b;
+        pk_bit_put(dst, k++, b);
+    }
+    if (k & 7) dst[k >> 3] &= (uint8_t)((1u << (k & 7)) - 1);
+    return ones;
 }
 
 PK_COUNT_KERNELS(scalar, , pk_bits_popcount)

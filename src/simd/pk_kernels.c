@@ -29,6 +29,8 @@ static const pk_kernels pk_kernels_scalar = {
     .count_runs = pk_count_runs_scalar,
     .spread_bits = pk_spread_bits_scalar,
     .spread_fixed = pk_spread_fixed_scalar,
+    .compact_fixed = pk_compact_fixed_scalar,
+    .compact_bits = pk_compact_bits_scalar,
     /* filters of the pushdown scan (pk_filter_kernels.c) */
     .filter_i32 = pk_filter_i32_scalar,
     .filter_i64 = pk_filter_i64_scalar,
@@ -77,6 +79,8 @@ static const pk_kernels pk_kernels_avx2 = {
     .count_runs = pk_count_runs_avx2,
     .spread_bits = pk_spread_bits_avx2,
     .spread_fixed = pk_spread_fixed_avx2,
+    .compact_fixed = pk_compact_fixed_avx2,
+    .compact_bits = pk_compact_bits_avx2,
     /* filters of the pushdown scan (pk_filter_kernels.c) */
     .filter_i32 = pk_filter_i32_avx2,
     .filter_i64 = pk_filter_i64_avx2,
@@ -127,6 +131,8 @@ static const pk_kernels pk_kernels_avx512 = {
     .count_runs = pk_count_runs_avx2,
     .spread_bits = pk_spread_bits_avx2,
     .spread_fixed = pk_spread_fixed_avx2,
+    .compact_fixed = pk_compact_fixed_avx512,
+    .compact_bits = pk_compact_bits_avx2,
     /* filters of the pushdown scan (pk_filter_kernels.c) */
     .filter_i32 = pk_filter_i32_avx512,
     .filter_i64 = pk_filter_i64_avx512,

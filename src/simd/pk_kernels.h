@@ -108,6 +108,19 @@ typedef struct pk_kernels {
      * range. Stamped for w = 4 and 8 (vectorised) and generic. */
     void (*spread_fixed)(uint8_t *vals, size_t w, size_t n, size_t nn, const uint8_t *valid,
                          int64_t off);
+    /* Compaction, the inverse of spreading: the values i < n of src (w bytes each) whose
+     * bit i of keep is set go, in order, to dst[0 .. k*w); returns k. dst may be src
+     * (compaction in place); otherwise dst[0 .. n*w) is writable and does not overlap
+     * src. dst[k*w .. n*w) may be written with anything; nothing past it is. Reads
+     * src[0 .. n*w) and keep[0 .. ceil(n/8)). Stamped for w = 4, 8, 16 (vectorised) and
+     * generic. The scan's projections compact each batch by its bitmap of surviving rows. */
+    int64_t (*compact_fixed)(uint8_t *dst, const uint8_t *src, size_t w, const uint8_t *keep,
+                             size_t n);
+    /* The same for bits: bits i < n of src whose keep bit is set go, in order, to dst
+     * bits [0, k); writes dst[0 .. ceil(k/8)) only, the bits past k in its last byte
+     * cleared; dst may be src. Returns the number of set bits written (validity: k minus
+     * the nulls). */
+    int64_t (*compact_bits)(uint8_t *dst, const uint8_t *src, const uint8_t *keep, size_t n);
 
     /* ---- filters of the pushdown scan (pk_filter_kernels.c) ---- */
     /* Filter kernels: for i < n, bit i of out (LSB first) is the predicate on v[i];
@@ -299,7 +312,11 @@ int pk_kernels_available(const pk_kernels **out);
     void pk_spread_fixed_##isa(uint8_t *vals, size_t w, size_t n, size_t nn,                 \
                                const uint8_t *valid, int64_t off);                           \
     int64_t pk_count_bits_##isa(const uint8_t *bits, int64_t from, int64_t to);               \
-    int64_t pk_count_runs_##isa(const uint8_t *bits, int64_t n);
+    int64_t pk_count_runs_##isa(const uint8_t *bits, int64_t n);                              \
+    int64_t pk_compact_fixed_##isa(uint8_t *dst, const uint8_t *src, size_t w,               \
+                                   const uint8_t *keep, size_t n);                           \
+    int64_t pk_compact_bits_##isa(uint8_t *dst, const uint8_t *src, const uint8_t *keep,      \
+                                  size_t n);
 
 /* The filter kernels of one instruction set (pk_filter_kernels.c). */
 #define PK_FILTER_KERNELS(isa)                                                              \
@@ -354,8 +371,10 @@ PK_BITS_KERNELS(avx2)
 PK_FILTER_KERNELS(avx2)
 PK_ENCODE_KERNELS(avx2)
 /* AVX-512 F, BW, VL, DQ (no VBMI: the level does not imply it); the bitmap kernels of
- * that level are the AVX2 ones. */
+ * that level are the AVX2 ones but for compact_fixed (vpcompressd / vpcompressq). */
 PK_UNPACK_LEVEL_KERNELS(avx512)
+int64_t pk_compact_fixed_avx512(uint8_t *dst, const uint8_t *src, size_t w, const uint8_t *keep,
+                                size_t n);
 PK_HASH_KERNELS(avx512)
 PK_FILTER_KERNELS(avx512)
 void pk_pack32_avx512(const uint32_t *in, size_t n, int bw, uint8_t *out);
