@@ -1513,6 +1513,7 @@ typedef struct totals {
     long duck_errors, duck_wrong, mismatches, files;
     long reused_rows;        /* whole-row cases with values taken from the filter's */
     int64_t reused_values;   /* their values_reused */
+    long masked_rows;        /* whole-row cases with row groups read as a bitmap */
     plank_scan_stats s;
 } totals;
 
@@ -1658,6 +1659,7 @@ static void compare_rows(ctx *c, plank_reader *r, const char *path, const char *
         c->t.reused_rows++;
         c->t.reused_values += ss.values_reused;
     }
+    if (made && ss.row_groups_masked > 0) c->t.masked_rows++;
     if (!made) {
         report_case(c, path, text, "whole rows: DuckDB could not read plank's stream");
         fprintf(stderr, "    %s\n", why);
@@ -2438,6 +2440,10 @@ int main(void) {
     printf("whole rows with filter values reused: %ld cases, %lld values\n", c.t.reused_rows,
            (long long)c.t.reused_values);
     CHECK_MSG(c.t.reused_rows > 0, "no whole-row case reused a filter column's values");
+    /* Short runs of rows: the batch read whole and only its kept rows written
+     * (dropped in the decoders of required columns, compacted after for others). */
+    printf("whole rows read as bitmaps: %ld cases\n", c.t.masked_rows);
+    CHECK_MSG(c.t.masked_rows > 0, "no whole-row case read a row group as a bitmap");
 
     long before = c.t.mismatches;
     lying_files(&c, dir);

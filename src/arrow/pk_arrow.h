@@ -226,6 +226,14 @@ bool pk_flat_leaf_eligible(const pk_anode *an);
 plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const pk_anode *an,
                                int64_t rows, int32_t view_align, const plank_allocator *a,
                                struct ArrowArray *out, plank_error *err);
+/* The same for `rows` records of which only those whose bit of keep (from bit
+ * 0) is set are kept, `kept` of them (a scan's batch of short runs): a flat
+ * required leaf drops the others in its column reader, as it decodes; an
+ * optional one is read whole and compacted, validity with the values. */
+plank_status pk_flat_leaf_read_kept(pk_flat_leaf *fl, plank_column_reader *cr,
+                                    const pk_anode *an, int64_t rows, const uint8_t *keep,
+                                    int64_t kept, const pk_kernels *kn, const plank_allocator *a,
+                                    struct ArrowArray *out, plank_error *err);
 
 /* ---- Planned streams (the scan) ---- */
 
@@ -290,13 +298,6 @@ plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_s
                                 void *opaque, const plank_row_range *rr, int64_t ri,
                                 int64_t row, int64_t rows, const plank_allocator *a,
                                 struct ArrowArray *out, plank_error *err);
-/* Keeps the slots of a flat leaf's array (made by pk_flat_leaf_read) whose
- * bit of keep (from bit 0) is set, k of them: validity, values, offsets and
- * bytes, or dictionary indices, compacted in place where the array owns
- * them (a borrowed value buffer is copied). */
-plank_status pk_flat_leaf_compact(const pk_anode *an, struct ArrowArray *arr,
-                                  const uint8_t *keep, int64_t k, const pk_kernels *kn,
-                                  plank_error *err);
 /* Whether a flat leaf's values can be given (fixed width or strings, as
  * plain or dictionary arrays). */
 bool pk_flat_leaf_givable(const pk_anode *an);

@@ -99,9 +99,12 @@ bool pk_flat_leaf_eligible(const pk_anode *an) {
     }
 }
 
-plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const pk_anode *an,
-                               int64_t rows, int32_t view_align, const plank_allocator *a,
-                               struct ArrowArray *out, plank_error *err) {
+/* pk_flat_leaf_read, or with keep (a flat required leaf) only the slots whose
+ * bit is set, dropped in the column reader (pk_read_dest.keep). */
+static plank_status leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const pk_anode *an,
+                              int64_t rows, int32_t view_align, const uint8_t *keep,
+                              int64_t kept, const plank_allocator *a, struct ArrowArray *out,
+                              plank_error *err) {
     memset(out, 0, sizeof *out);
     const plank_schema_node *pn = an->pn;
     pk_buffer validity, values, offsets, data;
@@ -121,22 +124,28 @@ plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const 
     d.offset_width = (int32_t)ow;
     d.dict_mode = an->dict;
     d.null_index = 0;
-    d.view_ok = view_align > 0 && !convert;
+    d.view_ok = view_align > 0 && !convert && !keep;
     d.view_align = view_align;
+    d.keep = keep;
+    /* the values written: the kept ones, or every slot */
+    int64_t outn = keep ? kept : rows;
     plank_status st = PLANK_OK;
     if (binary && fl->bytes_per_row > 0) {
         /* The string bytes sized from the last batch (plus a little), so the
          * buffer rarely grows, and never copies what it holds, mid-batch. */
-        double want = fl->bytes_per_row * (double)rows * 1.0625 + 64;
+        double want = fl->bytes_per_row * (double)outn * 1.0625 + 64;
         if (want < (double)(SIZE_MAX / 2)) st = pk_buffer_reserve(&data, (size_t)want, err);
     }
     if (st == PLANK_OK) st = pk_column_reader_read_dest(cr, rows, &d, err);
-    if (st == PLANK_OK && binary && rows > 0)
-        fl->bytes_per_row = (double)data.size / (double)rows;
+    if (st == PLANK_OK && binary && outn > 0)
+        fl->bytes_per_row = (double)data.size / (double)outn;
     if (st == PLANK_OK && d.length != rows)
         st = PK_CORRUPT(err, "column %d (%s) ends after %lld of %lld records",
                         (int)pn->column, pn->path, (long long)d.length, (long long)rows);
-    if (st == PLANK_OK) st = pk_array_new(a, out, rows, binary ? 3 : 2, 0, err);
+    if (st == PLANK_OK && keep && d.kept != kept)
+        st = pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT, "%lld slots kept, %lld expected",
+                          (long long)d.kept, (long long)kept);
+    if (st == PLANK_OK) st = pk_array_new(a, out, outn, binary ? 3 : 2, 0, err);
     if (st == PLANK_OK) {
         out->null_count = d.null_count;
         if (d.null_count) st = pk_array_adopt(out, 0, &validity, err);
@@ -166,12 +175,12 @@ plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const 
         } else if (convert) {
             /* One pass from the page's values to the Arrow type's. */
             uint8_t *dst =
-                pk_array_buffer_uninit(out, 1, (size_t)rows * (size_t)an->out_width, err);
+                pk_array_buffer_uninit(out, 1, (size_t)outn * (size_t)an->out_width, err);
             if (!dst) st = PLANK_ERR_OUT_OF_MEMORY;
             else
                 st = pk_convert_fixed(an->conv, fl->conv.data,
                                       pk_physical_width(pn->physical_type, pn->type_length),
-                                      rows, dst, an->out_width, err);
+                                      outn, dst, an->out_width, err);
         } else if (d.view) {
             pk_array_borrow(out, 1, d.view, pk_column_reader_chunk_owner(cr), true);
         } else {
@@ -183,6 +192,30 @@ plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const 
     pk_buffer_reset(&offsets);
     pk_buffer_reset(&data);
     if (st != PLANK_OK && out->release) out->release(out);
+    return st;
+}
+
+plank_status pk_flat_leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const pk_anode *an,
+                               int64_t rows, int32_t view_align, const plank_allocator *a,
+                               struct ArrowArray *out, plank_error *err) {
+    return leaf_read(fl, cr, an, rows, view_align, NULL, 0, a, out, err);
+}
+
+static plank_status leaf_compact(const pk_anode *an, struct ArrowArray *arr,
+                                 const uint8_t *keep, int64_t k, const pk_kernels *kn,
+                                 plank_error *err);
+
+plank_status pk_flat_leaf_read_kept(pk_flat_leaf *fl, plank_column_reader *cr,
+                                    const pk_anode *an, int64_t rows, const uint8_t *keep,
+                                    int64_t kept, const pk_kernels *kn, const plank_allocator *a,
+                                    struct ArrowArray *out, plank_error *err) {
+    const plank_schema_node *pn = an->pn;
+    if (pn->max_definition_level == 0 && pn->max_repetition_level == 0)
+        return leaf_read(fl, cr, an, rows, 0, keep, kept, a, out, err);
+    /* validity to compact with the values: read whole, then compact */
+    PK_FORWARD(leaf_read(fl, cr, an, rows, 0, NULL, 0, a, out, err));
+    plank_status st = leaf_compact(an, out, keep, kept, kn, err);
+    if (st != PLANK_OK) out->release(out);
     return st;
 }
 
@@ -323,9 +356,9 @@ PK_INLINE void compact_binary_ow(uint8_t *offs, size_t OW, uint8_t *data, const 
     }
 }
 
-plank_status pk_flat_leaf_compact(const pk_anode *an, struct ArrowArray *arr,
-                                  const uint8_t *keep, int64_t k, const pk_kernels *kn,
-                                  plank_error *err) {
+static plank_status leaf_compact(const pk_anode *an, struct ArrowArray *arr,
+                                 const uint8_t *keep, int64_t k, const pk_kernels *kn,
+                                 plank_error *err) {
     int64_t n = arr->length;
     if (k == n) return PLANK_OK;
     if (arr->null_count > 0) {
@@ -345,14 +378,8 @@ plank_status pk_flat_leaf_compact(const pk_anode *an, struct ArrowArray *arr,
     } else {
         size_t w = an->dict ? 4 : (size_t)an->out_width;
         uint8_t *v = pk_array_owned(arr, 1);
-        const uint8_t *src = arr->buffers[1];
-        if (!v) {
-            /* a view into the chunk: the kept values get a buffer of their own, with
-             * room for all n (compact_fixed may write past the k it keeps) */
-            v = pk_array_buffer_uninit(arr, 1, (size_t)n * w, err);
-            if (!v) return PLANK_ERR_OUT_OF_MEMORY;
-        }
-        kn->compact_fixed(v, src, w, keep, (size_t)n);
+        PK_RETURN_IF(!v, err, PLANK_ERR_UNSUPPORTED, "a borrowed value buffer");
+        kn->compact_fixed(v, v, w, keep, (size_t)n);
     }
     arr->length = k;
     return PLANK_OK;

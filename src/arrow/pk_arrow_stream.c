@@ -617,13 +617,13 @@ static plank_status direct_read(pk_stream *s, int32_t i, int64_t take, plank_err
                                 s->g_row, s->mask ? s->mkeep : take, &s->alloc, &s->pre[i],
                                 err);
     } else {
-        /* a bitmap batch is compacted, never exported as a view */
-        st = pk_flat_leaf_read(&s->flat[i], s->crs[i], an, take,
-                               s->mask ? 0 : s->leaves[i].zc_align, &s->alloc, &s->pre[i], err);
-        if (st == PLANK_OK && s->mask)
-            st = pk_flat_leaf_compact(an, &s->pre[i], s->mbits.data, s->mkeep,
-                                      s->r->kernels, err);
-        if (st != PLANK_OK && s->pre[i].release) s->pre[i].release(&s->pre[i]);
+        /* a bitmap batch keeps its rows only, never as a view */
+        if (s->mask)
+            st = pk_flat_leaf_read_kept(&s->flat[i], s->crs[i], an, take, s->mbits.data,
+                                        s->mkeep, s->r->kernels, &s->alloc, &s->pre[i], err);
+        else
+            st = pk_flat_leaf_read(&s->flat[i], s->crs[i], an, take, s->leaves[i].zc_align,
+                                   &s->alloc, &s->pre[i], err);
     }
     if (st != PLANK_OK && err) pk_error_prefix(err, "row group %d", (int)s->cur_rg);
     return st;

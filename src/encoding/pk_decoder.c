@@ -717,11 +717,67 @@ plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_
     return pk_error_set(err, PLANK_ERR_UNSUPPORTED, "unsupported encoding %d", (int)d->encoding);
 }
 
-plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, int64_t *ends,
-                                   plank_error *err) {
+/* Copies a value of len bytes: one 32-byte move when it is that short and src
+ * has 32 readable bytes (dst must have 32 writable ones: the buffers' padding),
+ * else memcpy. */
+PK_INLINE void copy_value(uint8_t *dst, const uint8_t *src, size_t len, bool src32) {
+    if (len <= 32 && src32) {
+        uint8_t t[32];
+        memcpy(t, src, 32);
+        memcpy(dst, t, 32);
+    } else {
+        memcpy(dst, src, len);
+    }
+}
+
+/* Values appended at data from byte base, ends[0..n) (absolute), cut down to
+ * the kept ones in place: their bytes moved down, their ends in ends[0..kept).
+ * The set bits are walked word by word, so dropped values cost nothing and
+ * rows kept at random mispredict no branch per value. A value lands at or
+ * before its source; ends[c] is written only after every end it replaces has
+ * been read (c <= i, and c == i - 1 only when nothing was dropped, where the
+ * end is unchanged); the 32-byte move is used only where it can overwrite
+ * nothing still to be read. */
+static int64_t compact_appended(pk_buffer *data, size_t base, int64_t *ends, int64_t n,
+                                const uint8_t *keep) {
+    int64_t c = 0, pos = (int64_t)base;
+    const int64_t last = n ? ends[n - 1] : pos;
+    uint8_t *b = data->data;
+    for (int64_t w0 = 0; w0 < n; w0 += 64) {
+        int64_t len = n - w0 < 64 ? n - w0 : 64;
+        uint64_t m = 0;
+        memcpy(&m, keep + w0 / 8, (size_t)(len + 7) / 8);
+        if (len < 64) m &= (UINT64_C(1) << len) - 1;
+        while (m) {
+            int64_t i = w0 + __builtin_ctzll(m);
+            m &= m - 1;
+            int64_t from = i ? ends[i - 1] : (int64_t)base, vlen = ends[i] - from;
+            if (vlen <= 32 && from - pos >= 32 && last - from >= 32)
+                copy_value(b + pos, b + from, 32, true);
+            else if (pos != from)
+                memmove(b + pos, b + from, (size_t)vlen);
+            pos += vlen;
+            ends[c++] = pos;
+        }
+    }
+    data->size = (size_t)pos;
+    memset(data->data + data->size, 0, 16); /* the padding stays zero */
+    return c;
+}
+
+/* get_binary, of every value (keep NULL) or of those whose bit of keep is set
+ * (the count in *kept; ends needs room for n even so): PLAIN pages copy each
+ * value and advance the output by its keep bit (no branch on it: rows kept at
+ * random would mispredict half the time), dictionary pages drop the indices of
+ * the others first, the rest decode every value (DELTA_LENGTH as one copy)
+ * and compact. */
+PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *keep,
+                                      pk_buffer *data, int64_t *ends, int64_t *kept,
+                                      plank_error *err) {
     PK_RETURN_IF(d->type != PLANK_BYTE_ARRAY, err, PLANK_ERR_INVALID_ARGUMENT,
                  "get_binary on a %s column", plank_physical_type_name(d->type));
     PK_FORWARD(check_count(d, n, err));
+    int64_t c = 0; /* values written to ends */
     if (d->encoding == PLANK_ENC_PLAIN_DICTIONARY || d->encoding == PLANK_ENC_RLE_DICTIONARY) {
         /* Indices first, then the bytes they select summed, one reserve, and
          * the copies: every byte is copied once and the buffer grows at most
@@ -729,30 +785,34 @@ plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, in
         uint32_t idx[256];
         const pk_dict *dict = d->dict;
         const int64_t *doff = dict->offsets;
-        while (n > 0) {
-            int64_t k = n < 256 ? n : 256;
+        const pk_kernels *kn = d->kernels ? d->kernels : pk_kernels_for(PK_SIMD_SCALAR);
+        for (int64_t done = 0; done < n;) {
+            int64_t k = n - done < 256 ? n - done : 256;
             PK_FORWARD(dict_indices(d, idx, k, err));
+            d->pos += k;
+            /* the kept indices only (done is a multiple of 256: whole keep bytes) */
+            int64_t m = keep ? kn->compact_fixed((uint8_t *)idx, (const uint8_t *)idx, 4,
+                                                 keep + done / 8, (size_t)k)
+                             : k;
+            done += k;
             size_t total = 0, base = data->size;
-            for (int64_t i = 0; i < k; i++)
-                total += (size_t)(doff[idx[i] + 1] - doff[idx[i]]);
+            for (int64_t i = 0; i < m; i++) total += (size_t)(doff[idx[i] + 1] - doff[idx[i]]);
             PK_FORWARD(pk_buffer_reserve(data, base + total, err));
             uint8_t *dst = data->data + base;
             int64_t end = (int64_t)base;
-            for (int64_t i = 0; i < k; i++) {
+            for (int64_t i = 0; i < m; i++) {
                 int64_t s0 = doff[idx[i]], len = doff[idx[i] + 1] - s0;
                 /* Short values as one 16-byte move: the dictionary's and
                  * data's buffers both have PK_BUFFER_PADDING bytes after them. */
                 if (len <= 16) memcpy(dst, dict->data + s0, 16);
                 else memcpy(dst, dict->data + s0, (size_t)len);
                 dst += len;
-                ends[i] = end += len;
+                ends[c++] = end += len;
             }
             data->size = base + total;
             memset(data->data + data->size, 0, 16); /* the padding stays zero */
-            ends += k;
-            d->pos += k;
-            n -= k;
         }
+        *kept = c;
         return PLANK_OK;
     }
     if (d->encoding == PLANK_ENC_PLAIN) {
@@ -784,44 +844,59 @@ plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, in
              * (data has PK_BUFFER_PADDING bytes after its capacity). */
             if (l <= 16 && left - 4 >= 16) memcpy(dst + bytes, p + 4, 16);
             else memcpy(dst + bytes, p + 4, l);
+            int64_t kb = keep ? pk_bit_get(keep, i) : 1;
+            bytes += (int64_t)l & -kb;
+            ends[c] = (int64_t)base + bytes;
+            c += kb;
             p += 4 + (size_t)l;
-            bytes += l;
-            ends[i] = (int64_t)base + bytes;
         }
         data->size = base + (size_t)bytes;
         memset(data->data + data->size, 0, 16); /* the padding stays zero */
         d->p = p;
         d->pos += n;
+        *kept = c;
         return PLANK_OK;
     }
+    size_t base = data->size;
     if (d->kernels && d->encoding == PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY) {
         /* One copy of the whole run of values. */
-        size_t total = dlba_span(d, n), base = data->size;
+        size_t total = dlba_span(d, n);
         PK_FORWARD(pk_buffer_append(data, d->p, total, err));
         int64_t end = (int64_t)base;
         for (int64_t i = 0; i < n; i++) ends[i] = end += d->lengths[d->pos + i];
         d->p += total;
         d->pos += n;
-        return PLANK_OK;
-    }
-    if (d->kernels && d->encoding == PLANK_ENC_DELTA_BYTE_ARRAY) {
-        size_t total = 0, base = data->size;
+    } else if (d->kernels && d->encoding == PLANK_ENC_DELTA_BYTE_ARRAY) {
+        size_t total = 0;
         for (int64_t i = 0; i < n; i++)
             total += (size_t)(d->prefixes[d->pos + i] + d->lengths[d->pos + i]);
         PK_FORWARD(dba_reserve_last(d, n, err));
         PK_FORWARD(pk_buffer_reserve(data, base + total, err));
         dba_run(d, n, data->data + base, data->data + data->capacity, ends, (int64_t)base);
         data->size = base + total;
-        return PLANK_OK;
+    } else {
+        for (int64_t i = 0; i < n; i++) {
+            const uint8_t *v;
+            size_t vlen;
+            PK_FORWARD(next_bytes(d, &v, &vlen, err));
+            PK_FORWARD(pk_buffer_append(data, v, vlen, err));
+            ends[i] = (int64_t)data->size;
+        }
     }
-    for (int64_t i = 0; i < n; i++) {
-        const uint8_t *v;
-        size_t vlen;
-        PK_FORWARD(next_bytes(d, &v, &vlen, err));
-        PK_FORWARD(pk_buffer_append(data, v, vlen, err));
-        ends[i] = (int64_t)data->size;
-    }
+    *kept = keep ? compact_appended(data, base, ends, n, keep) : n;
     return PLANK_OK;
+}
+
+plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, int64_t *ends,
+                                   plank_error *err) {
+    int64_t kept;
+    return get_binary_sel(d, n, NULL, data, ends, &kept, err);
+}
+
+plank_status pk_decoder_get_binary_keep(pk_decoder *d, int64_t n, const uint8_t *keep,
+                                        pk_buffer *data, int64_t *ends, int64_t *kept,
+                                        plank_error *err) {
+    return get_binary_sel(d, n, keep, data, ends, kept, err);
 }
 
 plank_status pk_decoder_skip(pk_decoder *d, int64_t n, plank_error *err) {

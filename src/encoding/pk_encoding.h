@@ -221,6 +221,14 @@ plank_status pk_decoder_get_bits(pk_decoder *d, int64_t n, uint8_t *out, int64_t
  * the offset in data just past value i. */
 plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, int64_t *ends,
                                    plank_error *err);
+/* The same for the next n values, of which only those whose bit i of keep
+ * (from bit 0) is set are appended, *kept of them, their ends in
+ * ends[0 .. *kept). PLAIN, dictionary and DELTA_LENGTH pages copy only the
+ * kept bytes; DELTA_BYTE_ARRAY (each value's prefix is the value before it)
+ * and the rest decode all n and compact. */
+plank_status pk_decoder_get_binary_keep(pk_decoder *d, int64_t n, const uint8_t *keep,
+                                        pk_buffer *data, int64_t *ends, int64_t *kept,
+                                        plank_error *err);
 plank_status pk_decoder_skip(pk_decoder *d, int64_t n, plank_error *err);
 /* PLAIN fixed-width pages (not BOOLEAN) only: the next n values where they
  * are, n * width bytes at *out inside the page's buffer, consumed as by

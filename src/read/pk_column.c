@@ -92,6 +92,7 @@ struct plank_column_reader {
     /* batch output of the plank_batch API */
     pk_buffer validity, values, offsets, data, def, rep;
     pk_buffer scratch, ends;
+    pk_buffer keepbits;       /* a read's keep bits moved to bit 0 (pk_read_dest.keep) */
     bool dict_mode;           /* see pk_column_reader_set_dict_mode */
     bool view_mode;           /* see pk_column_reader_set_view_mode */
     bool log_runs;            /* see pk_column_reader_set_run_log */
@@ -449,7 +450,8 @@ plank_status pk_column_reader_open_alloc(plank_column_reader **out, plank_reader
     pk_buffer *bufs[] = {&cr->page_buf, &cr->validity, &cr->values, &cr->offsets, &cr->data,
                          &cr->def, &cr->rep, &cr->scratch, &cr->ends, &cr->pdef, &cr->prep,
                          &cr->g_validity, &cr->g_def, &cr->g_values, &cr->g_offsets,
-                         &cr->g_data, &cr->runs, &cr->darr.lengths, &cr->darr.prefixes};
+                         &cr->g_data, &cr->runs, &cr->darr.lengths, &cr->darr.prefixes,
+                         &cr->keepbits};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], cr->a);
     pk_decompressor_init(&cr->dctx, cr->a);
     plank_status st = attach(cr, g, err);
@@ -476,7 +478,8 @@ void plank_column_reader_close(plank_column_reader *cr) {
     pk_buffer *bufs[] = {&cr->page_buf, &cr->validity, &cr->values, &cr->offsets, &cr->data,
                          &cr->def, &cr->rep, &cr->scratch, &cr->ends, &cr->pdef, &cr->prep,
                          &cr->g_validity, &cr->g_def, &cr->g_values, &cr->g_offsets,
-                         &cr->g_data, &cr->runs, &cr->darr.lengths, &cr->darr.prefixes};
+                         &cr->g_data, &cr->runs, &cr->darr.lengths, &cr->darr.prefixes,
+                         &cr->keepbits};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
     pk_decompressor_release(&cr->dctx);
     if (cr->sel) pk_free(cr->a, cr->sel, (size_t)cr->sel_cap * sizeof *cr->sel);
@@ -963,8 +966,91 @@ static plank_status read_dict_slots(plank_column_reader *cr, pk_read_dest *d, in
 
 /* Reads k slots of the current page into the destination at slot `at`;
  * `whole` tells that these k slots are the entire read. */
+/* The fixed-width values buffer sized for the read's slots, once per read. */
+static plank_status values_ready(pk_read_dest *d, size_t w, plank_error *err) {
+    if (d->values_ready) return PLANK_OK;
+    uint64_t bytes;
+    PK_RETURN_IF(pk_mul_overflow_u64((uint64_t)d->capacity, (uint64_t)w, &bytes), err,
+                 PLANK_ERR_INVALID_ARGUMENT, "batch too large");
+    PK_FORWARD(pk_buffer_resize(d->values, (size_t)bytes, err));
+    d->values_ready = true;
+    return PLANK_OK;
+}
+
+/* The keep bits of slots [at, at + k) of the read, from bit 0 of the result. */
+static const uint8_t *keep_bits(plank_column_reader *cr, const pk_read_dest *d, int64_t at,
+                                int64_t k, plank_error *err) {
+    int64_t b = d->keep_base + at;
+    if (!(b & 7)) return d->keep + b / 8;
+    if (pk_buffer_reserve(&cr->keepbits, (size_t)k / 8 + 8, err) != PLANK_OK) return NULL;
+    cr->r->kernels->copy_bits(d->keep, b, cr->keepbits.data, 0, (size_t)k);
+    return cr->keepbits.data;
+}
+
+/* read_slots with d->keep: the kept ones of k slots of a flat required column,
+ * written densely from slot d->kept. Values are dropped inside the decoder
+ * where it can skip them (PLAIN fixed width compacted from the page, PLAIN,
+ * dictionary and DELTA_LENGTH strings copied only when kept); other pages
+ * are decoded into the slots and compacted there, while they are in cache. */
+static plank_status read_kept_slots(plank_column_reader *cr, pk_read_dest *d, int64_t at,
+                                    int64_t k, plank_error *err) {
+    const pk_kernels *kn = cr->r->kernels;
+    const uint8_t *kb = keep_bits(cr, d, at, k, err);
+    if (!kb) return PLANK_ERR_OUT_OF_MEMORY;
+    int64_t c = kn->count_bits(kb, 0, k);
+    int64_t to = d->kept;
+    d->kept += c;
+    if (d->dict_mode) {
+        PK_FORWARD(read_dict_slots(cr, d, to, k, k, NULL, err));
+        int32_t *ix = (int32_t *)(void *)d->values->data + to;
+        kn->compact_fixed((uint8_t *)ix, (const uint8_t *)ix, 4, kb, (size_t)k);
+        return PLANK_OK;
+    }
+    if (cr->type == PLANK_BYTE_ARRAY) {
+        int64_t *ends, got; /* == c: the same keep bits */
+        if (d->offset_width == 8) {
+            ends = (int64_t *)(void *)d->offsets->data + to + 1;
+        } else {
+            PK_FORWARD(pk_buffer_reserve(&cr->ends, (size_t)k * sizeof(int64_t), err));
+            ends = (int64_t *)(void *)cr->ends.data;
+        }
+        PK_FORWARD(pk_decoder_get_binary_keep(&cr->dec, k, kb, d->data, ends, &got, err));
+        if (d->offset_width == 8) return PLANK_OK;
+        PK_RETURN_IF(d->data->size > INT32_MAX, err, PLANK_ERR_LIMIT,
+                     "%zu bytes of string data in one batch do not fit 32-bit offsets; lower "
+                     "batch_rows", d->data->size);
+        int32_t *offs = (int32_t *)(void *)d->offsets->data + to + 1;
+        for (int64_t j = 0; j < got; j++) offs[j] = (int32_t)ends[j];
+        return PLANK_OK;
+    }
+    if (cr->type == PLANK_BOOLEAN) {
+        size_t nb = ((size_t)k + 7) / 8;
+        PK_FORWARD(pk_buffer_reserve(&cr->scratch, nb + 1, err));
+        uint8_t *tmp = cr->scratch.data;
+        memset(tmp, 0, nb + 1);
+        PK_FORWARD(pk_decoder_get_bits(&cr->dec, k, tmp, 0, err));
+        kn->compact_bits(tmp, tmp, kb, (size_t)k);
+        kn->copy_bits(tmp, 0, d->values->data, to, (size_t)c);
+        return PLANK_OK;
+    }
+    size_t w = (size_t)cr->width;
+    PK_FORWARD(values_ready(d, w, err));
+    /* to + k <= at + k slots: compact_fixed's writes stay in the buffer */
+    uint8_t *dst = d->values->data + (size_t)to * w;
+    if (cr->dec.encoding == PLANK_ENC_PLAIN) {
+        const uint8_t *src;
+        PK_FORWARD(pk_decoder_view_fixed(&cr->dec, k, &src, err));
+        kn->compact_fixed(dst, src, w, kb, (size_t)k);
+    } else {
+        PK_FORWARD(pk_decoder_get_fixed(&cr->dec, k, dst, err));
+        kn->compact_fixed(dst, dst, w, kb, (size_t)k);
+    }
+    return PLANK_OK;
+}
+
 static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t at, int64_t k,
                                bool whole, plank_error *err) {
+    if (d->keep) return read_kept_slots(cr, d, at, k, err);
     const int16_t *def = page_def(cr);
     const int16_t *rep = page_rep(cr);
     if (def && d->def) memcpy((int16_t *)(void *)d->def->data + at, def, (size_t)k * 2);
@@ -1013,13 +1099,7 @@ static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t
         /* The values already sit in the chunk in Arrow layout: point at them. */
         return pk_decoder_view_fixed(&cr->dec, k, &d->view, err);
     }
-    if (!d->values_ready) {
-        uint64_t bytes;
-        PK_RETURN_IF(pk_mul_overflow_u64((uint64_t)d->capacity, (uint64_t)w, &bytes), err,
-                     PLANK_ERR_INVALID_ARGUMENT, "batch too large");
-        PK_FORWARD(pk_buffer_resize(d->values, (size_t)bytes, err));
-        d->values_ready = true;
-    }
+    PK_FORWARD(values_ready(d, w, err));
     uint8_t *dst = d->values->data + (size_t)at * w;
     /* Dense values at the start of the slots, then spread over them in place
      * (null slots zeroed, so the batch never exposes stale bytes). */
@@ -1036,7 +1116,10 @@ static plank_status prepare_dest(plank_column_reader *cr, pk_read_dest *d, int64
                                  plank_error *err) {
     size_t un = (size_t)n;
     d->capacity = n;
-    d->length = d->null_count = d->fb_n = 0;
+    d->length = d->null_count = d->fb_n = d->kept = 0;
+    PK_RETURN_IF(d->keep && (cr->max_def > 0 || cr->max_rep > 0 || cr->nsel || d->runs), err,
+                 PLANK_ERR_INVALID_ARGUMENT,
+                 "kept slots: only a flat required column without a selection");
     d->view = NULL;
     d->values_ready = false;
     d->dict_mode = d->dict_mode && cr->type != PLANK_BOOLEAN;

@@ -139,8 +139,15 @@ typedef struct pk_read_dest {
      * left zero. */
     const uint8_t *live;
     int64_t live_base;
+    /* NULL, or the slots to keep: slot i of the read is bit keep_base + i, and
+     * only the kept slots are written, densely from the start of the buffers
+     * (`kept` of them; `length` still counts the slots read). Flat required
+     * columns only (no levels, no validity), without a selection or a run log;
+     * never a view. The scan's stream reads a batch of short runs this way. */
+    const uint8_t *keep;
+    int64_t keep_base;
     /* filled by the read */
-    int64_t length, null_count, fb_n;
+    int64_t length, null_count, fb_n, kept;
     const uint8_t *view;
     int64_t capacity;   /* slots the buffers were sized for */
     bool values_ready;

@@ -138,7 +138,8 @@ static plank_status bloom_hash_values(pk_colw *c, const pk_values *v, plank_erro
         for (int64_t k = 0; k < m; k++) {
             int64_t i = i0 + k;
             if (v->type == PLANK_BYTE_ARRAY)
-                h[k] = pk_bloom_hash(v->data + v->offsets[i],
+                /* a page of empty strings may have no data buffer at all */
+                h[k] = pk_bloom_hash(v->data ? v->data + v->offsets[i] : (const uint8_t *)"",
                                      (size_t)(v->offsets[i + 1] - v->offsets[i]));
             else
                 h[k] = pk_bloom_hash(v->fixed + (size_t)i * (size_t)v->width, (size_t)v->width);
