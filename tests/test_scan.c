@@ -73,7 +73,14 @@ static void gen(data *x) {
 /* fallback: dictionaries fall back to PLAIN after a few entries, so string
  * chunks hold dictionary pages and plain pages (codes and values mixed in
  * one batch). */
-static plank_status write_file(const char *path, const data *x, bool fallback, plank_error *err) {
+/* Variants of the file: 0 the writer's encodings, 1 dictionaries falling back to PLAIN
+ * mid-chunk, 2 no dictionaries and DELTA / BYTE_STREAM_SPLIT encodings (s
+ * DELTA_LENGTH_BYTE_ARRAY, w DELTA_BYTE_ARRAY, id and u DELTA_BINARY_PACKED, d
+ * BYTE_STREAM_SPLIT). */
+enum { PLAIN_FILE, FALLBACK_FILE, DELTA_FILE };
+
+static plank_status write_file(const char *path, const data *x, int variant, plank_error *err) {
+    bool fallback = variant == FALLBACK_FILE;
     plank_schema_field f[10];
     for (int i = 0; i < 10; i++) plank_schema_field_init(&f[i]);
     f[0].num_children = 9;
@@ -101,7 +108,7 @@ static plank_status write_file(const char *path, const data *x, bool fallback, p
     o.page_rows = PAGE_ROWS;
     o.codec = PLANK_CODEC_UNCOMPRESSED;
     if (fallback) o.dictionary_page_size = 24;
-    plank_column_options co[2];
+    plank_column_options co[5];
     plank_column_options_init(&co[0]);
     co[0].path = "s";
     co[0].bloom_filter = true;
@@ -111,6 +118,22 @@ static plank_status write_file(const char *path, const data *x, bool fallback, p
     co[1].dictionary = 0;
     o.columns = co;
     o.num_column_options = 2;
+    if (variant == DELTA_FILE) {
+        static const char *paths[] = {"id", "u", "d"};
+        static const int32_t encs[] = {PLANK_ENC_DELTA_BINARY_PACKED,
+                                       PLANK_ENC_DELTA_BINARY_PACKED,
+                                       PLANK_ENC_BYTE_STREAM_SPLIT};
+        co[0].dictionary = 0;
+        co[0].encoding = PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY;
+        co[1].encoding = PLANK_ENC_DELTA_BYTE_ARRAY;
+        for (int i = 0; i < 3; i++) {
+            plank_column_options_init(&co[2 + i]);
+            co[2 + i].path = paths[i];
+            co[2 + i].dictionary = 0;
+            co[2 + i].encoding = encs[i];
+        }
+        o.num_column_options = 5;
+    }
     plank_writer *w;
     plank_status st = plank_writer_open_path(&w, path, f, 10, &o, err);
     if (st != PLANK_OK) return st;
@@ -1370,7 +1393,7 @@ int main(void) {
     CHECK(fd >= 0);
     close(fd);
     plank_error err;
-    plank_status st = write_file(path, &x, true, &err);
+    plank_status st = write_file(path, &x, FALLBACK_FILE, &err);
     CHECK_MSG(st == PLANK_OK, "%s", err.message);
     plank_reader *r;
     CHECK(plank_reader_open_path(&r, path, NULL, &err) == PLANK_OK);
@@ -1378,7 +1401,14 @@ int main(void) {
     run_cases(r, &x);
     check_masked_rows(r, &x);
     plank_reader_close(r);
-    st = write_file(path, &x, false, &err);
+    st = write_file(path, &x, DELTA_FILE, &err);
+    CHECK_MSG(st == PLANK_OK, "%s", err.message);
+    CHECK(plank_reader_open_path(&r, path, NULL, &err) == PLANK_OK);
+    fprintf(stderr, "DELTA and BYTE_STREAM_SPLIT pages:\n");
+    run_cases(r, &x);
+    check_masked_rows(r, &x);
+    plank_reader_close(r);
+    st = write_file(path, &x, PLAIN_FILE, &err);
     CHECK_MSG(st == PLANK_OK, "%s", err.message);
     CHECK(plank_reader_open_path(&r, path, NULL, &err) == PLANK_OK);
     run_cases(r, &x);

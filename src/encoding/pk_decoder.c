@@ -384,11 +384,16 @@ static size_t dlba_span(const pk_decoder *d, int64_t n) {
  * its suffix from the page); ends (if not NULL) gets offsets from base. The
  * last value is saved in d->last for the next call. The caller reserved
  * d->last for the last value and dst for all n values (sizes checked at init). */
-static void dba_run(pk_decoder *d, int64_t n, uint8_t *dst, const uint8_t *dst_end,
-                    int64_t *ends, int64_t base) {
+/* With keep, a value whose bit is clear is built like the others (the next
+ * one's prefix is in it) but the output does not advance past it: the next
+ * value is built over it, its prefix already in place. Returns the values
+ * whose ends were written (all n without keep). */
+static int64_t dba_run(pk_decoder *d, int64_t n, uint8_t *dst, const uint8_t *dst_end,
+                       int64_t *ends, int64_t base, const uint8_t *keep) {
     const uint8_t *prev = d->last.data;
     size_t prev_len = d->last.size;
     uint8_t *o = dst;
+    int64_t c = 0;
     for (int64_t i = 0; i < n; i++, d->pos++) {
         size_t pre = (size_t)d->prefixes[d->pos], suf = (size_t)d->lengths[d->pos];
         if (pre <= 16 && suf <= 16 && (size_t)(d->end - d->p) >= 16 &&
@@ -403,19 +408,22 @@ static void dba_run(pk_decoder *d, int64_t n, uint8_t *dst, const uint8_t *dst_e
             memcpy(b, d->p, 16);
             memcpy(o + pre, b, 16);
         } else {
-            if (pre) memcpy(o, prev, pre);
+            if (pre && o != prev) memcpy(o, prev, pre); /* o == prev: in place already */
             if (suf) memcpy(o + pre, d->p, suf);
         }
         d->p += suf;
         prev = o;
         prev_len = pre + suf;
-        o += prev_len;
-        if (ends) ends[i] = base + (int64_t)(o - dst);
+        int64_t kb = keep ? pk_bit_get(keep, i) : 1;
+        o += prev_len & (size_t)-kb;
+        if (ends) ends[c] = base + (int64_t)(o - dst);
+        c += kb;
     }
     if (n > 0) {
-        if (prev_len) memcpy(d->last.data, prev, prev_len);
+        if (prev_len) memmove(d->last.data, prev, prev_len);
         d->last.size = prev_len;
     }
+    return c;
 }
 
 /* Reserves d->last for the last of the next n values. */
@@ -688,7 +696,7 @@ plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_
         }
         if (d->kernels) {
             PK_FORWARD(dba_reserve_last(d, n, err));
-            dba_run(d, n, out, out + (size_t)n * w, NULL, 0);
+            dba_run(d, n, out, out + (size_t)n * w, NULL, 0, NULL);
             return PLANK_OK;
         }
         for (int64_t i = 0; i < n; i++) {
@@ -872,8 +880,12 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
             total += (size_t)(d->prefixes[d->pos + i] + d->lengths[d->pos + i]);
         PK_FORWARD(dba_reserve_last(d, n, err));
         PK_FORWARD(pk_buffer_reserve(data, base + total, err));
-        dba_run(d, n, data->data + base, data->data + data->capacity, ends, (int64_t)base);
-        data->size = base + total;
+        c = dba_run(d, n, data->data + base, data->data + data->capacity, ends,
+                    (int64_t)base, keep);
+        data->size = c ? (size_t)ends[c - 1] : base;
+        memset(data->data + data->size, 0, 16); /* the padding stays zero */
+        *kept = c;
+        return PLANK_OK;
     } else {
         for (int64_t i = 0; i < n; i++) {
             const uint8_t *v;
