@@ -738,16 +738,19 @@ PK_INLINE void copy_value(uint8_t *dst, const uint8_t *src, size_t len, bool src
     }
 }
 
-/* Values appended at data from byte base, ends[0..n) (absolute), cut down to
- * the kept ones in place: their bytes moved down, their ends in ends[0..kept).
+/* The kept ones of n values whose ends (absolute, from byte base of data) are
+ * ends[0..n), written to data from byte base, their ends to ends[0..kept).
+ * The values' bytes are at data itself (src NULL: compaction in place) or at
+ * src (value i at src + its start - base, src_end bounding them: a page).
  * The set bits are walked word by word, so dropped values cost nothing and
- * rows kept at random mispredict no branch per value. A value lands at or
- * before its source; ends[c] is written only after every end it replaces has
- * been read (c <= i, and c == i - 1 only when nothing was dropped, where the
- * end is unchanged); the 32-byte move is used only where it can overwrite
- * nothing still to be read. */
+ * rows kept at random mispredict no branch per value. ends[c] is written only
+ * after every end it replaces has been read (c <= i, and c == i - 1 only when
+ * nothing was dropped, where the end is unchanged). In place a value lands at
+ * or before its source, and its 32-byte move is used only where it can
+ * overwrite nothing still to be read. */
 static int64_t compact_appended(pk_buffer *data, size_t base, int64_t *ends, int64_t n,
-                                const uint8_t *keep) {
+                                const uint8_t *keep, const uint8_t *src,
+                                const uint8_t *src_end) {
     int64_t c = 0, pos = (int64_t)base;
     const int64_t last = n ? ends[n - 1] : pos;
     uint8_t *b = data->data;
@@ -760,10 +763,14 @@ static int64_t compact_appended(pk_buffer *data, size_t base, int64_t *ends, int
             int64_t i = w0 + __builtin_ctzll(m);
             m &= m - 1;
             int64_t from = i ? ends[i - 1] : (int64_t)base, vlen = ends[i] - from;
-            if (vlen <= 32 && from - pos >= 32 && last - from >= 32)
+            if (src) {
+                const uint8_t *v = src + (from - (int64_t)base);
+                copy_value(b + pos, v, (size_t)vlen, src_end - v >= 32);
+            } else if (vlen <= 32 && from - pos >= 32 && last - from >= 32) {
                 copy_value(b + pos, b + from, 32, true);
-            else if (pos != from)
+            } else if (pos != from) {
                 memmove(b + pos, b + from, (size_t)vlen);
+            }
             pos += vlen;
             ends[c++] = pos;
         }
@@ -777,8 +784,8 @@ static int64_t compact_appended(pk_buffer *data, size_t base, int64_t *ends, int
  * (the count in *kept; ends needs room for n even so): PLAIN pages copy each
  * value and advance the output by its keep bit (no branch on it: rows kept at
  * random would mispredict half the time), dictionary pages drop the indices of
- * the others first, the rest decode every value (DELTA_LENGTH as one copy)
- * and compact. */
+ * the others first, DELTA_LENGTH pages copy the kept values from the page, the
+ * rest decode every value and compact. */
 PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *keep,
                                       pk_buffer *data, int64_t *ends, int64_t *kept,
                                       plank_error *err) {
@@ -867,14 +874,22 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
     }
     size_t base = data->size;
     if (d->kernels && d->encoding == PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY) {
-        /* One copy of the whole run of values. */
+        /* One copy of the whole run of values, or the kept ones from the page. */
         size_t total = dlba_span(d, n);
-        PK_FORWARD(pk_buffer_append(data, d->p, total, err));
         int64_t end = (int64_t)base;
         for (int64_t i = 0; i < n; i++) ends[i] = end += d->lengths[d->pos + i];
+        if (keep) {
+            PK_FORWARD(pk_buffer_reserve(data, base + total, err));
+            *kept = compact_appended(data, base, ends, n, keep, d->p, d->end);
+        } else {
+            PK_FORWARD(pk_buffer_append(data, d->p, total, err));
+            *kept = n;
+        }
         d->p += total;
         d->pos += n;
-    } else if (d->kernels && d->encoding == PLANK_ENC_DELTA_BYTE_ARRAY) {
+        return PLANK_OK;
+    }
+    if (d->kernels && d->encoding == PLANK_ENC_DELTA_BYTE_ARRAY) {
         size_t total = 0;
         for (int64_t i = 0; i < n; i++)
             total += (size_t)(d->prefixes[d->pos + i] + d->lengths[d->pos + i]);
@@ -886,16 +901,15 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
         memset(data->data + data->size, 0, 16); /* the padding stays zero */
         *kept = c;
         return PLANK_OK;
-    } else {
-        for (int64_t i = 0; i < n; i++) {
-            const uint8_t *v;
-            size_t vlen;
-            PK_FORWARD(next_bytes(d, &v, &vlen, err));
-            PK_FORWARD(pk_buffer_append(data, v, vlen, err));
-            ends[i] = (int64_t)data->size;
-        }
     }
-    *kept = keep ? compact_appended(data, base, ends, n, keep) : n;
+    for (int64_t i = 0; i < n; i++) {
+        const uint8_t *v;
+        size_t vlen;
+        PK_FORWARD(next_bytes(d, &v, &vlen, err));
+        PK_FORWARD(pk_buffer_append(data, v, vlen, err));
+        ends[i] = (int64_t)data->size;
+    }
+    *kept = keep ? compact_appended(data, base, ends, n, keep, NULL, NULL) : n;
     return PLANK_OK;
 }
 
