@@ -48,7 +48,8 @@ typedef struct op {
                  19 minmax_f64, 20 bss_encode (width = size),
                  21 level_hist16 (max = bw), 22 the plain histogram loop,
                  23 hash_fixed32, 24 hash_fixed64, 25 hash_short (offsets in valid),
-                 26 pack64 */
+                 26 pack64, 27 compact_fixed (keep in valid, into out),
+                 28 compact_bits (into out), 29 the plain compaction loop */
     const pk_kernels *k;
     int size, bw;
     const uint8_t *in;
@@ -76,6 +77,21 @@ static __attribute__((noinline)) void plain_bools(const op *o) {
         bool v = false;
         if (pk_bit_get(o->valid, 3 + (int64_t)i)) v = o->in[j++] != 0;
         pk_bit_put(bits, 3 + (int64_t)i, v);
+    }
+}
+
+/* The stream's compaction before the kernels: the set bits walked one by one
+ * (one value copied per kept slot). */
+static __attribute__((noinline)) void plain_compact(const op *o) {
+    size_t w = (size_t)o->size, k = 0;
+    uint8_t *dst = o->out;
+    for (size_t b = 0; b < o->n; b += 64) {
+        uint64_t m = pk_load_u64(o->valid + b / 8);
+        while (m) {
+            size_t i = b + (size_t)__builtin_ctzll(m);
+            m &= m - 1;
+            memcpy(dst + (k++) * w, o->in + i * w, w);
+        }
     }
 }
 
@@ -146,6 +162,11 @@ static void run(const op *o) {
         break;
     }
     case 22: sink += plain_hist(o->lv, o->n, o->bw); break;
+    case 27:
+        sink += (uint64_t)o->k->compact_fixed(o->out, o->in, (size_t)o->size, o->valid, o->n);
+        break;
+    case 28: sink += (uint64_t)o->k->compact_bits(o->out, o->in, o->valid, o->n); break;
+    case 29: plain_compact(o); break;
     case 26: o->k->pack64((const uint64_t *)(const void *)o->in, o->n, o->bw, o->out); break;
     case 23: o->k->hash_fixed32(o->in, o->n, o->out); break;
     case 24: o->k->hash_fixed64(o->in, o->n, o->out); break;
@@ -361,7 +382,7 @@ static void bench_wide(const pk_kernels **tabs, int ntab) {
 static void bench_bits(const pk_kernels **tabs, int ntab) {
     size_t n = 4096;
     uint8_t *in = malloc(n * 16), *valid = malloc(n / 8 + 16);
-    void *out = aligned_alloc(64, n * 16); /* values up to 12 bytes */
+    void *out = aligned_alloc(64, n * 16); /* values up to 16 bytes */
     for (size_t i = 0; i < n * 16; i++) in[i] = (uint8_t)(i * 2654435761u >> 13) & 1;
     printf("\n### Bitmaps and null spreading, 4096 slots, G slots/s\n\n");
     header("kernel", tabs, ntab, " plain loop |");
@@ -398,6 +419,31 @@ static void bench_bits(const pk_kernels **tabs, int ntab) {
             cell(rate(&ps, (double)n), 1e9);
             printf("\n");
         }
+    }
+    /* Compaction by a keep bitmap (the scan's bitmap batches), out of place
+     * so every call does the same work. */
+    static const unsigned kpcts[] = {10, 50, 90};
+    for (int pi = 0; pi < 3; pi++) {
+        for (size_t i = 0; i < n + 16; i++)
+            pk_bit_put(valid, (int64_t)i, ((i * 2654435761u) >> 7) % 100 < kpcts[pi]);
+        static const int ws[] = {4, 8, 16};
+        for (int wi = 0; wi < 3; wi++) {
+            printf("| compact_fixed w %d, %u%% kept |", ws[wi], kpcts[pi]);
+            for (int t = 0; t < ntab; t++) {
+                op o = {.kind = 27, .k = tabs[t], .size = ws[wi], .in = in, .out = out, .n = n,
+                        .valid = valid};
+                cell(rate(&o, (double)n), 1e9);
+            }
+            op pc = {.kind = 29, .size = ws[wi], .in = in, .out = out, .n = n, .valid = valid};
+            cell(rate(&pc, (double)n), 1e9);
+            printf("\n");
+        }
+        printf("| compact_bits, %u%% kept |", kpcts[pi]);
+        for (int t = 0; t < ntab; t++) {
+            op o = {.kind = 28, .k = tabs[t], .in = in, .out = out, .n = n, .valid = valid};
+            cell(rate(&o, (double)n), 1e9);
+        }
+        printf(" - |\n");
     }
     free(in);
     free(valid);

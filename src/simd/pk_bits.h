@@ -93,20 +93,25 @@ PK_INLINE void pk_spread_step(uint8_t *vals, size_t w, size_t *i, size_t *j,
 /* compact_fixed's walk, shared by every instruction set (the body of a function of
  * dst, src, keep and n whose value width W is a constant where it is inlined): 64 slots
  * per keep word; a word of all ones moves as one block and an empty one is skipped,
- * so clustered rows cost a memmove; any other word goes through WORD(d, s, W, m),
- * which writes the values of the 64 at s whose bit of m is set to d onward and
- * returns how many. WORD loads each value before a store can reach it and stores
- * nothing past the slot of the last value it has loaded, so in place (d <= s) it
- * overwrites only values already read, and it never writes past dst + n*W. The last
- * n % 64 slots go value by value. */
-#define PK_COMPACT_BODY(WORD, W)                                                            \
+ * so clustered rows cost a memmove; a word keeping at most SPARSE values has its set
+ * bits walked one by one (pk_compact_word_scalar: a vector step costs the same
+ * whatever it keeps, so few kept values are cheaper moved alone; SPARSE from
+ * bench_kernels); any other word goes through WORD(d, s, W, m), which writes the
+ * values of the 64 at s whose bit of m is set to d onward and returns how many.
+ * WORD loads each value before a store can reach it and stores nothing past the
+ * slot of the last value it has loaded, so in place (d <= s) it overwrites only
+ * values already read, and it never writes past dst + n*W. The last n % 64 slots go
+ * value by value. */
+#define PK_COMPACT_BODY(WORD, W, SPARSE)                                                    \
     size_t k_ = 0, i_ = 0;                                                                   \
     for (; n - i_ >= 64; i_ += 64) {                                                         \
         uint64_t m_ = pk_load_u64(keep + i_ / 8);                                            \
         if (m_ == ~UINT64_C(0)) {                                                            \
             if (k_ != i_ || dst != src) memmove(dst + k_ * (W), src + i_ * (W), 64 * (W));    \
             k_ += 64;                                                                        \
-        } else if (m_) {                                                                     \
+        } else if ((SPARSE) >= 64 || (unsigned)__builtin_popcountll(m_) <= (unsigned)(SPARSE)) { \
+            k_ += pk_compact_word_scalar(dst + k_ * (W), src + i_ * (W), (W), m_);           \
+        } else {                                                                             \
             k_ += WORD(dst + k_ * (W), src + i_ * (W), (W), m_);                             \
         }                                                                                    \
     }                                                                                        \
@@ -119,12 +124,12 @@ PK_INLINE void pk_spread_step(uint8_t *vals, size_t w, size_t *i, size_t *j,
     return (int64_t)k_;
 
 /* compact_fixed of one instruction set: the walk inlined with the constant widths
- * 4, 8 and 16 (INLINE is the set's always-inline attribute), other widths by the
- * scalar kernel. */
-#define PK_COMPACT_KERNEL(isa, ATTR, INLINE, WORD)                                          \
+ * 4, 8 and 16 (INLINE is the set's always-inline attribute; SPARSE(W) the walk's
+ * threshold), other widths by the scalar kernel. */
+#define PK_COMPACT_KERNEL(isa, ATTR, INLINE, WORD, SPARSE)                                  \
     INLINE int64_t compact_##isa(uint8_t *dst, const uint8_t *src, size_t W,                 \
                                  const uint8_t *keep, size_t n) {                            \
-        PK_COMPACT_BODY(WORD, W)                                                             \
+        PK_COMPACT_BODY(WORD, W, SPARSE(W))                                                  \
     }                                                                                        \
     ATTR int64_t pk_compact_fixed_##isa(uint8_t *dst, const uint8_t *src, size_t w,          \
                                         const uint8_t *keep, size_t n) {                     \
@@ -150,7 +155,7 @@ PK_INLINE size_t pk_compact_word_scalar(uint8_t *d, const uint8_t *s, size_t w, 
  * and 16, and every other set's. */
 PK_INLINE int64_t pk_compact_fixed_generic(uint8_t *dst, const uint8_t *src, size_t w,
                                            const uint8_t *keep, size_t n) {
-    PK_COMPACT_BODY(pk_compact_word_scalar, w)
+    PK_COMPACT_BODY(pk_compact_word_scalar, w, 64)
 }
 
 #endif /* PK_BITS_H */

@@ -46,7 +46,9 @@ void pk_spread_fixed_scalar(uint8_t *vals, size_t w, size_t n, size_t nn, const 
     else spread_body(vals, w, n, nn, valid, off);
 }
 
-PK_COMPACT_KERNEL(scalar, , PK_INLINE, pk_compact_word_scalar)
+/* Every word walked bit by bit: the scalar kernel is that walk. */
+#define PK_SPARSE_SCALAR(W) 64
+PK_COMPACT_KERNEL(scalar, , PK_INLINE, pk_compact_word_scalar, PK_SPARSE_SCALAR)
 
 /* Bit by bit: writing bit k <= i changes no bit above it, so in place the bits
  * still to read are intact. */
