@@ -817,10 +817,11 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
             int64_t end = (int64_t)base;
             for (int64_t i = 0; i < m; i++) {
                 int64_t s0 = doff[idx[i]], len = doff[idx[i] + 1] - s0;
-                /* Short values as one 16-byte move: the dictionary's and
-                 * data's buffers both have PK_BUFFER_PADDING bytes after them. */
+                /* Values up to 32 bytes as one or two 16-byte moves: the
+                 * dictionary's and data's buffers both have PK_BUFFER_PADDING
+                 * bytes after them. */
                 if (len <= 16) memcpy(dst, dict->data + s0, 16);
-                else memcpy(dst, dict->data + s0, (size_t)len);
+                else copy_value(dst, dict->data + s0, (size_t)len, true);
                 dst += len;
                 ends[c++] = end += len;
             }
@@ -855,10 +856,11 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
                 PK_FORWARD(pk_buffer_reserve(data, base + (size_t)bytes + l, err));
                 dst = data->data + base;
             }
-            /* Short values as one 16-byte move when the page has the bytes
-             * (data has PK_BUFFER_PADDING bytes after its capacity). */
+            /* Values up to 32 bytes as one or two 16-byte moves when the page
+             * has the bytes (data has PK_BUFFER_PADDING bytes after its
+             * capacity): a call to memcpy per value cost more. */
             if (l <= 16 && left - 4 >= 16) memcpy(dst + bytes, p + 4, 16);
-            else memcpy(dst + bytes, p + 4, l);
+            else copy_value(dst + bytes, p + 4, l, left - 4 >= 32);
             int64_t kb = keep ? pk_bit_get(keep, i) : 1;
             bytes += (int64_t)l & -kb;
             ends[c] = (int64_t)base + bytes;
