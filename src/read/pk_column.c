@@ -964,8 +964,6 @@ static plank_status read_dict_slots(plank_column_reader *cr, pk_read_dest *d, in
     return PLANK_OK;
 }
 
-/* Reads k slots of the current page into the destination at slot `at`;
- * `whole` tells that these k slots are the entire read. */
 /* The fixed-width values buffer sized for the read's slots, once per read. */
 static plank_status values_ready(pk_read_dest *d, size_t w, plank_error *err) {
     if (d->values_ready) return PLANK_OK;
@@ -1048,6 +1046,8 @@ static plank_status read_kept_slots(plank_column_reader *cr, pk_read_dest *d, in
     return PLANK_OK;
 }
 
+/* Reads k slots of the current page into the destination at slot `at`;
+ * `whole` tells that these k slots are the entire read. */
 static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t at, int64_t k,
                                bool whole, plank_error *err) {
     if (d->keep) return read_kept_slots(cr, d, at, k, err);
