@@ -1167,6 +1167,13 @@ typedef struct plank_scan_stats {
                                            rows) were projected by reading every row and
                                            dropping the others, a bitmap instead of ranges
                                            (lists among the projected columns: ranges) */
+    /* Since 0.3: */
+    PLANK_LAYOUT_START int64_t values_skipped_delta; /* filter values in
+                                           DELTA_BINARY_PACKED runs whose range (from the
+                                           run's first value, min delta and bit width)
+                                           lies outside the interval a range or IN filter
+                                           allows: summed to carry the running value on,
+                                           not decoded (their rows fail the filter) */
 } plank_scan_stats;
 
 PLANK_API void plank_scan_stats_init(plank_scan_stats *s);

@@ -431,6 +431,67 @@ static void run_cases(plank_reader *r, const data *x) {
     free(want);
 }
 
+/* ---- DELTA_BINARY_PACKED runs passed over (the DELTA file: id sorted) ---- */
+
+static int p_id_in2(const data *x, int64_t r) { return tv(x->id[r] == 7777 || x->id[r] == 7790); }
+static int p_id_and_v(const data *x, int64_t r) {
+    return and3(tv(x->id[r] >= 3000 && x->id[r] < 3100), x->v_null[r] ? -1 : tv(x->v[r] > 0));
+}
+static int p_not_id_range(const data *x, int64_t r) { return not3(p_id_range(x, r)); }
+
+/* Statistics and page index off, so that whole chunks of id are read: a
+ * range, IN or conjunction on id must pass over the DELTA runs outside it
+ * (values_skipped_delta) and still return exactly the matching rows; a
+ * negation or a disjunction confines nothing and passes over none. */
+static void check_delta_skips(plank_reader *r, const data *x) {
+    static const struct {
+        const char *text;
+        row_pred pred;
+        int64_t min_skipped; /* -1: none may be skipped */
+    } cs[] = {
+        {"id BETWEEN 5000 AND 5100", p_id_range, N - 1000},
+        {"id IN (7777, 7790)", p_id_in2, N - 1000},
+        {"id >= 3000 AND id < 3100 AND v > 0", p_id_and_v, N - 1000},
+        {"NOT (id BETWEEN 5000 AND 5100)", p_not_id_range, -1},
+        {"id < 100 OR v > 995", p_or_cols, -1},
+    };
+    int64_t *ids = malloc(N * sizeof *ids), *want = malloc(N * sizeof *want);
+    for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
+        plank_expr *e = NULL;
+        plank_error err;
+        CHECK(plank_expr_parse(cs[k].text, NULL, &e, &err) == PLANK_OK);
+        int64_t nw = 0;
+        for (int64_t i = 0; i < N; i++)
+            if (cs[k].pred(x, i) == 1) want[nw++] = i;
+        for (int mode = 0; mode < 2; mode++) {
+            plank_scan_options o;
+            plank_scan_options_init(&o);
+            o.use_statistics = o.use_page_index = mode == 1;
+            int64_t n = 0, cnt = -1;
+            plank_scan_stats ss;
+            plank_status st = scan_ids(r, e, &o, ids, &n, &cnt, &ss, &err);
+            CHECK_MSG(st == PLANK_OK, "%s: %s", cs[k].text, err.message);
+            bool same = n == nw && cnt == nw;
+            for (int64_t i = 0; i < n && same; i++) same = ids[i] == want[i];
+            CHECK_MSG(same, "%s (mode %d): %lld rows, count %lld, expected %lld", cs[k].text,
+                      mode, (long long)n, (long long)cnt, (long long)nw);
+            if (cs[k].min_skipped < 0)
+                CHECK_MSG(ss.values_skipped_delta == 0, "%s: %lld values passed over",
+                          cs[k].text, (long long)ss.values_skipped_delta);
+            else if (mode == 0)
+                CHECK_MSG(ss.values_skipped_delta >= cs[k].min_skipped,
+                          "%s: %lld values passed over, expected at least %lld", cs[k].text,
+                          (long long)ss.values_skipped_delta, (long long)cs[k].min_skipped);
+            else
+                CHECK_MSG(ss.values_skipped_delta > 0, "%s (page index on): none passed over",
+                          cs[k].text);
+        }
+        plank_expr_free(e);
+    }
+    free(ids);
+    free(want);
+}
+
 /* ---- Pruning counters of specific predicates ---- */
 
 static void check_stats(plank_reader *r, const char *text, void (*fn)(const plank_scan_stats *)) {
@@ -1407,6 +1468,7 @@ int main(void) {
     fprintf(stderr, "DELTA and BYTE_STREAM_SPLIT pages:\n");
     run_cases(r, &x);
     check_masked_rows(r, &x);
+    check_delta_skips(r, &x);
     plank_reader_close(r);
     st = write_file(path, &x, PLAIN_FILE, &err);
     CHECK_MSG(st == PLANK_OK, "%s", err.message);

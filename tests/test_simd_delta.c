@@ -74,6 +74,28 @@ static void check_kernel(const pk_kernels *k, const uint8_t *widths, size_t mini
     free(o64);
 }
 
+/* delta_sum over the same kind of input as check_kernel: the sum of every
+ * packed value, computed bit by bit. */
+static void check_sum(const pk_kernels *k, const uint8_t *widths, size_t minis, size_t groups,
+                      ref_rng *r) {
+    size_t nbytes = PK_DELTA_KERNEL_SLACK, n = minis * groups * 32;
+    for (size_t m = 0; m < minis; m++) nbytes += groups * 4 * widths[m];
+    size_t ioff = ref_below(r, 8);
+    uint8_t *imem = malloc(nbytes + ioff), *in = imem + ioff;
+    for (size_t i = 0; i < nbytes; i++) in[i] = (uint8_t)ref_next(r);
+    uint64_t want = 0, bit = 0;
+    for (size_t i = 0; i < n; i++) {
+        int bw = widths[i / (groups * 32)];
+        want += bits_at(in, bit, bw);
+        bit += (uint64_t)bw;
+    }
+    uint64_t got = k->delta_sum(in, widths, minis, groups);
+    CHECK_MSG(got == want, "%s delta_sum widths %d.. (%zu miniblocks) groups %zu: %llu, want %llu",
+              set_name(k), widths[0], minis, groups, (unsigned long long)got,
+              (unsigned long long)want);
+    free(imem);
+}
+
 static void test_kernels(void) {
     ref_rng r = {11};
     /* Widths where the kernels switch paths (sequence, 32-bit lanes, five-byte
@@ -83,7 +105,10 @@ static void test_kernels(void) {
         const pk_kernels *k = sets[s];
         for (int bw = 0; bw <= 64; bw++) {
             uint8_t w1 = (uint8_t)bw;
-            for (size_t groups = 1; groups <= 4; groups++) check_kernel(k, &w1, 1, groups, &r);
+            for (size_t groups = 1; groups <= 4; groups++) {
+                check_kernel(k, &w1, 1, groups, &r);
+                check_sum(k, &w1, 1, groups, &r);
+            }
             /* Runs of equal and of different widths in one call. */
             for (int t = 0; t < 8; t++) {
                 uint8_t widths[8];
@@ -96,12 +121,89 @@ static void test_kernels(void) {
                                          : (uint8_t)ref_below(&r, 65);
                 }
                 check_kernel(k, widths, minis, 1 + ref_below(&r, 2), &r);
+                check_sum(k, widths, minis, 1 + ref_below(&r, 40), &r);
             }
         }
     }
 }
 
 /* ---- streams through pk_delta_read_* ---------------------------------------------------- */
+
+/* The value of v's element as the stream's signed type. */
+static int64_t sval(uint64_t x, bool is64) {
+    return is64 ? (int64_t)x : (int64_t)(int32_t)(uint32_t)x;
+}
+
+/* Reads the stream at kernel level k in chunks through pk_delta_read_bounded
+ * with the interval [lo, hi]: every value inside must come out exact, every
+ * value outside must come out as some value outside (a passed-over run), and
+ * the stream must end where it does. Returns the values passed over. */
+static int64_t check_bounded(const uint64_t *v, size_t n, const uint8_t *buf, size_t size,
+                             const ref_delta_opts *op, const pk_kernels *k, uint64_t seed,
+                             size_t chunk_max, int64_t lo, int64_t hi, const char *what) {
+    size_t w = op->is64 ? 8 : 4;
+    uint8_t *base = malloc(n * w + 8), *out = base + (seed >> 3) % 8;
+    pk_delta_decoder d;
+    plank_error err = {0};
+    CHECK(pk_delta_init(&d, buf, size, op->is64, &err) == PLANK_OK);
+    pk_delta_bound b = {.lo = lo, .hi = hi};
+    ref_rng cr = {seed ^ 0x77};
+    bool ok = true;
+    for (size_t i = 0; i < n && ok;) {
+        size_t m = chunk_max ? 1 + ref_below(&cr, chunk_max) : n;
+        if (m > n - i) m = n - i;
+        ok = pk_delta_read_bounded(&d, k, out + w * i, (int64_t)m, &b, &err) == PLANK_OK;
+        i += m;
+    }
+    CHECK_MSG(ok, "%s %s bounded: %s", what, set_name(k), err.message);
+    size_t bad = 0, first = n;
+    int64_t outside = 0;
+    for (size_t j = 0; ok && j < n; j++) {
+        int64_t want = sval(v[j], op->is64), got;
+        if (w == 8) {
+            memcpy(&got, out + 8 * j, 8);
+        } else {
+            int32_t g32;
+            memcpy(&g32, out + 4 * j, 4);
+            got = g32;
+        }
+        bool in = want >= lo && want <= hi;
+        outside += !in;
+        if ((in ? got != want : got >= lo && got <= hi) && !bad++) first = j;
+    }
+    CHECK_MSG(bad == 0, "%s %s bounded [%lld, %lld]: %zu wrong values, first at %zu of %zu", what,
+              set_name(k), (long long)lo, (long long)hi, bad, first, n);
+    CHECK_MSG(b.skipped >= 0 && b.skipped <= outside, "%s %s: %lld passed over, %lld outside",
+              what, set_name(k), (long long)b.skipped, (long long)outside);
+    CHECK(pk_delta_remaining(&d) == 0);
+    if (ok && !op->truncate_last) {
+        const uint8_t *end = NULL;
+        CHECK(pk_delta_end(&d, &end, &err) == PLANK_OK && end == buf + size);
+    }
+    free(base);
+    return b.skipped;
+}
+
+/* An interval for check_bounded from the values themselves (so that some
+ * fall inside), now and then unbounded on one side or empty. */
+static void pick_interval(const uint64_t *v, size_t n, bool is64, ref_rng *r, int64_t *lo,
+                          int64_t *hi) {
+    int64_t a = n ? sval(v[ref_below(r, n)], is64) : 0, z = n ? sval(v[ref_below(r, n)], is64) : 0;
+    if (a > z) {
+        int64_t t = a;
+        a = z;
+        z = t;
+    }
+    switch (ref_below(r, 6)) {
+    case 0: a = INT64_MIN; break;
+    case 1: z = INT64_MAX; break;
+    case 2: z = a; break;        /* one value */
+    case 3: a = z = z == INT64_MAX ? z : z + 1; break; /* one value, maybe absent */
+    default: break;
+    }
+    *lo = a;
+    *hi = z;
+}
 
 /* Encodes v with the reference encoder, then decodes it at every level in
  * chunks of random sizes (chunk_max 0: one call), with random skips when
@@ -165,6 +267,11 @@ static void check_stream(const uint64_t *v, size_t n, const ref_delta_opts *op, 
         if (!op->truncate_last) {
             const uint8_t *end = NULL;
             CHECK(pk_delta_end(&d, &end, &err) == PLANK_OK && end == buf + o.size);
+        }
+        if (k) {
+            int64_t lo, hi;
+            pick_interval(v, n, op->is64, &cr, &lo, &hi);
+            check_bounded(v, n, buf, o.size, op, k, seed, chunk_max, lo, hi, what);
         }
     }
     free(base);
@@ -397,6 +504,57 @@ static void test_byte_arrays(void) {
 
 /* A miniblock whose packed bytes are missing is an error at every level (the
  * stream ends at the last value, so every cut removes needed bytes). */
+/* Sorted and clustered streams, where runs can be passed over: a narrow
+ * interval must skip most of the values (and check_bounded checks every
+ * value), at every level, lengths up to 4096, both types, increasing and
+ * decreasing, narrow and wide deltas. */
+static void test_bounded_skips(void) {
+    ref_rng r = {29};
+    uint64_t *v = malloc(sizeof(uint64_t) * 4096);
+    char what[96];
+    for (int iter = 0; iter < 60; iter++) {
+        bool is64 = iter % 2, down = iter % 3 == 1;
+        size_t n = iter < 4 ? (size_t)iter * 33 : 1000 + ref_below(&r, 3097);
+        int bw = (int)ref_below(&r, 12);
+        uint64_t x = is64 ? ref_next(&r) >> 2 : (uint64_t)ref_below(&r, 1u << 20);
+        for (size_t i = 0; i < n; i++) {
+            v[i] = is64 ? x : sext32(x);
+            uint64_t step = ref_next(&r) & ref_mask(bw);
+            x = down ? x - step : x + step;
+        }
+        ref_delta_opts op = {blocks[iter % 5][0], blocks[iter % 5][1], false, is64, 0, false,
+                             iter % 4 == 1, false};
+        ref_out o = {0};
+        ref_rng er = {(uint64_t)iter};
+        ref_delta(&o, v, n, &op, &er);
+        uint8_t *buf = malloc(o.size);
+        memcpy(buf, o.data, o.size);
+        /* A window of 40 values in the middle. */
+        size_t mid = n / 2, end = mid + 40 < n ? mid + 40 : n;
+        int64_t lo = n ? sval(v[mid], is64) : 0, hi = n ? sval(v[end - 1], is64) : 0;
+        if (lo > hi) {
+            int64_t t = lo;
+            lo = hi;
+            hi = t;
+        }
+        for (int s = 1; s < nsets; s++) {
+            snprintf(what, sizeof what, "sorted INT%d n %zu bw %d %s", is64 ? 64 : 32, n, bw,
+                     down ? "down" : "up");
+            int64_t sk = check_bounded(v, n, buf, o.size, &op, sets[s], (uint64_t)iter,
+                                       iter % 4 < 2 ? 0 : 100, lo, hi, what);
+            /* Read in one call: every miniblock but the few around the
+             * window (chunks split groups, whose pieces are decoded). */
+            int64_t vpm = (int64_t)(op.block / op.minis);
+            if (bw > 0 && n >= 1000 && iter % 4 < 2)
+                CHECK_MSG(sk > (int64_t)n / 2 - 4 * vpm, "%s %s: %lld of %zu passed over", what,
+                          set_name(sets[s]), (long long)sk, n);
+        }
+        free(buf);
+        free(o.data);
+    }
+    free(v);
+}
+
 static void test_corrupt(void) {
     uint64_t v[200];
     ref_rng r = {17};
@@ -427,6 +585,7 @@ int main(void) {
     test_lengths_and_splits();
     test_special();
     test_mixed_widths();
+    test_bounded_skips();
     test_byte_arrays();
     test_corrupt();
     TEST_END();

@@ -36,7 +36,8 @@ PK_LAYOUT(io_stats, plank_io_stats, PK_FIELDS_END(plank_io_stats, bytes_prefetch
 PK_LAYOUT(scan_options, plank_scan_options, PK_FIELDS_END(plank_scan_options, num_row_groups));
 PK_LAYOUT(scan_stats, plank_scan_stats,
           PK_FIELDS_END(plank_scan_stats, dictionary_entries_evaluated),
-          PK_FIELDS_END(plank_scan_stats, row_groups_masked));
+          PK_FIELDS_END(plank_scan_stats, row_groups_masked),
+          PK_FIELDS_END(plank_scan_stats, values_skipped_delta));
 PK_LAYOUT(tpch_options, plank_tpch_options, PK_FIELDS_END(plank_tpch_options, progress_opaque));
 PK_LAYOUT(column_options, plank_column_options, PK_FIELDS_END(plank_column_options, bloom_ndv));
 PK_LAYOUT(schema_field, plank_schema_field, PK_FIELDS_END(plank_schema_field, field_id));

@@ -606,6 +606,16 @@ plank_status pk_decoder_get_fixed_live(pk_decoder *d, int64_t n, uint8_t *out,
     return PLANK_OK;
 }
 
+plank_status pk_decoder_get_fixed_bounded(pk_decoder *d, int64_t n, uint8_t *out,
+                                          pk_delta_bound *b, plank_error *err) {
+    if (d->encoding != PLANK_ENC_DELTA_BINARY_PACKED || !d->kernels || n <= 0)
+        return pk_decoder_get_fixed(d, n, out, err);
+    PK_FORWARD(check_count(d, n, err));
+    PK_FORWARD(pk_delta_read_bounded(&d->delta, d->kernels, out, n, b, err));
+    d->pos += n;
+    return PLANK_OK;
+}
+
 plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_error *err) {
     PK_RETURN_IF(d->type == PLANK_BYTE_ARRAY, err, PLANK_ERR_INVALID_ARGUMENT,
                  "get_fixed on a BYTE_ARRAY column");

@@ -257,6 +257,123 @@ static void delta_groups(pk_delta_decoder *d, const pk_kernels *k, uint64_t grou
     d->last = last;
 }
 
+/* ---- Runs that cannot hold a wanted value -------------------------------------- */
+
+/* A value of the stream's type from its wrapping uint64 form, without
+ * implementation-defined conversions. */
+static int64_t delta_signed(bool is64, uint64_t u) {
+    if (!is64) return (int64_t)((u & 0xffffffffu) ^ 0x80000000u) - INT64_C(0x80000000);
+    return u >> 63 ? -(int64_t)(~u) - 1 : (int64_t)u;
+}
+
+enum { RUN_MAY_MATCH, RUN_OUTSIDE, RUN_INSIDE };
+
+/* Where the m values after `last` lie against [lo, hi], when each delta is
+ * md plus 0 .. 2^bw - 1 (bw: the widest miniblock of the run). Value j of
+ * the run (1..m) is last + j md + (j packed values), so the run lies within
+ * [last + min(md, m md), last + max(top, m top)] with top = md + 2^bw - 1.
+ * That holds only while no value wraps around the type's range: a range
+ * leaving it proves nothing (RUN_MAY_MATCH). RUN_OUTSIDE sets *fill to a
+ * value of the run's range, outside [lo, hi]. */
+PK_INLINE int delta_run_range(bool is64, uint64_t last, uint64_t min_delta, int bw,
+                              uint64_t m, const pk_delta_bound *bound, uint64_t *fill) {
+    /* In int64 with overflow checks (an overflow proves nothing either);
+     * widths of 63 and 64 bits bound nothing. m is below 2^31. */
+    if (bw > (is64 ? 62 : 32) || m == 0) return RUN_MAY_MATCH;
+    int64_t v0 = delta_signed(is64, last), md = delta_signed(is64, min_delta), n = (int64_t)m;
+    int64_t top, lo_off = md, hi_off, a, b;
+    if (__builtin_add_overflow(md, (int64_t)((UINT64_C(1) << bw) - 1), &top)) return RUN_MAY_MATCH;
+    hi_off = top;
+    if ((md < 0 && __builtin_mul_overflow(n, md, &lo_off)) ||
+        (top > 0 && __builtin_mul_overflow(n, top, &hi_off)) ||
+        __builtin_add_overflow(v0, lo_off, &a) || __builtin_add_overflow(v0, hi_off, &b))
+        return RUN_MAY_MATCH;
+    if (!is64 && (a < INT32_MIN || b > INT32_MAX)) return RUN_MAY_MATCH;
+    if (a > bound->hi || b < bound->lo) {
+        *fill = (uint64_t)(a > bound->hi ? a : b);
+        return RUN_OUTSIDE;
+    }
+    return a >= bound->lo && b <= bound->hi ? RUN_INSIDE : RUN_MAY_MATCH;
+}
+
+/* delta_run_range where checking pays, counting what it finds: after 64
+ * checks in a row that found no run to pass over, the checks are spaced out
+ * (one, then `idle` runs unchecked, idle growing by one per miss up to
+ * 1024), so a column whose runs never lie outside (values not clustered)
+ * pays a few hundred checks per bound instead of one per run. */
+static int delta_check(pk_delta_bound *b, bool is64, uint64_t last, uint64_t min_delta, int bw,
+                       uint64_t m, uint64_t *fill) {
+    if (b->idle > 0) {
+        b->idle--;
+        return RUN_MAY_MATCH;
+    }
+    int where = delta_run_range(is64, last, min_delta, bw, m, b, fill);
+    if (where == RUN_OUTSIDE) {
+        b->misses = 0;
+        b->runs++;
+        b->skipped += (int64_t)m;
+    } else if (++b->misses > 64) {
+        b->idle = b->misses - 64 < 1024 ? b->misses - 64 : 1024;
+    }
+    return where;
+}
+
+/* The sum (wrapping) of m packed values of bw bits from g (a group start;
+ * g[0..avail) readable and holding them). */
+static uint64_t delta_packed_sum(const pk_kernels *k, const uint8_t *g, size_t avail,
+                                 uint64_t m, int bw) {
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < m && bw > 0;) {
+        union {
+            uint32_t u32[256];
+            uint64_t u64[256];
+        } tmp;
+        uint64_t c = m - i < 256 ? m - i : 256;
+        size_t at = (size_t)(i / 8 * (uint64_t)bw); /* i is a multiple of 256 */
+        if (bw <= 32) {
+            k->unpack32(g + at, avail - at, tmp.u32, (size_t)c, bw);
+            for (uint64_t j = 0; j < c; j++) sum += tmp.u32[j];
+        } else {
+            k->unpack64(g + at, avail - at, tmp.u64, (size_t)c, bw);
+            for (uint64_t j = 0; j < c; j++) sum += tmp.u64[j];
+        }
+        i += c;
+    }
+    return sum;
+}
+
+static void delta_fill(uint8_t *out, size_t w, uint64_t m, uint64_t fill) {
+    if (w == 8) {
+        for (uint64_t j = 0; j < m; j++) pk_store_u64(out + 8 * j, fill);
+    } else {
+        for (uint64_t j = 0; j < m; j++) pk_store_u32(out + 4 * j, (uint32_t)fill);
+    }
+}
+
+/* Passes over m values of the current miniblock (from a group boundary:
+ * whole groups, or fewer values when the request or the stream ends first)
+ * without their running sum: the last value moves by m min deltas plus the
+ * sum of their packed values (the delta_sum kernel over whole groups that
+ * leave it its slack inside the buffer, else unpacked and added), and the m
+ * output slots get `fill`. */
+static void delta_run_skip(pk_delta_decoder *d, const pk_kernels *k, uint64_t m, int bw,
+                           uint8_t *out, size_t w, uint64_t fill) {
+    const uint8_t *g = d->mini_data + d->mini_pos / 8 * (uint64_t)bw;
+    size_t avail = (size_t)(d->end - g), gbytes = 4 * (size_t)bw;
+    uint64_t groups = m / PK_DELTA_GROUP, sum = 0;
+    if (groups > 0 && groups * gbytes + PK_DELTA_KERNEL_SLACK <= avail) {
+        uint8_t width = (uint8_t)bw;
+        sum = k->delta_sum(g, &width, 1, (size_t)groups);
+        g += groups * gbytes;
+        avail -= (size_t)groups * gbytes;
+    } else {
+        groups = 0;
+    }
+    sum += delta_packed_sum(k, g, avail, m - groups * PK_DELTA_GROUP, bw);
+    d->last += m * d->min_delta + sum;
+    delta_fill(out, w, m, fill);
+}
+
 /* Whole blocks, as many as the request and the stream cover, from the start
  * of a block: each block's header (min delta, widths) is parsed here and the
  * block goes to one kernel call, with one bounds check; the decoder's state
@@ -265,7 +382,7 @@ static void delta_groups(pk_delta_decoder *d, const pk_kernels *k, uint64_t grou
  * the decoder at that block's start: the per-miniblock path then reports the
  * error or handles the end. Returns the number of values decoded. */
 static int64_t delta_blocks(pk_delta_decoder *d, const pk_kernels *k, uint8_t *out, int64_t n,
-                            size_t w) {
+                            size_t w, pk_delta_bound *bound) {
     uint64_t bs = d->block_size, minis = d->miniblocks, vpm = d->values_per_mini;
     int64_t want = n < pk_delta_remaining(d) ? n : pk_delta_remaining(d);
     uint64_t blocks = (uint64_t)want / bs, b = 0;
@@ -285,6 +402,27 @@ static int64_t delta_blocks(pk_delta_decoder *d, const pk_kernels *k, uint8_t *o
         uint64_t bytes = bits * vpm / 8;
         if (bad || bytes + PK_DELTA_KERNEL_SLACK > (uint64_t)(end - q) - minis) break;
         uint64_t md = pk_zigzag_decode(zz);
+        if (bound && bound->idle > 0) {
+            bound->idle--; /* delta_check's spacing */
+        } else if (bound) {
+            /* The block's range from its widest miniblock: a block outside
+             * is summed, not decoded; one partly inside goes through the
+             * miniblock path (from its header, left unread here) once some
+             * run of this bound has been passed over: where none ever is
+             * (values not clustered), the miniblocks' checks would only
+             * cost. */
+            int maxbw = 0;
+            for (uint64_t m = 0; m < minis; m++) maxbw = q[m] > maxbw ? q[m] : maxbw;
+            uint64_t fill;
+            int where = delta_check(bound, d->is64, last, md, maxbw, bs, &fill);
+            if (where == RUN_OUTSIDE) {
+                last += bs * md + k->delta_sum(q + minis, q, (size_t)minis, groups);
+                delta_fill(out, w, bs, fill);
+                p = q + minis + bytes;
+                continue;
+            }
+            if (where == RUN_MAY_MATCH && bound->runs > 0) break;
+        }
         if (w == 8) {
             last = k->delta_i64(q + minis, q, (size_t)minis, groups, md, last, out);
         } else {
@@ -300,7 +438,7 @@ static int64_t delta_blocks(pk_delta_decoder *d, const pk_kernels *k, uint8_t *o
 }
 
 static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t *out,
-                               int64_t n, size_t w, plank_error *err) {
+                               int64_t n, size_t w, pk_delta_bound *bound, plank_error *err) {
     PK_RETURN_IF(d->is64 != (w == 8), err, PLANK_ERR_INVALID_ARGUMENT,
                  "DELTA_BINARY_PACKED: %zu-byte read of an INT%d stream", w,
                  d->is64 ? 64 : 32);
@@ -337,7 +475,7 @@ static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t
     }
     while (n > 0) {
         if (!d->in_block && (uint64_t)n >= d->block_size) {
-            int64_t m = delta_blocks(d, k, out, n, w);
+            int64_t m = delta_blocks(d, k, out, n, w, bound);
             out += (size_t)m * w;
             n -= m;
             if (n == 0) break;
@@ -347,9 +485,12 @@ static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t
         int bw = d->widths[d->mini_index];
         uint64_t m = d->values_per_mini - d->mini_pos;
         if (m > (uint64_t)n) m = (uint64_t)n;
-        uint64_t off = d->mini_pos % PK_DELTA_GROUP;
-        if (off == 0 && m >= PK_DELTA_GROUP) {
-            m -= m % PK_DELTA_GROUP;
+        uint64_t off = d->mini_pos % PK_DELTA_GROUP, fill;
+        if (off == 0 && m >= PK_DELTA_GROUP) m -= m % PK_DELTA_GROUP;
+        if (bound && off == 0 &&
+            delta_check(bound, d->is64, d->last, d->min_delta, bw, m, &fill) == RUN_OUTSIDE) {
+            delta_run_skip(d, k, m, bw, out, w, fill);
+        } else if (off == 0 && m >= PK_DELTA_GROUP) {
             delta_groups(d, k, m / PK_DELTA_GROUP, bw, out, w);
         } else {
             /* Up to the next group boundary (or the end of the request). */
@@ -365,12 +506,18 @@ static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t
 
 plank_status pk_delta_read_i32(pk_delta_decoder *d, const struct pk_kernels *k, uint8_t *out,
                                int64_t n, plank_error *err) {
-    return delta_read(d, k, out, n, 4, err);
+    return delta_read(d, k, out, n, 4, NULL, err);
 }
 
 plank_status pk_delta_read_i64(pk_delta_decoder *d, const struct pk_kernels *k, uint8_t *out,
                                int64_t n, plank_error *err) {
-    return delta_read(d, k, out, n, 8, err);
+    return delta_read(d, k, out, n, 8, NULL, err);
+}
+
+plank_status pk_delta_read_bounded(pk_delta_decoder *d, const struct pk_kernels *k,
+                                   uint8_t *out, int64_t n, pk_delta_bound *bound,
+                                   plank_error *err) {
+    return delta_read(d, k, out, n, d->is64 ? 8 : 4, k ? bound : NULL, err);
 }
 
 plank_status pk_delta_skip_k(pk_delta_decoder *d, const struct pk_kernels *k, int64_t n,
@@ -380,7 +527,7 @@ plank_status pk_delta_skip_k(pk_delta_decoder *d, const struct pk_kernels *k, in
     int64_t chunk = (int64_t)(sizeof tmp / w);
     while (n > 0) {
         int64_t m = n < chunk ? n : chunk;
-        PK_FORWARD(delta_read(d, k, (uint8_t *)tmp, m, w, err));
+        PK_FORWARD(delta_read(d, k, (uint8_t *)tmp, m, w, NULL, err));
         n -= m;
     }
     return PLANK_OK;

@@ -25,6 +25,19 @@ plank_status pk_delta_read_i32(pk_delta_decoder *d, const struct pk_kernels *k, 
                                int64_t n, plank_error *err);
 plank_status pk_delta_read_i64(pk_delta_decoder *d, const struct pk_kernels *k, uint8_t *out,
                                int64_t n, plank_error *err);
+/* As pk_delta_read_i32/_i64 (4 or 8 bytes per value as the stream's type),
+ * for a caller that drops every value outside [bound->lo, bound->hi]: a run
+ * whose range (from the value before it, the min delta and the bit width)
+ * lies outside is not decoded, only its packed values summed to carry the
+ * last value on, and its slots get a value of that range instead of their
+ * own (also outside the interval). Runs are whole blocks, checked as the
+ * read reaches them, and the groups of a miniblock read in a piece (a
+ * block partly inside is checked miniblock by miniblock once a run of this
+ * bound has been passed over: bound->runs). The other values are exact.
+ * k NULL: the scalar reference, every value decoded. */
+plank_status pk_delta_read_bounded(pk_delta_decoder *d, const struct pk_kernels *k,
+                                   uint8_t *out, int64_t n, pk_delta_bound *bound,
+                                   plank_error *err);
 /* Decodes and discards n values through the kernels. */
 plank_status pk_delta_skip_k(pk_delta_decoder *d, const struct pk_kernels *k, int64_t n,
                              plank_error *err);

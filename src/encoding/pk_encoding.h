@@ -94,6 +94,16 @@ typedef struct pk_delta_decoder {
     bool in_block;
 } pk_delta_decoder;
 
+/* A filter's interval (pk_delta_read_bounded, pk_decoder_get_fixed_bounded):
+ * values outside [lo, hi] (inclusive, in the column's signed type) are not
+ * wanted. */
+typedef struct pk_delta_bound {
+    int64_t lo, hi;
+    int64_t skipped; /* values passed over, added to by each read */
+    int64_t runs;    /* runs passed over, added to by each read */
+    int64_t misses, idle; /* checks in a row that found none; runs left unchecked */
+} pk_delta_bound;
+
 plank_status pk_delta_init(pk_delta_decoder *d, const uint8_t *buf, size_t len, bool is64,
                            plank_error *err);
 /* Decodes n values as uint64 bit patterns (for INT32, the low 32 bits are the
@@ -212,6 +222,13 @@ plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_
  * moves past all n either way. */
 plank_status pk_decoder_get_fixed_live(pk_decoder *d, int64_t n, uint8_t *out,
                                        const uint8_t *live, int64_t bit, plank_error *err);
+/* pk_decoder_get_fixed for a caller that drops every value outside
+ * [b->lo, b->hi]: DELTA_BINARY_PACKED pages (with kernels) pass over the runs
+ * that cannot hold such a value, as pk_delta_read_bounded does (their slots
+ * hold some other value outside the interval; b->skipped counts them); other
+ * pages decode all n. */
+plank_status pk_decoder_get_fixed_bounded(pk_decoder *d, int64_t n, uint8_t *out,
+                                          pk_delta_bound *b, plank_error *err);
 /* BOOLEAN: decodes n values into bits [bit, bit + n) of out (the Arrow
  * layout), keeping its other bits: PLAIN and RLE pages without a per-value
  * loop (copy_bits kernel, RLE runs as fills). */

@@ -96,6 +96,8 @@ struct plank_column_reader {
     bool dict_mode;           /* see pk_column_reader_set_dict_mode */
     bool view_mode;           /* see pk_column_reader_set_view_mode */
     bool log_runs;            /* see pk_column_reader_set_run_log */
+    bool bounded;             /* see pk_column_reader_set_bound */
+    pk_delta_bound bound;
     const uint8_t *live;      /* see pk_column_reader_set_live (next read only) */
     int64_t live_base;
     pk_buffer runs;           /* the batch's logged runs of codes (int64 pairs) */
@@ -1107,7 +1109,13 @@ static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t
         /* No nulls: slot i is value i, needed only where live says. */
         return pk_decoder_get_fixed_live(&cr->dec, nn, dst, d->live, d->live_base + at, err);
     }
-    PK_FORWARD(pk_decoder_get_fixed(&cr->dec, nn, dst, err));
+    if (cr->bounded) {
+        cr->bound.skipped = 0;
+        PK_FORWARD(pk_decoder_get_fixed_bounded(&cr->dec, nn, dst, &cr->bound, err));
+        cr->counters.values_bound_skipped += cr->bound.skipped;
+    } else {
+        PK_FORWARD(pk_decoder_get_fixed(&cr->dec, nn, dst, err));
+    }
     if (nn < k) kn->spread_fixed(dst, w, (size_t)k, (size_t)nn, validity, at);
     return PLANK_OK;
 }
@@ -1656,6 +1664,14 @@ void pk_column_reader_set_live(plank_column_reader *cr, const uint8_t *live, int
     if (!cr) return;
     cr->live = live;
     cr->live_base = base;
+}
+
+void pk_column_reader_set_bound(plank_column_reader *cr, bool on, int64_t lo, int64_t hi) {
+    if (!cr) return;
+    cr->bounded = on && (cr->type == PLANK_INT32 || cr->type == PLANK_INT64);
+    cr->bound.lo = lo;
+    cr->bound.hi = hi;
+    cr->bound.runs = cr->bound.misses = cr->bound.idle = 0;
 }
 
 void pk_column_reader_set_run_log(plank_column_reader *cr, bool on) {

@@ -179,6 +179,7 @@ int64_t pk_column_reader_rows_left(const plank_column_reader *cr);
 typedef struct pk_column_counters {
     int64_t pages_decoded, pages_decompressed, pages_skipped, dictionaries;
     int64_t bytes_fetched; /* chunk bytes read from the source */
+    int64_t values_bound_skipped; /* values passed over by pk_column_reader_set_bound */
 } pk_column_counters;
 void pk_column_reader_counters(const plank_column_reader *cr, pk_column_counters *out);
 
@@ -214,6 +215,15 @@ int64_t pk_column_reader_fallback_count(const plank_column_reader *cr);
  * gather only those, the others are zero). live must stay valid until that
  * read returns. */
 void pk_column_reader_set_live(plank_column_reader *cr, const uint8_t *live, int64_t base);
+/* For the reads until it is turned off (INT32 and INT64 columns; off by
+ * default): the caller drops every row whose value lies outside [lo, hi]
+ * (inclusive, signed), so a DELTA_BINARY_PACKED run whose range (from its
+ * first value, min delta and bit width) lies outside is passed over without
+ * its running sum, its slots holding another value outside the interval
+ * (pk_decoder_get_fixed_bounded; counted in values_bound_skipped). The
+ * values inside are exact. Not for dictionary mode or a column a caller
+ * reads for its values. */
+void pk_column_reader_set_bound(plank_column_reader *cr, bool on, int64_t lo, int64_t hi);
 /* Dictionary mode: with the log on (off by default), each batch also tells
  * where its codes come from one RLE run of a dictionary page: the slots
  * [first, first + count) of a run all hold the same code, first and count

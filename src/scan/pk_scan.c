@@ -1005,6 +1005,44 @@ static plank_status kept_batch(pk_fstate *f, const pk_fcol *c, size_t w,
  * clearing the rows where it is not TRUE. The step's columns are read at
  * the alive rows' ranges, merged across short gaps; the values read for
  * rows that are not alive are evaluated and ignored. */
+/* The interval [*lo, *hi] a row's value of signed integer filter column k
+ * must lie in for node to be TRUE (a range or IN term on k, or a conjunction
+ * holding some); false when node does not confine it. The column's reader
+ * then passes over DELTA_BINARY_PACKED runs outside it: their rows fail the
+ * step whatever stands in for their values, and a failed row's values are
+ * never read again (kept values serve surviving rows only). */
+static bool step_interval(const pk_bound *b, const pk_bnode *n, int32_t k, int64_t *lo,
+                          int64_t *hi) {
+    const pk_fcol *c = &b->cols[k];
+    if ((c->dom != PK_V_I32 && c->dom != PK_V_I64) || c->is_unsigned || c->int96) return false;
+    if (n->kind == PK_B_TERM && n->col == k) {
+        const pk_term *t = &n->term;
+        if (t->kind == PK_T_RANGE && !t->negate && !t->empty) {
+            *lo = t->lo.i;
+            *hi = t->hi.i;
+            return true;
+        }
+        if (t->kind == PK_T_IN && t->nlist > 0) {
+            *lo = t->list[0].i;
+            *hi = t->list[t->nlist - 1].i;
+            return true;
+        }
+        return false;
+    }
+    if (n->kind != PK_B_AND) return false;
+    bool any = false;
+    int64_t l = INT64_MIN, h = INT64_MAX, a, z;
+    for (int32_t i = 0; i < n->n; i++) {
+        if (!step_interval(b, n->kids[i], k, &a, &z)) continue;
+        any = true;
+        l = a > l ? a : l;
+        h = z < h ? z : h;
+    }
+    *lo = l;
+    *hi = h;
+    return any;
+}
+
 static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t rows,
                              int64_t *left, plank_error *err) {
     uint8_t *alive = s->alive.data;
@@ -1055,6 +1093,11 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         if (f->from_kept) continue;
         f->kept_g = -1;
         st = open_reader(s, k, g, err);
+        if (st == PLANK_OK) {
+            int64_t lo = 0, hi = 0;
+            bool on = !f->codes && step_interval(&s->b, step->node, k, &lo, &hi);
+            pk_column_reader_set_bound(f->cr, on, lo, hi);
+        }
         if (st == PLANK_OK && !dense) st = plank_column_reader_select(f->cr, rr, nr, err);
         if (st == PLANK_OK) {
             /* A single column read whole from uncompressed PLAIN pages:
@@ -1575,6 +1618,7 @@ static void add_counters(plank_scan *s) {
         s->st.pages_decoded += c.pages_decoded;
         s->st.pages_skipped += c.pages_skipped;
         s->st.bytes_read += c.bytes_fetched;
+        s->st.values_skipped_delta += c.values_bound_skipped;
     }
 }
 

@@ -43,6 +43,16 @@ typedef uint64_t (*pk_delta_i64_fn)(const uint8_t *in, const uint8_t *widths, si
                                     size_t groups, uint64_t min_delta, uint64_t last,
                                     uint8_t *out);
 
+/* The sum, wrapping at 64 bits, of the packed values of the miniblocks (as
+ * the delta kernels take them, with the same slack past the last group):
+ * the running value after them is the value before plus their count times
+ * min_delta plus this sum, so a reader that passes over the run needs no
+ * prefix sum and writes nothing. */
+typedef uint64_t (*pk_delta_sum_fn)(const uint8_t *in, const uint8_t *widths, size_t minis,
+                                    size_t groups);
+
+uint64_t pk_delta_sum_scalar(const uint8_t *in, const uint8_t *widths, size_t minis,
+                             size_t groups);
 uint32_t pk_delta_i32_scalar(const uint8_t *in, const uint8_t *widths, size_t minis,
                              size_t groups, uint32_t min_delta, uint32_t last, uint8_t *out);
 uint64_t pk_delta_i64_scalar(const uint8_t *in, const uint8_t *widths, size_t minis,
@@ -52,6 +62,10 @@ uint32_t pk_delta_i32_avx2(const uint8_t *in, const uint8_t *widths, size_t mini
                            size_t groups, uint32_t min_delta, uint32_t last, uint8_t *out);
 uint64_t pk_delta_i64_avx2(const uint8_t *in, const uint8_t *widths, size_t minis,
                            size_t groups, uint64_t min_delta, uint64_t last, uint8_t *out);
+uint64_t pk_delta_sum_avx2(const uint8_t *in, const uint8_t *widths, size_t minis,
+                           size_t groups);
+uint64_t pk_delta_sum_avx512(const uint8_t *in, const uint8_t *widths, size_t minis,
+                             size_t groups);
 uint32_t pk_delta_i32_avx512(const uint8_t *in, const uint8_t *widths, size_t minis,
                              size_t groups, uint32_t min_delta, uint32_t last, uint8_t *out);
 uint64_t pk_delta_i64_avx512(const uint8_t *in, const uint8_t *widths, size_t minis,

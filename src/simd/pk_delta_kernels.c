@@ -126,6 +126,41 @@ PK_INLINE bool all_wider(const uint8_t *widths, size_t minis, int max) {
 fn_SCALAR_RUNS(32)
 fn_SCALAR_RUNS(64)
 
+/* ---- Sums of packed deltas (runs passed over by a bounded read) ---------------------- */
+
+/* The sum of the packed values of `groups` groups of width bw, without the
+ * running sums: where a reader only needs the value after a run. */
+PK_INLINE uint64_t sum_body(const uint8_t *in, size_t groups, const int bw) {
+    uint64_t s = 0;
+    for (size_t g = 0; g < groups; g++, in += 4 * bw) {
+#if defined(__GNUC__)
+#pragma GCC unroll 32
+#endif
+        for (unsigned j = 0; j < 32; j++) s += group_get(in, j, bw);
+    }
+    return s;
+}
+
+typedef uint64_t (*sum_fixed)(const uint8_t *, size_t);
+#define fn_STAMP_SUM(bw)                                                                     \
+    static uint64_t sum_##bw(const uint8_t *in, size_t g) { return sum_body(in, g, bw); }
+PK_BW_ALL(fn_STAMP_SUM)
+#define REF_SUM(bw) sum_##bw,
+static const sum_fixed scalar_sum[65] = {PK_BW_ALL(REF_SUM)};
+
+uint64_t pk_delta_sum_scalar(const uint8_t *in, const uint8_t *widths, size_t minis,
+                             size_t groups) {
+    uint64_t s = 0;
+    for (size_t m = 0; m < minis;) {
+        size_t run = same_width_run(widths, m, minis);
+        int bw = widths[m] <= 64 ? widths[m] : 0;
+        s += scalar_sum[bw](in, groups * run);
+        in += groups * run * 4 * (size_t)bw;
+        m += run;
+    }
+    return s;
+}
+
 /* ---- AVX2 ----------------------------------------------------------------------------- */
 
 #ifdef PK_HAVE_X86_KERNELS
@@ -348,6 +383,46 @@ PK_AVX2_FN uint64_t pk_delta_i64_avx2(const uint8_t *in, const uint8_t *widths, 
     return (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(carry));
 }
 
+/* The sum of `chunks` chunks of 8 values of width bw <= 32 (bw bytes each),
+ * widened to 64-bit lanes as they are added. */
+PK_AVX2_INLINE __m256i s32_chunks(const uint8_t *p, int bw, const dk_regs *r, size_t chunks,
+                                  __m256i acc, const int two) {
+    for (size_t i = 0; i < chunks; i++, p += bw) {
+        __m256i v = dk_unpack(p, r, two);
+        acc = _mm256_add_epi64(acc, _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)));
+        acc = _mm256_add_epi64(acc, _mm256_cvtepu32_epi64(_mm256_extracti128_si256(v, 1)));
+    }
+    return acc;
+}
+
+PK_AVX2_INLINE uint64_t hsum64_avx2(__m256i v) {
+    __m128i x = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return (uint64_t)_mm_cvtsi128_si64(x) + (uint64_t)_mm_extract_epi64(x, 1);
+}
+
+/* Widths 1..32 through the unpack of the INT32 kernel, wider ones the scalar
+ * stamps. */
+PK_AVX2_FN uint64_t pk_delta_sum_avx2(const uint8_t *in, const uint8_t *widths, size_t minis,
+                                      size_t groups) {
+    __m256i acc = _mm256_setzero_si256();
+    uint64_t s = 0;
+    for (size_t m = 0; m < minis;) {
+        size_t run = same_width_run(widths, m, minis);
+        int bw = widths[m] <= 64 ? widths[m] : 0;
+        size_t chunks = groups * run * 4;
+        if (bw > 32) {
+            s += scalar_sum[bw](in, groups * run);
+        } else if (bw > 0) {
+            dk_regs r = dk_setup(bw);
+            acc = r.two ? s32_chunks(in, bw, &r, chunks, acc, 1)
+                        : s32_chunks(in, bw, &r, chunks, acc, 0);
+        }
+        in += chunks * (size_t)bw;
+        m += run;
+    }
+    return s + hsum64_avx2(acc);
+}
+
 /* ---- AVX-512 -------------------------------------------------------------------------- */
 
 #include "pk_unpack_avx512.h"
@@ -512,6 +587,47 @@ PK_AVX512_INLINE __m512i delta_avx512(const uint8_t *in, const uint8_t *widths, 
         out += values * (is64 ? 8 : 4);
     }
     return carry;
+}
+
+/* The sum of `steps` steps of 16 values of width bw (1..30, 32), widened to
+ * 64-bit lanes as they are added. */
+PK_AVX512_INLINE __m512i s32_steps(const uint8_t *p, size_t left, int bw, size_t steps,
+                                   __m512i acc, const int permute, const int fifth) {
+    const pk_f32 f = pk_f32_setup(bw < 32 ? bw : 1);
+    for (size_t i = 0; i < steps; i++, p += 2 * bw, left -= 2 * (size_t)bw) {
+        __m512i v = e32_deltas(&f, p, left, bw, permute, fifth);
+        acc = _mm512_add_epi64(acc, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(v)));
+        acc = _mm512_add_epi64(acc, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(v, 1)));
+    }
+    return acc;
+}
+
+/* Widths 1..30 and 32 through the unpack of the INT32 kernel, 31 the AVX2
+ * steps, wider ones the scalar stamps. */
+PK_AVX512 uint64_t pk_delta_sum_avx512(const uint8_t *in, const uint8_t *widths, size_t minis,
+                                       size_t groups) {
+    __m512i acc = _mm512_setzero_si512();
+    uint64_t s = 0;
+    size_t left = readable_bytes(widths, minis, groups);
+    for (size_t m = 0, run; m < minis; m += run) {
+        run = same_width_run(widths, m, minis);
+        int bw = widths[m] <= 64 ? widths[m] : 0;
+        size_t values = groups * run * PK_DELTA_GROUP, bytes = values / 8 * (size_t)bw;
+        if (bw > 32) {
+            s += scalar_sum[bw](in, groups * run);
+        } else if (bw == 31) {
+            dk_regs r = dk_setup(bw);
+            s += hsum64_avx2(s32_chunks(in, bw, &r, values / 8, _mm256_setzero_si256(), 1));
+        } else if (bw > 0) {
+            size_t steps = values / 16;
+            if (!PK_F32_PERMUTE(bw)) acc = s32_steps(in, left, bw, steps, acc, 0, 0);
+            else if (!PK_F32_FIFTH(bw)) acc = s32_steps(in, left, bw, steps, acc, 1, 0);
+            else acc = s32_steps(in, left, bw, steps, acc, 1, 1);
+        }
+        in += bytes;
+        left -= bytes;
+    }
+    return s + (uint64_t)_mm512_reduce_add_epi64(acc);
 }
 
 PK_AVX512 uint32_t pk_delta_i32_avx512(const uint8_t *in, const uint8_t *widths, size_t minis,

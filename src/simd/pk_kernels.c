@@ -19,6 +19,7 @@ static const pk_kernels pk_kernels_scalar = {
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
     .delta_i32 = pk_delta_i32_scalar,
     .delta_i64 = pk_delta_i64_scalar,
+    .delta_sum = pk_delta_sum_scalar,
     .dict_gather32 = pk_dict_gather32_scalar,
     .dict_gather64 = pk_dict_gather64_scalar,
     .bss_decode = pk_bss_decode_scalar,
@@ -69,6 +70,7 @@ static const pk_kernels pk_kernels_avx2 = {
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
     .delta_i32 = pk_delta_i32_avx2,
     .delta_i64 = pk_delta_i64_avx2,
+    .delta_sum = pk_delta_sum_avx2,
     .dict_gather32 = pk_dict_gather32_avx2,
     .dict_gather64 = pk_dict_gather64_avx2,
     .bss_decode = pk_bss_decode_avx2,
@@ -121,6 +123,7 @@ static const pk_kernels pk_kernels_avx512 = {
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
     .delta_i32 = pk_delta_i32_avx512,
     .delta_i64 = pk_delta_i64_avx512,
+    .delta_sum = pk_delta_sum_avx512,
     .dict_gather32 = pk_dict_gather32_avx512,
     .dict_gather64 = pk_dict_gather64_avx512,
     .bss_decode = pk_bss_decode_avx2,

@@ -74,6 +74,8 @@ typedef struct pk_kernels {
                           uint32_t min_delta, uint32_t last, uint8_t *out);
     uint64_t (*delta_i64)(const uint8_t *in, const uint8_t *widths, size_t minis, size_t groups,
                           uint64_t min_delta, uint64_t last, uint8_t *out);
+    /* The sum of the miniblocks' packed values, no running sum, nothing written. */
+    uint64_t (*delta_sum)(const uint8_t *in, const uint8_t *widths, size_t minis, size_t groups);
     /* out[i] = dict[idx[i]] (4 / 8 bytes); false if an index is >= count (nothing read). */
     bool (*dict_gather32)(const uint8_t *dict, int64_t count, const uint32_t *idx, size_t n,
                           uint8_t *out);

@@ -143,6 +143,7 @@ static void print_stats(const plank_scan *scan) {
     SCAN_STAT(values_decided_by_run);
     SCAN_STAT(values_reused);
     SCAN_STAT(row_groups_masked);
+    SCAN_STAT(values_skipped_delta);
 #undef SCAN_STAT
 }
 
