@@ -73,14 +73,16 @@ static void delta_row(bool is64, int bw, uint8_t *out) {
     ref_delta(&o, v, N, &op, &r);
     printf("DELTA INT%d bw %2d:", is64 ? 64 : 32, bw);
     /* Columns: the stream through each set, then the kernel alone (on N/32
-     * contiguous groups, no block headers) of each non-reference set. The
-     * columns take turns round by round, so a burst of load from another
-     * job slows all of them alike. */
-    int ncol = 2 * nsets - 1;
-    double r_[2 * (PK_SIMD_AVX512 + 2) - 1][ROUNDS];
+     * contiguous groups, no block headers) of each non-reference set, then
+     * the delta_sum kernel (what a bounded read pays for a run it passes
+     * over) of each. The columns take turns round by round, so a burst of
+     * load from another job slows all of them alike. */
+    int ncol = 3 * nsets - 2;
+    double r_[3 * (PK_SIMD_AVX512 + 2) - 2][ROUNDS];
     for (int round = 0; round < ROUNDS; round++) {
         for (int c = 0; c < ncol; c++) {
-            const pk_kernels *k = sets[c < nsets ? c : c - nsets + 1];
+            const pk_kernels *k = sets[c < nsets ? c : c < 2 * nsets - 1 ? c - nsets + 1
+                                                                         : c - 2 * nsets + 2];
             long reps = 0;
             double t0 = now(), t1;
             do {
@@ -90,6 +92,9 @@ static void delta_row(bool is64, int bw, uint8_t *out) {
                     if (is64) pk_delta_read_i64(&d, k, out, N, NULL);
                     else pk_delta_read_i32(&d, k, out, N, NULL);
                     sink += out[N - 1];
+                } else if (c >= 2 * nsets - 1) {
+                    uint8_t w = (uint8_t)bw;
+                    sink += k->delta_sum(o.data, &w, 1, N / 32 - 1);
                 } else {
                     uint8_t w = (uint8_t)bw;
                     if (is64) sink += k->delta_i64(o.data, &w, 1, N / 32 - 1, 3, 0, out);
@@ -103,9 +108,9 @@ static void delta_row(bool is64, int bw, uint8_t *out) {
     }
     for (int c = 0; c < ncol; c++) {
         qsort(r_[c], ROUNDS, sizeof r_[c][0], cmp_double);
-        printf("  %s%s %5.2f/%5.2f", c < nsets ? "" : "kernel-",
-               names[c < nsets ? c : c - nsets + 1], r_[c][ROUNDS / 2] / 1e9,
-               r_[c][ROUNDS - 1] / 1e9);
+        int set = c < nsets ? c : c < 2 * nsets - 1 ? c - nsets + 1 : c - 2 * nsets + 2;
+        printf("  %s%s %5.2f/%5.2f", c < nsets ? "" : c < 2 * nsets - 1 ? "kernel-" : "sum-",
+               names[set], r_[c][ROUNDS / 2] / 1e9, r_[c][ROUNDS - 1] / 1e9);
     }
     printf("\n");
     free(v);
