@@ -84,8 +84,8 @@ static int key_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
 }
 
 int64_t pk_vmeta_find(const pk_vmeta *m, const uint8_t *s, size_t len) {
-    const uint8_t *k;
-    size_t kn;
+    const uint8_t *k = NULL;
+    size_t kn = 0;
     if (m->sorted) {
         uint32_t lo = 0, hi = m->dict_size;
         while (lo < hi) {

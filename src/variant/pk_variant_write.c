@@ -158,8 +158,10 @@ plank_status pk_vw_int(pk_vwriter *w, pk_vtype t, int64_t v, plank_error *err) {
     }
     PK_RETURN_IF(v < lo || v > hi, err, PLANK_ERR_INVALID_ARGUMENT,
                  "variant writer: %lld does not fit a %u-byte integer", (long long)v, size);
+    /* All eight bytes: the first `size` are the value's (little-endian), and
+     * a constant count keeps gcc -O3 from flagging the loop's bound. */
     uint8_t b[8];
-    store_le(b, (uint64_t)v, size);
+    store_le(b, (uint64_t)v, 8);
     return put_primitive(w, t, b, size, err);
 }
 
