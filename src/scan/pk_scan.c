@@ -1001,10 +1001,6 @@ static plank_status kept_batch(pk_fstate *f, const pk_fcol *c, size_t w,
     return PLANK_OK;
 }
 
-/* Runs one step over the alive rows of the row group (rows bits in alive),
- * clearing the rows where it is not TRUE. The step's columns are read at
- * the alive rows' ranges, merged across short gaps; the values read for
- * rows that are not alive are evaluated and ignored. */
 /* The interval [*lo, *hi] a row's value of signed integer filter column k
  * must lie in for node to be TRUE (a range or IN term on k, or a conjunction
  * holding some); false when node does not confine it. The column's reader
@@ -1043,6 +1039,10 @@ static bool step_interval(const pk_bound *b, const pk_bnode *n, int32_t k, int64
     return any;
 }
 
+/* Runs one step over the alive rows of the row group (rows bits in alive),
+ * clearing the rows where it is not TRUE. The step's columns are read at
+ * the alive rows' ranges, merged across short gaps; the values read for
+ * rows that are not alive are evaluated and ignored. */
 static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t rows,
                              int64_t *left, plank_error *err) {
     uint8_t *alive = s->alive.data;
