@@ -6,11 +6,14 @@
 // For each file, ROUNDS rounds; each round takes one sample of every
 // reader, one after the other, so the samples of a round see the same
 // machine load (2 shared cores here):
-//   columns, arrow     plank bench read FILE [--arrow] --repeat 1 --json
-//                      (a new process per sample; the time plank reports:
-//                      open, read every column, close)
-//   physical           bench_physical FILE 1 (decompress every page plus one
-//                      memcpy of the decompressed bytes)
+//   columns, arrow     plank bench read FILE [--arrow] --repeat R --json
+//                      (a new process per sample; the median of the R runs
+//                      plank reports, each: open, read every column, close)
+//   physical           bench_physical FILE R (decompress every page plus one
+//                      memcpy of the decompressed bytes; the median of R)
+// R is PLANK_REPEAT (default 3): the peers answer from warm processes (a
+// warm-up round, then one call per sample), so plank's sample is taken warm
+// too, not from a process's first run (fresh memory, faults).
 //   polars             Polars readParquet, POLARS_MAX_THREADS=1
 //   duckdb             DuckDB threads=1, max() of every column (strlen of strings)
 //   duckdb_select      DuckDB threads=1, SELECT * materialised (not Arrow, see
@@ -30,6 +33,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+const REPEAT = String(Math.max(1, Number(process.env.PLANK_REPEAT ?? 3)));
 
 // ---- the tables ------------------------------------------------------------
 
@@ -163,7 +167,7 @@ const samples = [];
 const meta = {
   date: new Date().toISOString(), commit: git('rev-parse', '--short', 'HEAD'),
   dirty: git('status', '--porcelain', '--untracked-files=no') !== '',
-  sf: process.env.SF ?? null, rounds, warmup, loadavg: os.loadavg().map(x => x.toFixed(2)).join(' '),
+  sf: process.env.SF ?? null, rounds, warmup, repeat: Number(REPEAT), loadavg: os.loadavg().map(x => x.toFixed(2)).join(' '),
   plank, physical, node: process.version,
 };
 record({ meta });
@@ -175,14 +179,14 @@ const duckdb = startPeer('duckdb', {});
 function plankRead(path, extra) {
   // One thread, like the peers (the Arrow stream's default is every core).
   const t = extra.includes('--arrow') ? ['--threads', '1'] : [];
-  const o = execFileSync(plank, ['bench', 'read', path, ...extra, ...t, '--repeat', '1', '--json'],
+  const o = execFileSync(plank, ['bench', 'read', path, ...extra, ...t, '--repeat', REPEAT, '--json'],
                          { encoding: 'utf8', maxBuffer: 1 << 26 });
   const r = JSON.parse(o.trim().split('\n').pop());
   return { seconds: r.median_seconds, rows: r.rows, checksum: r.checksum, slots: r.slots,
            bytes: r.decoded_bytes };
 }
 function physicalRead(path) {
-  const r = JSON.parse(execFileSync(physical, [path, '1'], { encoding: 'utf8' }).trim());
+  const r = JSON.parse(execFileSync(physical, [path, REPEAT], { encoding: 'utf8' }).trim());
   return { seconds: r.median_seconds, rows: r.rows, checksum: r.checksum,
            bytes: r.decompressed_bytes };
 }
