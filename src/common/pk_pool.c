@@ -26,6 +26,8 @@ struct pk_pool {
     pthread_cond_t wake;        /* a new loop, or shutdown */
     pthread_cond_t idle;        /* a worker left the current loop */
     uint64_t generation;        /* of the loop being run; under mu */
+    uint64_t ended;             /* the generation whose loop has returned: no worker
+                                   joins it (under mu) */
     int32_t busy;               /* workers inside the current loop; under mu */
     bool stop;                  /* under mu */
     /* the current loop: written under mu before generation changes */
@@ -48,7 +50,10 @@ static void *worker_main(void *arg) {
     uint64_t seen = 0;
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (!p->stop && p->generation == seen) pthread_cond_wait(&p->wake, &p->mu);
+        /* A worker that wakes after its loop returned must not join it: it
+         * would read the next loop's counter with this one's count. */
+        while (!p->stop && (p->generation == seen || p->generation == p->ended))
+            pthread_cond_wait(&p->wake, &p->mu);
         if (p->stop) break;
         seen = p->generation;
         p->busy++;
@@ -130,9 +135,12 @@ void pk_pool_run(pk_pool *p, int64_t count, void (*fn)(void *ctx, int64_t i), vo
     pthread_mutex_unlock(&p->mu);
     take_indices(p);
     /* Every index is taken; wait for the workers still running one. A
-     * worker that wakes only now finds the counter past the end and leaves
-     * at once (the next loop has not been published: we hold the caller). */
+     * worker that wakes after this finds the loop ended and does not join
+     * it: had it joined, the next loop's reset counter could hand it an
+     * index below this loop's count but past the next one's (test_common
+     * caught one in CI under ASan). */
     pthread_mutex_lock(&p->mu);
     while (p->busy > 0) pthread_cond_wait(&p->idle, &p->mu);
+    p->ended = p->generation;
     pthread_mutex_unlock(&p->mu);
 }
