@@ -439,6 +439,24 @@ static void check_bytes(plank_encoding enc, plank_physical_type type, int32_t tl
                 ok = pk_decoder_get_fixed(&d, (int64_t)m, fixed, &err) == PLANK_OK;
                 for (size_t j = 0; ok && j < m; j++)
                     bad += memcmp(fixed + j * (size_t)tlen, s[i + j], (size_t)tlen) != 0;
+            } else if (ref_below(&cr, 3) == 0) {
+                /* Only the values whose bit is set, packed (the others are
+                 * built for the next one's prefix, then overwritten). */
+                uint8_t keep[8] = {0};
+                for (size_t j = 0; j < m; j++)
+                    if (ref_below(&cr, 3)) keep[j >> 3] |= (uint8_t)(1u << (j & 7));
+                data.size = 0;
+                int64_t kept = -1;
+                ok = pk_decoder_get_binary_keep(&d, (int64_t)m, keep, &data, ends, &kept, &err) ==
+                     PLANK_OK;
+                int64_t st = 0, c = 0;
+                for (size_t j = 0; ok && j < m; j++) {
+                    if (!(keep[j >> 3] >> (j & 7) & 1)) continue;
+                    bad += (size_t)(ends[c] - st) != len[i + j] ||
+                           (len[i + j] && memcmp(data.data + st, s[i + j], len[i + j]) != 0);
+                    st = ends[c++];
+                }
+                bad += ok && kept != c;
             } else {
                 data.size = 0;
                 ok = pk_decoder_get_binary(&d, (int64_t)m, &data, ends, &err) == PLANK_OK;

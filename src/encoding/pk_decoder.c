@@ -104,8 +104,8 @@ void pk_decoder_release(pk_decoder *d) {
     /* Length arrays hold num_values + 1 entries (never a zero-size block). */
     size_t n = d->num_values > 0 ? (size_t)d->num_values + 1 : 1;
     if (!d->keep) {
-        pk_free(d->alloc, d->lengths, n * sizeof(int64_t));
-        pk_free(d->alloc, d->prefixes, n * sizeof(int64_t));
+        pk_free(d->alloc, d->lengths, n * sizeof(uint32_t));
+        pk_free(d->alloc, d->prefixes, n * sizeof(uint32_t));
     }
     d->lengths = d->prefixes = NULL;
     pk_buffer_reset(&d->last);
@@ -115,20 +115,20 @@ void pk_decoder_release(pk_decoder *d) {
  * INT32 lengths from [buf, end) into a new array; *after is the end of the
  * stream. */
 static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint8_t *end,
-                                   const char *what, int64_t **lengths_out, pk_buffer *kept,
+                                   const char *what, uint32_t **lengths_out, pk_buffer *kept,
                                    const uint8_t **after, plank_error *err) {
     pk_delta_decoder dd;
     PK_FORWARD(pk_delta_init(&dd, buf, (size_t)(end - buf), false, err));
     PK_RETURN_IF(dd.total_values != d->num_values, err, PLANK_ERR_CORRUPT,
                  "%s: DELTA header has %lld values, the page has %lld", what,
                  (long long)dd.total_values, (long long)d->num_values);
-    PK_RETURN_IF((uint64_t)d->num_values >= SIZE_MAX / sizeof(int64_t), err,
+    PK_RETURN_IF((uint64_t)d->num_values >= SIZE_MAX / sizeof(uint32_t), err,
                  PLANK_ERR_OUT_OF_MEMORY, "%s: too many values", what);
-    size_t bytes = ((size_t)d->num_values + 1) * sizeof(int64_t);
-    int64_t *a;
+    size_t bytes = ((size_t)d->num_values + 1) * sizeof(uint32_t);
+    uint32_t *a;
     if (d->keep) {
         PK_FORWARD(pk_buffer_resize(kept, bytes, err));
-        a = (int64_t *)(void *)kept->data;
+        a = (uint32_t *)(void *)kept->data;
     } else {
         a = pk_malloc(d->alloc, bytes);
     }
@@ -138,24 +138,16 @@ static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint
     /* The decoder's kernels when given at init (pk_decoder_init_k), else
      * the scalar ones (valid at every level). */
     const pk_kernels *k = d->kernels ? d->kernels : pk_kernels_for(PK_SIMD_SCALAR);
-    uint32_t tmp[256];
-    for (int64_t i = 0; i < d->num_values;) {
-        int64_t m = d->num_values - i < 256 ? d->num_values - i : 256;
-        PK_FORWARD(pk_delta_read_i32(&dd, k, (uint8_t *)tmp, m, err));
-        /* Widened without a branch per value (a loop the compiler
-         * vectorises); a negative length (INT32: anything above INT32_MAX)
-         * is looked for only when the chunk has one. */
-        uint32_t any = 0;
-        for (int64_t j = 0; j < m; j++) {
-            any |= tmp[j];
-            a[i + j] = (int64_t)tmp[j];
-        }
-        for (int64_t j = 0; any > (uint32_t)INT32_MAX && j < m; j++)
-            PK_RETURN_IF(tmp[j] > (uint32_t)INT32_MAX, err, PLANK_ERR_CORRUPT,
-                         "%s: value %lld has negative length %lld", what, (long long)(i + j),
-                         (long long)(int32_t)tmp[j]);
-        i += m;
-    }
+    PK_FORWARD(pk_delta_read_i32(&dd, k, (uint8_t *)a, d->num_values, err));
+    /* A negative length (INT32: anything above INT32_MAX) is looked for
+     * value by value only when the page has one (a loop the compiler
+     * vectorises finds out). */
+    uint32_t any = 0;
+    for (int64_t i = 0; i < d->num_values; i++) any |= a[i];
+    for (int64_t i = 0; any > (uint32_t)INT32_MAX && i < d->num_values; i++)
+        PK_RETURN_IF(a[i] > (uint32_t)INT32_MAX, err, PLANK_ERR_CORRUPT,
+                     "%s: value %lld has negative length %lld", what, (long long)i,
+                     (long long)(int32_t)a[i]);
     return pk_delta_end(&dd, after, err);
 }
 
@@ -178,13 +170,25 @@ static plank_status init_delta_byte_array(pk_decoder *d, plank_error *err) {
     PK_FORWARD(decode_lengths(d, suffixes, d->end, what, &d->lengths,
                               d->keep ? &d->keep->lengths : NULL, &d->bytes, err));
     PK_FORWARD(check_byte_section(d, what, err));
-    /* Validate the prefix chain now so that gets cannot fail half way. */
+    /* Validate the prefix chain now so that gets cannot fail half way: first
+     * without a branch per value (loops the compiler vectorises; each length
+     * is below 2^31, so no sum overflows), then, only when something is
+     * wrong, value by value for the message. */
+    const uint32_t *pre = d->prefixes, *len = d->lengths;
+    int64_t nv = d->num_values;
+    unsigned bad = nv > 0 && pre[0] > 0;
+    for (int64_t i = 1; i < nv; i++) bad |= pre[i] > pre[i - 1] + len[i - 1];
+    if (d->width > 0)
+        for (int64_t i = 0; i < nv; i++) bad |= pre[i] + len[i] != (uint32_t)d->width;
+    else
+        for (int64_t i = 0; i < nv; i++) bad |= pre[i] + len[i] > (uint32_t)INT32_MAX;
+    if (!bad) return PLANK_OK;
     int64_t prev = 0;
     for (int64_t i = 0; i < d->num_values; i++) {
-        PK_RETURN_IF(d->prefixes[i] > prev, err, PLANK_ERR_CORRUPT,
+        PK_RETURN_IF((int64_t)d->prefixes[i] > prev, err, PLANK_ERR_CORRUPT,
                      "%s: value %lld has prefix length %lld, the previous value has %lld bytes",
                      what, (long long)i, (long long)d->prefixes[i], (long long)prev);
-        prev = d->prefixes[i] + d->lengths[i];
+        prev = (int64_t)d->prefixes[i] + d->lengths[i];
         PK_RETURN_IF(prev > INT32_MAX, err, PLANK_ERR_CORRUPT,
                      "%s: value %lld is %lld bytes long", what, (long long)i, (long long)prev);
         PK_RETURN_IF(d->width > 0 && prev != d->width, err, PLANK_ERR_CORRUPT,
@@ -253,7 +257,7 @@ static plank_status init_encoding(pk_decoder *d, plank_error *err) {
                                   d->keep ? &d->keep->lengths : NULL, &d->bytes, err));
         PK_FORWARD(check_byte_section(d, ename, err));
         for (int64_t i = 0; d->width > 0 && i < d->num_values; i++)
-            PK_RETURN_IF(d->lengths[i] != d->width, err, PLANK_ERR_CORRUPT,
+            PK_RETURN_IF(d->lengths[i] != (uint32_t)d->width, err, PLANK_ERR_CORRUPT,
                          "%s: value %lld is %lld bytes long, the column's values are %d", ename,
                          (long long)i, (long long)d->lengths[i], (int)d->width);
         return PLANK_OK;
@@ -388,49 +392,142 @@ static size_t dlba_span(const pk_decoder *d, int64_t n) {
  * one's prefix is in it) but the output does not advance past it: the next
  * value is built over it, its prefix already in place. Returns the values
  * whose ends were written (all n without keep). */
-static int64_t dba_run(pk_decoder *d, int64_t n, uint8_t *dst, const uint8_t *dst_end,
-                       int64_t *ends, int64_t base, const uint8_t *keep) {
-    const uint8_t *prev = d->last.data;
-    size_t prev_len = d->last.size;
-    uint8_t *o = dst;
-    int64_t c = 0;
-    for (int64_t i = 0; i < n; i++, d->pos++) {
-        size_t pre = (size_t)d->prefixes[d->pos], suf = (size_t)d->lengths[d->pos];
-        if (pre <= 16 && suf <= 16 && (size_t)(d->end - d->p) >= 16 &&
-            (size_t)(dst_end - o) >= pre + 16) {
-            /* Short values (the common case): whole 16-byte moves instead
-             * of two calls, each loaded before it is stored (the prefix's
-             * source may overlap its destination), bounded by the page and
-             * the destination. d->last has 64 bytes of padding. */
-            uint8_t a[16], b[16];
-            memcpy(a, prev, 16);
-            memcpy(o, a, 16);
-            memcpy(b, d->p, 16);
-            memcpy(o + pre, b, 16);
-        } else {
-            if (pre && o != prev) memcpy(o, prev, pre); /* o == prev: in place already */
-            if (suf) memcpy(o + pre, d->p, suf);
-        }
-        d->p += suf;
-        prev = o;
-        prev_len = pre + suf;
+/* The 16-byte register form of a value of at most 16 bytes (the bytes past
+ * its length unspecified), and the mask of its first pre bytes: 16 bytes of
+ * dba_masks from byte 16 - pre. */
+#if defined(__GNUC__)
+typedef uint8_t dba_reg __attribute__((vector_size(16)));
+#else
+typedef struct {
+    uint64_t w[2];
+} dba_reg;
+#endif
+static const uint8_t dba_masks[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+/* r's first pre bytes followed by s's others. */
+static inline dba_reg dba_blend(dba_reg r, dba_reg s, size_t pre) {
+    dba_reg m;
+    memcpy(&m, dba_masks + 16 - pre, sizeof m);
+#if defined(__GNUC__)
+    return (r & m) | (s & ~m);
+#else
+    for (int i = 0; i < 2; i++) r.w[i] = (r.w[i] & m.w[i]) | (s.w[i] & ~m.w[i]);
+    return r;
+#endif
+}
+
+/* The state of a run of DELTA_BYTE_ARRAY values being built. */
+typedef struct {
+    const uint32_t *pres, *sufs; /* lengths of the run's values */
+    const uint8_t *p;           /* the next suffix */
+    const uint8_t *page, *page_end;
+    uint8_t *o;                 /* where the next value goes */
+    const uint8_t *dst_end;
+    int64_t c;                  /* values output */
+    dba_reg r;                  /* the previous value, when at most 16 bytes */
+} dba_state;
+
+/* Values from i on while each is at most 16 bytes, with room for 16-byte
+ * moves; returns the first value it did not build. Each value is built in
+ * a register (the previous one's prefix bytes, the rest from a 16-byte load
+ * that starts pre bytes before the suffix, inside the page since the length
+ * sections come first) and stored once. Building it in memory instead reads
+ * the prefix back right after the previous value's stores, which the store
+ * buffer cannot forward: a stall of a dozen cycles per value, most of the
+ * decode of short strings. No call in the loop, so the register is not
+ * spilled around one. */
+static inline int64_t dba_short(dba_state *st, int64_t i, int64_t n, int64_t *ends, int64_t base,
+                                const uint8_t *dst, const uint8_t *keep) {
+    const uint32_t *pres = st->pres, *sufs = st->sufs;
+    const uint8_t *p = st->p, *page = st->page, *page_end = st->page_end;
+    const uint8_t *dst_end = st->dst_end;
+    uint8_t *o = st->o;
+    int64_t c = st->c;
+    dba_reg r = st->r;
+    for (; i < n; i++) {
+        size_t pre = (size_t)pres[i], suf = (size_t)sufs[i], len = pre + suf;
+        if (len > 16 || (size_t)(p - page) < pre || (size_t)(page_end - p) < 16 ||
+            (size_t)(dst_end - o) < 16)
+            break;
+        dba_reg sv;
+        memcpy(&sv, p - pre, sizeof sv);
+        r = dba_blend(r, sv, pre);
+        memcpy(o, &r, sizeof r);
+        p += suf;
         int64_t kb = keep ? pk_bit_get(keep, i) : 1;
-        o += prev_len & (size_t)-kb;
+        o += len & (size_t)-kb;
         if (ends) ends[c] = base + (int64_t)(o - dst);
         c += kb;
     }
-    if (n > 0) {
-        if (prev_len) memmove(d->last.data, prev, prev_len);
-        d->last.size = prev_len;
+    st->p = p;
+    st->o = o;
+    st->c = c;
+    st->r = r;
+    return i;
+}
+
+static int64_t dba_run(pk_decoder *d, int64_t n, uint8_t *dst, const uint8_t *dst_end,
+                       int64_t *ends, int64_t base, const uint8_t *keep) {
+    if (n <= 0) return 0;
+    /* The decoder's state in locals: the stores to dst could alias it, which
+     * would reload it for every value. */
+    dba_state st = {.pres = d->prefixes + d->pos,
+                    .sufs = d->lengths + d->pos,
+                    .p = d->p,
+                    .page = d->start,
+                    .page_end = d->end,
+                    .o = dst,
+                    .dst_end = dst_end};
+    /* d->last has 64 bytes of padding. */
+    memcpy(&st.r, d->last.data, sizeof st.r);
+    const uint8_t *prev = d->last.data;
+    size_t prev_len = d->last.size;
+    for (int64_t i = 0; i < n; i++) {
+        if (prev_len <= 16) {
+            int64_t j = dba_short(&st, i, n, ends, base, dst, keep);
+            if (j > i) {
+                /* The last value built, where the output stands or (when
+                 * the output did not advance past it) over it. */
+                size_t len = (size_t)st.pres[j - 1] + st.sufs[j - 1];
+                prev_len = len;
+                prev = keep && !pk_bit_get(keep, j - 1) ? st.o : st.o - len;
+                i = j;
+                if (i == n) break;
+            }
+        }
+        /* One value the short path cannot build (long, or near the end of
+         * the page or of the output). */
+        size_t pre = (size_t)st.pres[i], suf = (size_t)st.sufs[i], len = pre + suf;
+        uint8_t *o = st.o;
+        if (pre && o != prev) memmove(o, prev, pre); /* o == prev: in place already */
+        if (suf) memcpy(o + pre, st.p, suf);
+        st.p += suf;
+        prev = o;
+        prev_len = len;
+        if (len <= 16) {
+            /* Back to the register; only the value's own bytes are read. */
+            uint8_t t[16] = {0};
+            memcpy(t, o, len);
+            memcpy(&st.r, t, sizeof st.r);
+        }
+        int64_t kb = keep ? pk_bit_get(keep, i) : 1;
+        st.o += len & (size_t)-kb;
+        if (ends) ends[st.c] = base + (int64_t)(st.o - dst);
+        st.c += kb;
     }
-    return c;
+    d->p = st.p;
+    d->pos += n;
+    if (prev_len) memmove(d->last.data, prev, prev_len);
+    d->last.size = prev_len;
+    return st.c;
 }
 
 /* Reserves d->last for the last of the next n values. */
 static plank_status dba_reserve_last(pk_decoder *d, int64_t n, plank_error *err) {
     if (n == 0) return PLANK_OK;
     int64_t j = d->pos + n - 1;
-    return pk_buffer_reserve(&d->last, (size_t)(d->prefixes[j] + d->lengths[j]), err);
+    return pk_buffer_reserve(&d->last, (size_t)d->prefixes[j] + d->lengths[j], err);
 }
 
 /* DELTA_BYTE_ARRAY: builds the next value in d->last (prefix of the previous
@@ -456,7 +553,7 @@ static plank_status dba_skip(pk_decoder *d, int64_t n, plank_error *err) {
     int64_t first = d->pos, last = first + n - 1;
     size_t span = 0;
     for (int64_t i = first; i <= last; i++) span += (size_t)d->lengths[i];
-    size_t len = (size_t)(d->prefixes[last] + d->lengths[last]);
+    size_t len = (size_t)d->prefixes[last] + d->lengths[last];
     PK_FORWARD(pk_buffer_resize(&d->last, len, err));
     const uint8_t *q = d->p + span;
     size_t need = len;
@@ -904,7 +1001,7 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
     if (d->kernels && d->encoding == PLANK_ENC_DELTA_BYTE_ARRAY) {
         size_t total = 0;
         for (int64_t i = 0; i < n; i++)
-            total += (size_t)(d->prefixes[d->pos + i] + d->lengths[d->pos + i]);
+            total += (size_t)d->prefixes[d->pos + i] + d->lengths[d->pos + i];
         PK_FORWARD(dba_reserve_last(d, n, err));
         PK_FORWARD(pk_buffer_reserve(data, base + total, err));
         c = dba_run(d, n, data->data + base, data->data + data->capacity, ends,
@@ -914,6 +1011,9 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
         *kept = c;
         return PLANK_OK;
     }
+    /* Allocated even when every value is empty: the compaction writes the
+     * padding after the values. */
+    PK_FORWARD(pk_buffer_reserve(data, base, err));
     for (int64_t i = 0; i < n; i++) {
         const uint8_t *v;
         size_t vlen;

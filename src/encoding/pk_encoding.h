@@ -159,8 +159,8 @@ typedef struct pk_decoder {
     pk_rle_decoder rle;        /* dictionary indices, RLE booleans */
     pk_delta_decoder delta;    /* DELTA_BINARY_PACKED values */
     /* DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY: lengths decoded at init */
-    int64_t *lengths;          /* suffix lengths (or lengths) */
-    int64_t *prefixes;         /* prefix lengths (DELTA_BYTE_ARRAY) */
+    uint32_t *lengths;         /* suffix lengths (or lengths), each below 2^31 */
+    uint32_t *prefixes;        /* prefix lengths (DELTA_BYTE_ARRAY), each below 2^31 */
     const uint8_t *bytes;      /* the concatenated bytes section */
     pk_buffer last;            /* previous value (DELTA_BYTE_ARRAY) */
     const struct pk_kernels *kernels; /* fast paths; NULL (as left by pk_decoder_init):
