@@ -31,7 +31,8 @@ typedef struct pk_step {
     pk_bnode *node;          /* what the step evaluates (an AND of its conjuncts) */
     int32_t ncols;
     int32_t *cols;           /* filter column slots it reads */
-    bool multi;              /* more than one column: after the single-column steps */
+    bool multi;              /* more than one column: after the single-column steps
+                                until measured */
     bool dict;               /* one column (not boolean): evaluated on dictionary codes */
     /* measured: time, values evaluated and values passed (for ordering) */
     double ns, values, passed;
@@ -355,7 +356,7 @@ static bool all_dictionary_pages(const plank_column_chunk_info *ci);
 /* Ranks the steps not measured yet (in ns per value over the fraction
  * removed, as step_rank): a value of a fixed-width column or a dictionary
  * code costs about 1 ns to decode and compare, a byte string about 8, and
- * multi-column steps run last whatever their rank. */
+ * multi-column steps run last until measured (runs_after). */
 static void estimate_steps(plank_scan *s, int32_t g, const pk_colstat *cs) {
     for (int32_t i = 0; i < s->nsteps; i++) {
         pk_step *p = &s->steps[i];
@@ -376,13 +377,22 @@ static void estimate_steps(plank_scan *s, int32_t g, const pk_colstat *cs) {
     }
 }
 
+/* Whether step a runs after step b. Multi-column steps wait for the
+ * single-column ones until both are measured: a guess that one is cheap
+ * would read two columns whole. Measured, the ranks decide: where every
+ * value is decoded whatever the rows alive (DELTA pages), a column compare
+ * that removes more rows runs before a string step, which then copies and
+ * compares fewer strings. */
+static bool runs_after(const pk_step *a, const pk_step *b) {
+    if ((a->values <= 0 || b->values <= 0) && a->multi != b->multi) return a->multi;
+    return step_rank(a) > step_rank(b);
+}
+
 static void order_steps(plank_scan *s) {
     for (int32_t i = 1; i < s->nsteps; i++) {
         pk_step x = s->steps[i];
         int32_t j = i;
-        while (j > 0 && (s->steps[j - 1].multi > x.multi ||
-                         (s->steps[j - 1].multi == x.multi &&
-                          step_rank(&s->steps[j - 1]) > step_rank(&x)))) {
+        while (j > 0 && runs_after(&s->steps[j - 1], &x)) {
             s->steps[j] = s->steps[j - 1];
             j--;
         }
