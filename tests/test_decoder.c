@@ -597,6 +597,16 @@ static void test_delta_strings_known(void) {
 
     pk_decoder d;
     plank_error err;
+    /* The same page as FIXED_LEN_BYTE_ARRAY(6) (its first value is shorter)
+     * and (4) (its third is longer). */
+    CHECK(pk_decoder_init(&d, PLANK_ENC_DELTA_BYTE_ARRAY, PLANK_FIXED_LEN_BYTE_ARRAY, 6, dba,
+                          sizeof dba, 4, NULL, NULL, &err) == PLANK_ERR_CORRUPT);
+    CHECK_MSG(strstr(err.message, "value 0 is 4 bytes long, the column's values are 6") != NULL,
+              "%s", err.message);
+    CHECK(pk_decoder_init(&d, PLANK_ENC_DELTA_BYTE_ARRAY, PLANK_FIXED_LEN_BYTE_ARRAY, 4, dba,
+                          sizeof dba, 4, NULL, NULL, &err) == PLANK_ERR_CORRUPT);
+    CHECK_MSG(strstr(err.message, "value 2 is 6 bytes long, the column's values are 4") != NULL,
+              "%s", err.message);
     /* Prefix length larger than the previous value: prefixes 0,5 (first 0,
      * delta 5 = zigzag 10, width 0), suffixes 1,1 (first 1 = zigzag 2, min 0). */
     const uint8_t badprefix[] = {0x80, 0x01, 4, 2, 0, 10, 0, 0, 0, 0,

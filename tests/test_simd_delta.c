@@ -515,6 +515,28 @@ static void test_byte_arrays(void) {
         check_bytes(PLANK_ENC_DELTA_BYTE_ARRAY, PLANK_FIXED_LEN_BYTE_ARRAY, 5,
                     (const char *const *)s, len, ns[k], k + 100);
     }
+    /* One value of 3 bytes among FIXED_LEN_BYTE_ARRAY(5) ones, at every
+     * place: an error naming it, at every level. */
+    for (size_t at = 0; at < 40; at++) {
+        size_t was = len[at];
+        len[at] = 3;
+        ref_out o = {0};
+        ref_rng rr = {at};
+        ref_delta_byte_array(&o, (const char *const *)s, len, 40, &rr);
+        char want[64];
+        snprintf(want, sizeof want, "value %zu is 3 bytes long", at);
+        for (int si = 0; si < nsets; si++) {
+            pk_decoder d;
+            plank_error err = {0};
+            CHECK_MSG(pk_decoder_init_k(&d, PLANK_ENC_DELTA_BYTE_ARRAY, PLANK_FIXED_LEN_BYTE_ARRAY,
+                                        5, o.data, o.size, 40, NULL, sets[si],
+                                        pk_default_allocator(), &err) == PLANK_ERR_CORRUPT &&
+                          strstr(err.message, want) != NULL,
+                      "short value %zu %s: %s", at, set_name(sets[si]), err.message);
+        }
+        free(o.data);
+        len[at] = was;
+    }
     for (size_t i = 0; i < N; i++) free(s[i]);
     free(s);
     free(len);

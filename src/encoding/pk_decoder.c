@@ -151,15 +151,21 @@ static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint
     return pk_delta_end(&dd, after, err);
 }
 
-/* Checks the DELTA_LENGTH lengths fit in the bytes after the length stream. */
-static plank_status check_byte_section(pk_decoder *d, const char *what, plank_error *err) {
-    uint64_t sum = 0;
-    for (int64_t i = 0; i < d->num_values; i++) sum += (uint64_t)d->lengths[i];
+/* Checks that lengths adding up to sum fit in the bytes section, and moves
+ * to its start. */
+static plank_status bytes_fit(pk_decoder *d, const char *what, uint64_t sum, plank_error *err) {
     PK_RETURN_IF(sum > (uint64_t)(d->end - d->bytes), err, PLANK_ERR_CORRUPT,
                  "%s: lengths add up to %llu bytes, %zu remain in the page", what,
                  (unsigned long long)sum, (size_t)(d->end - d->bytes));
     d->p = d->bytes;
     return PLANK_OK;
+}
+
+/* Checks the DELTA_LENGTH lengths fit in the bytes after the length stream. */
+static plank_status check_byte_section(pk_decoder *d, const char *what, plank_error *err) {
+    uint64_t sum = 0;
+    for (int64_t i = 0; i < d->num_values; i++) sum += (uint64_t)d->lengths[i];
+    return bytes_fit(d, what, sum, err);
 }
 
 static plank_status init_delta_byte_array(pk_decoder *d, plank_error *err) {
@@ -169,19 +175,28 @@ static plank_status init_delta_byte_array(pk_decoder *d, plank_error *err) {
                               d->keep ? &d->keep->prefixes : NULL, &suffixes, err));
     PK_FORWARD(decode_lengths(d, suffixes, d->end, what, &d->lengths,
                               d->keep ? &d->keep->lengths : NULL, &d->bytes, err));
-    PK_FORWARD(check_byte_section(d, what, err));
     /* Validate the prefix chain now so that gets cannot fail half way: first
-     * without a branch per value (loops the compiler vectorises; each length
-     * is below 2^31, so no sum overflows), then, only when something is
-     * wrong, value by value for the message. */
+     * in one pass without a branch per value (a loop the compiler vectorises;
+     * each length is below 2^31, so no sum overflows), which also adds up the
+     * suffixes for the bytes section; then, only when something is wrong,
+     * value by value for the message. */
     const uint32_t *pre = d->prefixes, *len = d->lengths;
     int64_t nv = d->num_values;
+    uint32_t lim = d->width > 0 ? (uint32_t)d->width : (uint32_t)INT32_MAX;
+    bool exact = d->width > 0;
     unsigned bad = nv > 0 && pre[0] > 0;
-    for (int64_t i = 1; i < nv; i++) bad |= pre[i] > pre[i - 1] + len[i - 1];
-    if (d->width > 0)
-        for (int64_t i = 0; i < nv; i++) bad |= pre[i] + len[i] != (uint32_t)d->width;
-    else
-        for (int64_t i = 0; i < nv; i++) bad |= pre[i] + len[i] > (uint32_t)INT32_MAX;
+    uint64_t sum = 0;
+    for (int64_t i = 0; i + 1 < nv; i++) {
+        uint32_t t = pre[i] + len[i];
+        bad |= (pre[i + 1] > t) | (t > lim) | (exact & (t != lim));
+        sum += len[i];
+    }
+    if (nv > 0) {
+        uint32_t t = pre[nv - 1] + len[nv - 1];
+        bad |= (t > lim) | (exact & (t != lim));
+        sum += len[nv - 1];
+    }
+    PK_FORWARD(bytes_fit(d, what, sum, err));
     if (!bad) return PLANK_OK;
     int64_t prev = 0;
     for (int64_t i = 0; i < d->num_values; i++) {
