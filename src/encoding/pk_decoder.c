@@ -186,16 +186,20 @@ static plank_status init_delta_byte_array(pk_decoder *d, plank_error *err) {
     bool exact = d->width > 0;
     unsigned bad = nv > 0 && pre[0] > 0;
     uint64_t sum = 0;
+    unsigned longer = 0; /* a compare, not a maximum: SSE2 has no unsigned max */
     for (int64_t i = 0; i + 1 < nv; i++) {
         uint32_t t = pre[i] + len[i];
         bad |= (pre[i + 1] > t) | (t > lim) | (exact & (t != lim));
+        longer |= t > 16;
         sum += len[i];
     }
     if (nv > 0) {
         uint32_t t = pre[nv - 1] + len[nv - 1];
         bad |= (t > lim) | (exact & (t != lim));
+        longer |= t > 16;
         sum += len[nv - 1];
     }
+    d->short_values = !longer;
     PK_FORWARD(bytes_fit(d, what, sum, err));
     if (!bad) return PLANK_OK;
     int64_t prev = 0;
@@ -440,20 +444,22 @@ typedef struct {
     uint8_t *o;                 /* where the next value goes */
     const uint8_t *dst_end;
     int64_t c;                  /* values output */
-    dba_reg r;                  /* the previous value, when at most 16 bytes */
+    dba_reg r;                  /* the previous value's first 16 bytes */
 } dba_state;
 
-/* Values from i on while each is at most 16 bytes, with room for 16-byte
- * moves; returns the first value it did not build. Each value is built in
- * a register (the previous one's prefix bytes, the rest from a 16-byte load
- * that starts pre bytes before the suffix, inside the page since the length
- * sections come first) and stored once. Building it in memory instead reads
- * the prefix back right after the previous value's stores, which the store
- * buffer cannot forward: a stall of a dozen cycles per value, most of the
- * decode of short strings. No call in the loop, so the register is not
- * spilled around one. */
-static inline int64_t dba_short(dba_state *st, int64_t i, int64_t n, int64_t *ends, int64_t base,
-                                const uint8_t *dst, const uint8_t *keep) {
+/* Values from i on while each one's prefix is at most 16 bytes, with room
+ * for 16-byte moves; returns the first value it did not build. A value's
+ * first 16 bytes are built in a register (the previous value's first bytes
+ * there, the rest from a 16-byte load that starts pre bytes before the
+ * suffix, inside the page since the length sections come first) and stored
+ * once; the bytes after them come from the suffix in 16-byte moves (room
+ * for two past the value is required). Building
+ * the prefix in memory instead reads it back right after the previous
+ * value's stores, which the store buffer cannot forward: a stall of a dozen
+ * cycles per value, most of the decode of short strings. No call in the
+ * loop, so the register is not spilled around one. */
+PK_INLINE int64_t dba_fast(dba_state *st, int64_t i, int64_t n, int64_t *ends, int64_t base,
+                           const uint8_t *dst, const uint8_t *keep, bool wide) {
     const uint32_t *pres = st->pres, *sufs = st->sufs;
     const uint8_t *p = st->p, *page = st->page, *page_end = st->page_end;
     const uint8_t *dst_end = st->dst_end;
@@ -462,13 +468,27 @@ static inline int64_t dba_short(dba_state *st, int64_t i, int64_t n, int64_t *en
     dba_reg r = st->r;
     for (; i < n; i++) {
         size_t pre = (size_t)pres[i], suf = (size_t)sufs[i], len = pre + suf;
-        if (len > 16 || (size_t)(p - page) < pre || (size_t)(page_end - p) < 16 ||
-            (size_t)(dst_end - o) < 16)
+        if (wide ? pre > 16 || (size_t)(page_end - p) < suf + 32 || (size_t)(dst_end - o) < len + 32
+                 : len > 16 || (size_t)(page_end - p) < 16 || (size_t)(dst_end - o) < 16)
             break;
+        if ((size_t)(p - page) < pre) break;
+        const uint8_t *src = p - pre; /* value byte j >= pre is src[j] */
         dba_reg sv;
-        memcpy(&sv, p - pre, sizeof sv);
+        memcpy(&sv, src, sizeof sv);
         r = dba_blend(r, sv, pre);
         memcpy(o, &r, sizeof r);
+        if (wide) {
+            /* Bytes 16..31 whatever the length (a branch on it mispredicts
+             * when lengths vary around 16), then the rest. */
+            uint8_t t2[16];
+            memcpy(t2, src + 16, 16);
+            memcpy(o + 16, t2, 16);
+            for (size_t k = 32; k < len; k += 16) {
+                uint8_t t[16];
+                memcpy(t, src + k, 16);
+                memcpy(o + k, t, 16);
+            }
+        }
         p += suf;
         int64_t kb = keep ? pk_bit_get(keep, i) : 1;
         o += len & (size_t)-kb;
@@ -499,20 +519,21 @@ static int64_t dba_run(pk_decoder *d, int64_t n, uint8_t *dst, const uint8_t *ds
     const uint8_t *prev = d->last.data;
     size_t prev_len = d->last.size;
     for (int64_t i = 0; i < n; i++) {
-        if (prev_len <= 16) {
-            int64_t j = dba_short(&st, i, n, ends, base, dst, keep);
-            if (j > i) {
-                /* The last value built, where the output stands or (when
-                 * the output did not advance past it) over it. */
-                size_t len = (size_t)st.pres[j - 1] + st.sufs[j - 1];
-                prev_len = len;
-                prev = keep && !pk_bit_get(keep, j - 1) ? st.o : st.o - len;
-                i = j;
-                if (i == n) break;
-            }
+        /* Pages whose values are all at most 16 bytes long skip the second
+         * move (the wide loop would store it for every value). */
+        int64_t j = d->short_values ? dba_fast(&st, i, n, ends, base, dst, keep, false)
+                                     : dba_fast(&st, i, n, ends, base, dst, keep, true);
+        if (j > i) {
+            /* The last value built, where the output stands or (when the
+             * output did not advance past it) over it. */
+            size_t len = (size_t)st.pres[j - 1] + st.sufs[j - 1];
+            prev_len = len;
+            prev = keep && !pk_bit_get(keep, j - 1) ? st.o : st.o - len;
+            i = j;
+            if (i == n) break;
         }
-        /* One value the short path cannot build (long, or near the end of
-         * the page or of the output). */
+        /* One value the fast path cannot build (a prefix over 16 bytes, or
+         * near the end of the page or of the output). */
         size_t pre = (size_t)st.pres[i], suf = (size_t)st.sufs[i], len = pre + suf;
         uint8_t *o = st.o;
         if (pre && o != prev) memmove(o, prev, pre); /* o == prev: in place already */
@@ -520,12 +541,10 @@ static int64_t dba_run(pk_decoder *d, int64_t n, uint8_t *dst, const uint8_t *ds
         st.p += suf;
         prev = o;
         prev_len = len;
-        if (len <= 16) {
-            /* Back to the register; only the value's own bytes are read. */
-            uint8_t t[16] = {0};
-            memcpy(t, o, len);
-            memcpy(&st.r, t, sizeof st.r);
-        }
+        /* Back to the register; only the value's own bytes are read. */
+        uint8_t t[16] = {0};
+        memcpy(t, o, len < 16 ? len : 16);
+        memcpy(&st.r, t, sizeof st.r);
         int64_t kb = keep ? pk_bit_get(keep, i) : 1;
         st.o += len & (size_t)-kb;
         if (ends) ends[st.c] = base + (int64_t)(st.o - dst);

@@ -161,6 +161,7 @@ typedef struct pk_decoder {
     /* DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY: lengths decoded at init */
     uint32_t *lengths;         /* suffix lengths (or lengths), each below 2^31 */
     uint32_t *prefixes;        /* prefix lengths (DELTA_BYTE_ARRAY), each below 2^31 */
+    bool short_values;         /* every value at most 16 bytes (DELTA_BYTE_ARRAY) */
     const uint8_t *bytes;      /* the concatenated bytes section */
     pk_buffer last;            /* previous value (DELTA_BYTE_ARRAY) */
     const struct pk_kernels *kernels; /* fast paths; NULL (as left by pk_decoder_init):
