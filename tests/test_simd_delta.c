@@ -618,6 +618,61 @@ static void test_corrupt(void) {
     free(o.data);
 }
 
+/* pk_compact_binary against a loop over the kept values: 4- and 8-byte ends,
+ * in place and from a separate source, lengths 0..300 with words of 64 kept
+ * values (the block move), none kept, and random bits; values 0..40 bytes. */
+static void test_compact_binary(void) {
+    ref_rng r = {41};
+    for (int iter = 0; iter < 400; iter++) {
+        int64_t n = (int64_t)ref_below(&r, 301), first = (int64_t)ref_below(&r, 20);
+        size_t ow = iter % 2 ? 8 : 4;
+        bool in_place = iter % 3 != 0;
+        int mode = iter % 4; /* 0: random, 1: all kept, 2: none, 3: mostly kept */
+        uint8_t keep[48] = {0};
+        for (int64_t i = 0; i < n; i++) {
+            bool k = mode == 1 || (mode == 0 && ref_below(&r, 2)) ||
+                     (mode == 3 && ref_below(&r, 20) != 0);
+            if (k) keep[i >> 3] |= (uint8_t)(1u << (i & 7));
+        }
+        int64_t *end = malloc(sizeof(int64_t) * (size_t)(n + 1));
+        int64_t at = first;
+        for (int64_t i = 0; i < n; i++) end[i] = at += (int64_t)ref_below(&r, 41);
+        size_t cap = (size_t)at + 64;
+        uint8_t *src = malloc(cap), *data = malloc(cap), *want = malloc(cap);
+        for (size_t i = 0; i < cap; i++) src[i] = (uint8_t)ref_next(&r);
+        memcpy(data, src, cap);
+        uint8_t *e = malloc(ow * (size_t)(n + 1));
+        for (int64_t i = 0; i < n; i++) {
+            if (ow == 8) ((int64_t *)(void *)e)[i] = end[i];
+            else ((int32_t *)(void *)e)[i] = (int32_t)end[i];
+        }
+        int64_t wk = 0, wpos = first;
+        int64_t *wend = malloc(sizeof(int64_t) * (size_t)(n + 1));
+        for (int64_t i = 0; i < n; i++) {
+            if (!(keep[i >> 3] >> (i & 7) & 1)) continue;
+            int64_t from = i ? end[i - 1] : first;
+            memcpy(want + wpos, src + from, (size_t)(end[i] - from));
+            wpos += end[i] - from;
+            wend[wk++] = wpos;
+        }
+        /* From a separate source: value i at src + start(i) - first. */
+        int64_t got = pk_compact_binary(data, first, e, ow, n, keep,
+                                        in_place ? NULL : src + first, src + cap);
+        bool ok = got == wk && memcmp(data + first, want + first, (size_t)(wpos - first)) == 0;
+        for (int64_t k = 0; ok && k < wk; k++)
+            ok = (ow == 8 ? ((int64_t *)(void *)e)[k] : ((int32_t *)(void *)e)[k]) == wend[k];
+        CHECK_MSG(ok, "compact_binary iter %d n %lld ow %zu %s mode %d: %lld kept of %lld", iter,
+                  (long long)n, ow, in_place ? "in place" : "from src", mode, (long long)got,
+                  (long long)wk);
+        free(end);
+        free(src);
+        free(data);
+        free(want);
+        free(e);
+        free(wend);
+    }
+}
+
 int main(void) {
     init_sets();
     test_kernels();
@@ -627,6 +682,7 @@ int main(void) {
     test_mixed_widths();
     test_bounded_skips();
     test_byte_arrays();
+    test_compact_binary();
     test_corrupt();
     TEST_END();
 }

@@ -302,60 +302,6 @@ plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_s
 
 /* ---- Compaction by a bitmap (a scan's selection of short runs) ---- */
 
-PK_INLINE int64_t off_at(const uint8_t *offs, size_t ow, int64_t j) {
-    return ow == 8 ? ((const int64_t *)(const void *)offs)[j]
-                   : (int64_t)((const int32_t *)(const void *)offs)[j];
-}
-
-PK_INLINE void off_set(uint8_t *offs, size_t ow, int64_t j, int64_t v) {
-    if (ow == 8) ((int64_t *)(void *)offs)[j] = v;
-    else ((int32_t *)(void *)offs)[j] = (int32_t)v;
-}
-
-/* Offsets (OW bytes, a constant where inlined) and bytes of the kept values of
- * [0, n), in place. Value i is read (offsets i and i + 1, its bytes) before
- * anything at or after it is written: output value k <= i, its bytes at pos <=
- * its source. A value of up to 32 bytes that lands at least 32 bytes before its
- * source, with 32 bytes of data from its source on, moves as one 32-byte copy
- * (which can overwrite only bytes already moved), the others by memmove; a word
- * of 64 kept values moves as one block, its offsets shifted. */
-PK_INLINE void compact_binary_ow(uint8_t *offs, size_t OW, uint8_t *data, const uint8_t *keep,
-                                 int64_t n) {
-    const int64_t end = off_at(offs, OW, n);
-    int64_t pos = 0, k = 0;
-    off_set(offs, OW, 0, 0);
-    for (int64_t base = 0; base < n; base += 64) {
-        unsigned len = n - base < 64 ? (unsigned)(n - base) : 64;
-        uint64_t wd = 0;
-        memcpy(&wd, keep + base / 8, (len + 7) / 8);
-        if (len < 64) wd &= (UINT64_C(1) << len) - 1;
-        if (len == 64 && wd == ~UINT64_C(0)) {
-            int64_t from = off_at(offs, OW, base), delta = from - pos;
-            int64_t bytes = off_at(offs, OW, base + 64) - from;
-            if (delta) memmove(data + pos, data + from, (size_t)bytes);
-            for (int64_t j = 1; j <= 64; j++)
-                off_set(offs, OW, k + j, off_at(offs, OW, base + j) - delta);
-            pos += bytes;
-            k += 64;
-            continue;
-        }
-        while (wd) {
-            int64_t i = base + __builtin_ctzll(wd);
-            wd &= wd - 1;
-            int64_t from = off_at(offs, OW, i), vlen = off_at(offs, OW, i + 1) - from;
-            if (vlen <= 32 && from - pos >= 32 && end - from >= 32) {
-                uint8_t t[32];
-                memcpy(t, data + from, 32);
-                memcpy(data + pos, t, 32);
-            } else if (pos != from) {
-                memmove(data + pos, data + from, (size_t)vlen);
-            }
-            pos += vlen;
-            off_set(offs, OW, ++k, pos);
-        }
-    }
-}
-
 static plank_status leaf_compact(const pk_anode *an, struct ArrowArray *arr,
                                  const uint8_t *keep, int64_t k, const pk_kernels *kn,
                                  plank_error *err) {
@@ -369,8 +315,11 @@ static plank_status leaf_compact(const pk_anode *an, struct ArrowArray *arr,
     if (!an->dict && an->conv == PK_CONV_BINARY) {
         uint8_t *o = pk_array_owned(arr, 1), *d = pk_array_owned(arr, 2);
         PK_RETURN_IF(!o || !d, err, PLANK_ERR_UNSUPPORTED, "a borrowed string buffer");
-        if (an->large) compact_binary_ow(o, 8, d, keep, n);
-        else compact_binary_ow(o, 4, d, keep, n);
+        /* In place: the ends are the offsets from offset 1. */
+        size_t ow = an->large ? 8 : 4;
+        int64_t first = an->large ? ((const int64_t *)(const void *)o)[0]
+                                  : ((const int32_t *)(const void *)o)[0];
+        pk_compact_binary(d, first, o + ow, ow, n, keep, NULL, NULL);
     } else if (!an->dict && an->conv == PK_CONV_BOOL) {
         uint8_t *v = pk_array_owned(arr, 1);
         PK_RETURN_IF(!v, err, PLANK_ERR_UNSUPPORTED, "a borrowed boolean buffer");

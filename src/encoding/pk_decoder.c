@@ -879,45 +879,78 @@ PK_INLINE void copy_value(uint8_t *dst, const uint8_t *src, size_t len, bool src
     }
 }
 
-/* The kept ones of n values whose ends (absolute, from byte base of data) are
- * ends[0..n), written to data from byte base, their ends to ends[0..kept).
- * The values' bytes are at data itself (src NULL: compaction in place) or at
- * src (value i at src + its start - base, src_end bounding them: a page).
- * The set bits are walked word by word, so dropped values cost nothing and
- * rows kept at random mispredict no branch per value. ends[c] is written only
- * after every end it replaces has been read (c <= i, and c == i - 1 only when
- * nothing was dropped, where the end is unchanged). In place a value lands at
- * or before its source, and its 32-byte move is used only where it can
- * overwrite nothing still to be read. */
-static int64_t compact_appended(pk_buffer *data, size_t base, int64_t *ends, int64_t n,
-                                const uint8_t *keep, const uint8_t *src,
-                                const uint8_t *src_end) {
-    int64_t c = 0, pos = (int64_t)base;
-    const int64_t last = n ? ends[n - 1] : pos;
-    uint8_t *b = data->data;
+PK_INLINE int64_t cb_end(const uint8_t *e, size_t OW, int64_t j) {
+    return OW == 8 ? ((const int64_t *)(const void *)e)[j]
+                   : (int64_t)((const int32_t *)(const void *)e)[j];
+}
+
+PK_INLINE void cb_set(uint8_t *e, size_t OW, int64_t j, int64_t v) {
+    if (OW == 8) ((int64_t *)(void *)e)[j] = v;
+    else ((int32_t *)(void *)e)[j] = (int32_t)v;
+}
+
+/* pk_compact_binary with OW a constant where inlined. The set bits are walked
+ * word by word, so dropped values cost nothing and rows kept at random
+ * mispredict no branch per value; a word of 64 kept values moves as one
+ * block, its ends shifted. End k is written only after every end it replaces
+ * has been read (k <= i, and k == i - 1 only when nothing was dropped, where
+ * the end is unchanged). In place a value lands at or before its source, and
+ * a 32-byte move is used only where it can overwrite nothing still to be
+ * read. */
+PK_INLINE int64_t compact_binary(uint8_t *data, int64_t first, uint8_t *e, size_t OW, int64_t n,
+                                 const uint8_t *keep, const uint8_t *src,
+                                 const uint8_t *src_end) {
+    const int64_t last = n ? cb_end(e, OW, n - 1) : first;
+    int64_t pos = first, k = 0;
     for (int64_t w0 = 0; w0 < n; w0 += 64) {
         int64_t len = n - w0 < 64 ? n - w0 : 64;
         uint64_t m = 0;
         memcpy(&m, keep + w0 / 8, (size_t)(len + 7) / 8);
         if (len < 64) m &= (UINT64_C(1) << len) - 1;
+        if (len == 64 && m == ~UINT64_C(0)) {
+            int64_t from = w0 ? cb_end(e, OW, w0 - 1) : first, delta = from - pos;
+            int64_t bytes = cb_end(e, OW, w0 + 63) - from;
+            if (src) memcpy(data + pos, src + (from - first), (size_t)bytes);
+            else if (delta) memmove(data + pos, data + from, (size_t)bytes);
+            for (int64_t j = 0; j < 64; j++) cb_set(e, OW, k + j, cb_end(e, OW, w0 + j) - delta);
+            pos += bytes;
+            k += 64;
+            continue;
+        }
         while (m) {
             int64_t i = w0 + __builtin_ctzll(m);
             m &= m - 1;
-            int64_t from = i ? ends[i - 1] : (int64_t)base, vlen = ends[i] - from;
+            int64_t from = i ? cb_end(e, OW, i - 1) : first, vlen = cb_end(e, OW, i) - from;
             if (src) {
-                const uint8_t *v = src + (from - (int64_t)base);
-                copy_value(b + pos, v, (size_t)vlen, src_end - v >= 32);
+                const uint8_t *v = src + (from - first);
+                copy_value(data + pos, v, (size_t)vlen, src_end - v >= 32);
             } else if (vlen <= 32 && from - pos >= 32 && last - from >= 32) {
-                copy_value(b + pos, b + from, 32, true);
+                copy_value(data + pos, data + from, 32, true);
             } else if (pos != from) {
-                memmove(b + pos, b + from, (size_t)vlen);
+                memmove(data + pos, data + from, (size_t)vlen);
             }
             pos += vlen;
-            ends[c++] = pos;
+            cb_set(e, OW, k++, pos);
         }
     }
-    data->size = (size_t)pos;
-    memset(data->data + data->size, 0, 16); /* the padding stays zero */
+    return k;
+}
+
+int64_t pk_compact_binary(uint8_t *data, int64_t first, uint8_t *ends, size_t ow, int64_t n,
+                          const uint8_t *keep, const uint8_t *src, const uint8_t *src_end) {
+    if (ow == 8) return compact_binary(data, first, ends, 8, n, keep, src, src_end);
+    return compact_binary(data, first, ends, 4, n, keep, src, src_end);
+}
+
+/* pk_compact_binary over a pk_buffer and int64 ends from byte base, its size
+ * set to the kept values' end (its padding kept zero). */
+static int64_t compact_appended(pk_buffer *data, size_t base, int64_t *ends, int64_t n,
+                                const uint8_t *keep, const uint8_t *src,
+                                const uint8_t *src_end) {
+    int64_t c = compact_binary(data->data, (int64_t)base, (uint8_t *)ends, 8, n, keep, src,
+                               src_end);
+    data->size = c ? (size_t)ends[c - 1] : base;
+    memset(data->data + data->size, 0, 16);
     return c;
 }
 

@@ -212,6 +212,17 @@ plank_status pk_decoder_init_keep(pk_decoder *d, plank_encoding encoding,
                                   plank_error *err);
 void pk_decoder_release(pk_decoder *d);
 
+/* The kept ones (bit i of keep set) of n byte values, compacted. Value i
+ * spans [start(i), ends[i]), where start(0) = first and start(i) = ends[i-1],
+ * the ends `ow` bytes each (4 or 8: Arrow's offsets from offset 1, or int64
+ * ends). The bytes are at data itself (src NULL: in place) or at src (value
+ * i at src + start(i) - first, src_end bounding them: a page); the kept ones
+ * are written to data from byte first, their ends to ends[0..kept). data
+ * needs 32 writable bytes past the kept values (a buffer's padding). Returns
+ * the kept count. */
+int64_t pk_compact_binary(uint8_t *data, int64_t first, uint8_t *ends, size_t ow, int64_t n,
+                          const uint8_t *keep, const uint8_t *src, const uint8_t *src_end);
+
 /* Fixed-width types (BOOLEAN as one 0/1 byte per value, INT32, INT64, INT96,
  * FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY): writes n values densely to out
  * (n * d->width bytes). */
