@@ -803,9 +803,11 @@ static void test_crc(void) {
         }
     }
     CHECK(table_ok);
-    /* The folding constants: x^n mod P, bit-reflected, shifted left by one. */
-    static const int exps[5] = {544, 480, 160, 96, 64};
-    for (int i = 0; i < 5; i++) {
+    /* The folding constants: x^n mod P, bit-reflected, shifted left by one
+     * (P and mu at 5 and 6). */
+    static const int exps[13] = {544, 480, 160, 96, 64, 0, 0, 2080, 2016, 416, 352, 288, 224};
+    for (int i = 0; i < 13; i++) {
+        if (i == 5 || i == 6) continue;
         uint64_t r = 1;
         for (int k = 0; k < exps[i]; k++) {
             r <<= 1;
@@ -825,13 +827,17 @@ static void test_crc(void) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         buf[i] = (uint8_t)x;
     }
-    int64_t bad = 0, bad_portable = 0, bad_deflate = 0;
+    int64_t bad = 0, bad_portable = 0, bad_deflate = 0, bad_level[3] = {0, 0, 0};
     for (size_t len = 0; len <= 4096; len++) {
         for (size_t start = 0; start < 16; start += len < 256 ? 1 : 5) {
             uint32_t seed = (uint32_t)(len * 2654435761u + start);
             uint32_t want = crc_bitwise(seed, buf + start, len);
             uint32_t got = pk_crc32(seed, buf + start, len);
             bad += want != got;
+            /* Every path (the tables, PCLMULQDQ, VPCLMULQDQ: those the CPU
+             * lacks fall back to the one below). */
+            for (int lv = 0; lv < 3; lv++)
+                bad_level[lv] += pk_crc32_level(lv, seed, buf + start, len) != want;
             bad_portable += pk_crc32_portable(seed, buf + start, len) != want;
 #ifdef PLANK_HAVE_LIBDEFLATE
             bad_deflate += libdeflate_crc32(seed, buf + start, len) != got;
@@ -839,6 +845,7 @@ static void test_crc(void) {
         }
     }
     CHECK_EQ_I64(bad, 0);
+    for (int lv = 0; lv < 3; lv++) CHECK_MSG(bad_level[lv] == 0, "level %d: %lld", lv, (long long)bad_level[lv]);
     CHECK_EQ_I64(bad_portable, 0);
     CHECK_EQ_I64(bad_deflate, 0);
     /* A large buffer, whole and split anywhere. */
@@ -850,6 +857,7 @@ static void test_crc(void) {
     CHECK_EQ_I64(whole, crc_bitwise(0, b + 3, big));
     CHECK_EQ_I64(pk_crc32_portable(0, b + 3, big), whole);
     CHECK_EQ_I64(pk_crc32(pk_crc32(0, b + 3, 100001), b + 3 + 100001, big - 100001), whole);
+    for (int lv = 0; lv < 3; lv++) CHECK_EQ_I64(pk_crc32_level(lv, 0, b + 3, big), whole);
     free(b);
 }
 

@@ -322,9 +322,13 @@ PK_INLINE void pk_bit_put(uint8_t *bits, int64_t i, bool v) {
 /* ---- CRC32 (the zlib/IEEE polynomial used by Parquet page checksums) ------ */
 
 /* The CRC of data[0..n) continuing crc (0 to start); pk_crc32(pk_crc32(0, a),
- * b) is the CRC of a followed by b. Uses PCLMULQDQ where the CPU has it. */
+ * b) is the CRC of a followed by b. Uses VPCLMULQDQ (AVX-512) or PCLMULQDQ
+ * where the CPU has them. */
 uint32_t pk_crc32(uint32_t crc, const void *data, size_t n);
 /* The same with the portable tables only (the reference for tests). */
 uint32_t pk_crc32_portable(uint32_t crc, const void *data, size_t n);
+/* pk_crc32 by the path of `level` (0 the tables, 1 PCLMULQDQ, 2 VPCLMULQDQ on
+ * 512-bit registers), or the best below it the CPU has: each path's test. */
+uint32_t pk_crc32_level(int level, uint32_t crc, const void *data, size_t n);
 
 #endif /* PK_COMMON_H */

@@ -373,8 +373,10 @@ static const uint32_t pk_crc32_table[8][256] = {
 /* Folding constants: x^544, x^480 (four 128-bit lanes by 512 bits), x^160,
  * x^96 (one lane by 128 bits), x^64 (64 -> 32 bits), each mod P, bit-reflected
  * and shifted left by one; then P and mu = x^64 / P bit-reflected (33 bits)
- * for Barrett's reduction. */
-static const uint64_t pk_crc32_fold[7] = {
+ * for Barrett's reduction; then for 512-bit registers x^2080, x^2016 (four
+ * registers by 2048 bits), x^416, x^352, x^288, x^224 (a register's lanes
+ * by 384 and 256 bits; by 128 with x^160, x^96). */
+static const uint64_t pk_crc32_fold[13] = {
     0x154442bd4,
     0x1c6e41596,
     0x1751997d0,
@@ -382,6 +384,12 @@ static const uint64_t pk_crc32_fold[7] = {
     0x163cd6124,
     0x1db710641,
     0x1f7011641,
+    0x11542778a,
+    0x1322d1430,
+    0x03db1ecdc,
+    0x174359406,
+    0x0f1da05aa,
+    0x15a546366,
 };
 
 #endif /* PK_CRC32_TABLE_H */

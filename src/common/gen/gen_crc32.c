@@ -67,12 +67,17 @@ int main(void) {
     printf("/* Folding constants: x^544, x^480 (four 128-bit lanes by 512 bits), x^160,\n"
            " * x^96 (one lane by 128 bits), x^64 (64 -> 32 bits), each mod P, bit-reflected\n"
            " * and shifted left by one; then P and mu = x^64 / P bit-reflected (33 bits)\n"
-           " * for Barrett's reduction. */\n"
-           "static const uint64_t pk_crc32_fold[7] = {\n");
+           " * for Barrett's reduction; then for 512-bit registers x^2080, x^2016 (four\n"
+           " * registers by 2048 bits), x^416, x^352, x^288, x^224 (a register's lanes\n"
+           " * by 384 and 256 bits; by 128 with x^160, x^96). */\n"
+           "static const uint64_t pk_crc32_fold[13] = {\n");
     int exps[5] = {544, 480, 160, 96, 64};
     for (int i = 0; i < 5; i++) printf("    0x%09llx,\n", (unsigned long long)xpow(exps[i]));
-    printf("    0x%09llx,\n    0x%09llx,\n};\n\n", (unsigned long long)reflect(P, 33),
+    printf("    0x%09llx,\n    0x%09llx,\n", (unsigned long long)reflect(P, 33),
            (unsigned long long)reflect(mu, 33));
+    int wide[6] = {2080, 2016, 416, 352, 288, 224};
+    for (int i = 0; i < 6; i++) printf("    0x%09llx,\n", (unsigned long long)xpow(wide[i]));
+    printf("};\n\n");
     printf("#endif /* PK_CRC32_TABLE_H */\n");
     return 0;
 }
