@@ -439,12 +439,35 @@ static void check_bytes(plank_encoding enc, plank_physical_type type, int32_t tl
                 ok = pk_decoder_get_fixed(&d, (int64_t)m, fixed, &err) == PLANK_OK;
                 for (size_t j = 0; ok && j < m; j++)
                     bad += memcmp(fixed + j * (size_t)tlen, s[i + j], (size_t)tlen) != 0;
+            } else if (ref_below(&cr, 4) == 0) {
+                /* Only the values whose bit of live (from a bit offset) is
+                 * set; the others empty or themselves. */
+                uint8_t live[32] = {0};
+                size_t off = ref_below(&cr, 64), den = 1 + ref_below(&cr, 12);
+                for (size_t j = 0; j < m; j++)
+                    if (ref_below(&cr, (uint32_t)den) == 0)
+                        live[(off + j) >> 3] |= (uint8_t)(1u << ((off + j) & 7));
+                data.size = 0;
+                ok = pk_decoder_get_binary_live(&d, (int64_t)m, live, (int64_t)off, &data, ends,
+                                                &err) == PLANK_OK;
+                int64_t st = 0;
+                for (size_t j = 0; ok && j < m; j++) {
+                    size_t got = (size_t)(ends[j] - st);
+                    bool on = live[(off + j) >> 3] >> ((off + j) & 7) & 1;
+                    bad += (on || got) && (got != len[i + j] ||
+                                           (got && memcmp(data.data + st, s[i + j], got) != 0));
+                    st = ends[j];
+                }
             } else if (ref_below(&cr, 3) == 0) {
                 /* Only the values whose bit is set, packed (the others are
-                 * built for the next one's prefix, then overwritten). */
+                 * built for the next one's prefix, then overwritten, or,
+                 * when few are kept, not built). */
                 uint8_t keep[8] = {0};
+                uint32_t den = ref_below(&cr, 2) ? 3 : 2 + ref_below(&cr, 30);
+                bool sparse = den > 3;
                 for (size_t j = 0; j < m; j++)
-                    if (ref_below(&cr, 3)) keep[j >> 3] |= (uint8_t)(1u << (j & 7));
+                    if (sparse ? ref_below(&cr, den) == 0 : ref_below(&cr, den) != 0)
+                        keep[j >> 3] |= (uint8_t)(1u << (j & 7));
                 data.size = 0;
                 int64_t kept = -1;
                 ok = pk_decoder_get_binary_keep(&d, (int64_t)m, keep, &data, ends, &kept, &err) ==
@@ -485,20 +508,28 @@ static void test_byte_arrays(void) {
     enum { N = 3000 };
     char **s = malloc(sizeof(char *) * N);
     size_t *len = malloc(sizeof(size_t) * N);
-    for (size_t i = 0; i < N; i++) {
-        /* Sorted-ish strings so DELTA_BYTE_ARRAY has prefixes, some empty. */
-        size_t l = ref_below(&r, 5) == 0 ? 0 : 1 + ref_below(&r, 40);
-        s[i] = malloc(l + 1);
-        for (size_t j = 0; j < l; j++)
-            s[i][j] = (char)(j < 6 && i > 0 && j < len[i - 1] ? s[i - 1][j] : (char)('a' + ref_below(&r, 26)));
-        len[i] = l;
-    }
     size_t ns[] = {0, 1, 2, 127, 128, 129, 1000, N};
-    for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
-        check_bytes(PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY, PLANK_BYTE_ARRAY, 0,
-                    (const char *const *)s, len, ns[k], k);
-        check_bytes(PLANK_ENC_DELTA_BYTE_ARRAY, PLANK_BYTE_ARRAY, 0, (const char *const *)s,
-                    len, ns[k], k + 100);
+    /* Sorted-ish strings so DELTA_BYTE_ARRAY has prefixes, some empty:
+     * shared prefixes up to 6 bytes, then up to 30 (over the 16 bytes a
+     * register holds) among longer values. */
+    for (int pass = 0; pass < 2; pass++) {
+        size_t share = pass ? 30 : 6, maxlen = pass ? 60 : 40;
+        for (size_t i = 0; i < N; i++) {
+            size_t l = ref_below(&r, 5) == 0 ? 0 : 1 + ref_below(&r, maxlen);
+            if (pass) free(s[i]);
+            s[i] = malloc(l + 1);
+            size_t sh = ref_below(&r, share + 1);
+            for (size_t j = 0; j < l; j++)
+                s[i][j] = (char)(j < sh && i > 0 && j < len[i - 1] ? s[i - 1][j]
+                                                                   : (char)('a' + ref_below(&r, 26)));
+            len[i] = l;
+        }
+        for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+            check_bytes(PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY, PLANK_BYTE_ARRAY, 0,
+                        (const char *const *)s, len, ns[k], k);
+            check_bytes(PLANK_ENC_DELTA_BYTE_ARRAY, PLANK_BYTE_ARRAY, 0, (const char *const *)s,
+                        len, ns[k], k + 100);
+        }
     }
     /* FIXED_LEN_BYTE_ARRAY(5) */
     for (size_t i = 0; i < N; i++) {

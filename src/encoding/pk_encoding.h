@@ -254,9 +254,19 @@ plank_status pk_decoder_get_binary(pk_decoder *d, int64_t n, pk_buffer *data, in
  * (from bit 0) is set are appended, *kept of them, their ends in
  * ends[0 .. *kept). PLAIN, dictionary and DELTA_LENGTH pages copy only the
  * kept bytes; DELTA_BYTE_ARRAY (each value's prefix is the value before it)
- * and the rest decode all n and compact. */
+ * builds only the kept values where few are kept, else all n and compacts,
+ * as the rest do. */
 plank_status pk_decoder_get_binary_keep(pk_decoder *d, int64_t n, const uint8_t *keep,
                                         pk_buffer *data, int64_t *ends, int64_t *kept,
+                                        plank_error *err);
+/* pk_decoder_get_binary for a caller that needs only some of the n values:
+ * those whose bit (bit + i) of live is set (the bitmap readable 8 bytes
+ * past them). DELTA_BYTE_ARRAY pages (with kernels) where few are set build
+ * only those, each from its suffix and the suffixes before it that its
+ * prefix reaches, and give the others as empty values; other pages decode
+ * all n. ends gets all n either way. */
+plank_status pk_decoder_get_binary_live(pk_decoder *d, int64_t n, const uint8_t *live,
+                                        int64_t bit, pk_buffer *data, int64_t *ends,
                                         plank_error *err);
 plank_status pk_decoder_skip(pk_decoder *d, int64_t n, plank_error *err);
 /* PLAIN fixed-width pages (not BOOLEAN) only: the next n values where they

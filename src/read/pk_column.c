@@ -1073,7 +1073,11 @@ static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t
             PK_FORWARD(pk_buffer_reserve(&cr->ends, (size_t)nn * sizeof(int64_t), err));
             ends = (int64_t *)(void *)cr->ends.data;
         }
-        PK_FORWARD(pk_decoder_get_binary(&cr->dec, nn, d->data, ends, err));
+        if (d->live && nn == k) /* no nulls: slot i is value i */
+            PK_FORWARD(pk_decoder_get_binary_live(&cr->dec, nn, d->live, d->live_base + at,
+                                                  d->data, ends, err));
+        else
+            PK_FORWARD(pk_decoder_get_binary(&cr->dec, nn, d->data, ends, err));
         if (!def && d->offset_width == 8) return PLANK_OK;
         return put_offsets(d, at, k, def, cr->max_def, ends, err);
     }

@@ -136,7 +136,7 @@ typedef struct pk_read_dest {
     pk_buffer *runs;
     /* NULL, or the slots whose values the caller needs: slot i of the read
      * is bit live_base + i (pk_column_reader_set_live); the others may be
-     * left zero. */
+     * left zero (byte arrays: empty). */
     const uint8_t *live;
     int64_t live_base;
     /* NULL, or the slots to keep: slot i of the read is bit keep_base + i, and
@@ -211,9 +211,10 @@ int64_t pk_column_reader_fallback_count(const plank_column_reader *cr);
  * code up costs less than cutting the batch around the run. */
 #define PK_RUN_LOG_MIN 64
 /* For the next read only: its slot i is needed only when bit base + i of
- * live is set (fixed-width values without nulls; dictionary pages then
- * gather only those, the others are zero). live must stay valid until that
- * read returns. */
+ * live is set (values without nulls: dictionary pages of fixed-width
+ * values then gather only those, the others are zero; DELTA_BYTE_ARRAY
+ * pages build only those, the others are empty). live must stay valid, and
+ * readable 8 bytes past its bits, until that read returns. */
 void pk_column_reader_set_live(plank_column_reader *cr, const uint8_t *live, int64_t base);
 /* For the reads until it is turned off (INT32 and INT64 columns; off by
  * default): the caller drops every row whose value lies outside [lo, hi]
