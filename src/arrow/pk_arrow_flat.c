@@ -99,6 +99,16 @@ bool pk_flat_leaf_eligible(const pk_anode *an) {
     }
 }
 
+/* The column reader's conversion of a leaf's fixed-width values to its
+ * Arrow type (pk_read_dest.convert; ctx is the pk_anode). */
+static plank_status leaf_convert(const void *ctx, const uint8_t *src, int64_t n, uint8_t *dst,
+                                 plank_error *err) {
+    const pk_anode *an = ctx;
+    return pk_convert_fixed(an->conv, src,
+                            pk_physical_width(an->pn->physical_type, an->pn->type_length), n,
+                            dst, an->out_width, err);
+}
+
 /* pk_flat_leaf_read, or with keep (a flat required leaf) only the slots whose
  * bit is set, dropped in the column reader (pk_read_dest.keep). */
 static plank_status leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const pk_anode *an,
@@ -118,7 +128,12 @@ static plank_status leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const p
     bool binary = !an->dict && an->conv == PK_CONV_BINARY;
     pk_read_dest d = {0};
     d.validity = &validity;
-    d.values = convert ? &fl->conv : &values;
+    d.values = &values;
+    if (convert) {
+        d.convert = leaf_convert;
+        d.convert_ctx = an;
+        d.out_width = an->out_width;
+    }
     d.offsets = &offsets;
     d.data = &data;
     d.offset_width = (int32_t)ow;
@@ -172,15 +187,6 @@ static plank_status leaf_read(pk_flat_leaf *fl, plank_column_reader *cr, const p
         } else if (binary) {
             st = pk_array_adopt(out, 1, &offsets, err);
             if (st == PLANK_OK) st = pk_array_adopt(out, 2, &data, err);
-        } else if (convert) {
-            /* One pass from the page's values to the Arrow type's. */
-            uint8_t *dst =
-                pk_array_buffer_uninit(out, 1, (size_t)outn * (size_t)an->out_width, err);
-            if (!dst) st = PLANK_ERR_OUT_OF_MEMORY;
-            else
-                st = pk_convert_fixed(an->conv, fl->conv.data,
-                                      pk_physical_width(pn->physical_type, pn->type_length),
-                                      outn, dst, an->out_width, err);
         } else if (d.view) {
             pk_array_borrow(out, 1, d.view, pk_column_reader_chunk_owner(cr), true);
         } else {

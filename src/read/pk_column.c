@@ -93,6 +93,7 @@ struct plank_column_reader {
     pk_buffer validity, values, offsets, data, def, rep;
     pk_buffer scratch, ends;
     pk_buffer keepbits;       /* a read's keep bits moved to bit 0 (pk_read_dest.keep) */
+    pk_buffer stage;          /* values before pk_read_dest.convert (a block, or a read) */
     bool dict_mode;           /* see pk_column_reader_set_dict_mode */
     bool view_mode;           /* see pk_column_reader_set_view_mode */
     bool log_runs;            /* see pk_column_reader_set_run_log */
@@ -453,7 +454,7 @@ plank_status pk_column_reader_open_alloc(plank_column_reader **out, plank_reader
                          &cr->def, &cr->rep, &cr->scratch, &cr->ends, &cr->pdef, &cr->prep,
                          &cr->g_validity, &cr->g_def, &cr->g_values, &cr->g_offsets,
                          &cr->g_data, &cr->runs, &cr->darr.lengths, &cr->darr.prefixes,
-                         &cr->keepbits};
+                         &cr->keepbits, &cr->stage};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], cr->a);
     pk_decompressor_init(&cr->dctx, cr->a);
     plank_status st = attach(cr, g, err);
@@ -481,7 +482,7 @@ void plank_column_reader_close(plank_column_reader *cr) {
                          &cr->def, &cr->rep, &cr->scratch, &cr->ends, &cr->pdef, &cr->prep,
                          &cr->g_validity, &cr->g_def, &cr->g_values, &cr->g_offsets,
                          &cr->g_data, &cr->runs, &cr->darr.lengths, &cr->darr.prefixes,
-                         &cr->keepbits};
+                         &cr->keepbits, &cr->stage};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
     pk_decompressor_release(&cr->dctx);
     if (cr->sel) pk_free(cr->a, cr->sel, (size_t)cr->sel_cap * sizeof *cr->sel);
@@ -1048,6 +1049,35 @@ static plank_status read_kept_slots(plank_column_reader *cr, pk_read_dest *d, in
     return PLANK_OK;
 }
 
+/* Values decoded per block of this many into the stage buffer before their
+ * conversion: 8-16 KiB, in the first-level cache. */
+#define PK_CONVERT_BLOCK 1024
+
+/* read_slots' nn fixed-width values (of k slots) converted to the caller's
+ * width as they are decoded (pk_read_dest.convert): PLAIN values straight
+ * from the page, other encodings a block at a time through the stage
+ * buffer, so that no batch-sized copy at the physical width is written and
+ * read back. Null slots are spread afterwards at the converted width. */
+static plank_status read_converted(plank_column_reader *cr, pk_read_dest *d, int64_t at,
+                                   int64_t k, int64_t nn, const uint8_t *validity,
+                                   plank_error *err) {
+    size_t w = (size_t)cr->width, ow = (size_t)d->out_width;
+    PK_FORWARD(values_ready(d, ow, err));
+    uint8_t *dst = d->values->data + (size_t)at * ow;
+    bool plain = cr->dec.encoding == PLANK_ENC_PLAIN;
+    if (!plain) PK_FORWARD(pk_buffer_reserve(&cr->stage, PK_CONVERT_BLOCK * w, err));
+    for (int64_t i = 0; i < nn;) {
+        int64_t b = plain || nn - i < PK_CONVERT_BLOCK ? nn - i : PK_CONVERT_BLOCK;
+        const uint8_t *src = cr->stage.data;
+        if (plain) PK_FORWARD(pk_decoder_view_fixed(&cr->dec, b, &src, err));
+        else PK_FORWARD(pk_decoder_get_fixed(&cr->dec, b, cr->stage.data, err));
+        PK_FORWARD(d->convert(d->convert_ctx, src, b, dst + (size_t)i * ow, err));
+        i += b;
+    }
+    if (nn < k) cr->r->kernels->spread_fixed(dst, ow, (size_t)k, (size_t)nn, validity, at);
+    return PLANK_OK;
+}
+
 /* Reads k slots of the current page into the destination at slot `at`;
  * `whole` tells that these k slots are the entire read. */
 static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t at, int64_t k,
@@ -1105,6 +1135,7 @@ static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t
         /* The values already sit in the chunk in Arrow layout: point at them. */
         return pk_decoder_view_fixed(&cr->dec, k, &d->view, err);
     }
+    if (d->convert) return read_converted(cr, d, at, k, nn, validity, err);
     PK_FORWARD(values_ready(d, w, err));
     uint8_t *dst = d->values->data + (size_t)at * w;
     /* Dense values at the start of the slots, then spread over them in place
@@ -1504,6 +1535,28 @@ static plank_status advance(plank_column_reader *cr, int64_t n, pk_read_dest *d,
 
 plank_status pk_column_reader_read_dest(plank_column_reader *cr, int64_t max_values,
                                         pk_read_dest *d, plank_error *err) {
+    if (d->convert && (cr->nsel || d->keep || d->live || cr->bounded || d->dict_mode ||
+                       d->view_ok || cr->type == PLANK_BOOLEAN ||
+                       cr->type == PLANK_BYTE_ARRAY || cr->max_rep > 0)) {
+        /* The reads that write values by other paths (a selection's
+         * gathers, kept slots): at the physical width into the stage
+         * buffer, then converted whole. */
+        pk_buffer *out = d->values;
+        pk_convert_fn fn = d->convert;
+        d->values = &cr->stage;
+        d->convert = NULL;
+        plank_status st = locate(cr, advance(cr, max_values, d, NULL, err), err);
+        d->values = out;
+        d->convert = fn;
+        if (st != PLANK_OK) return st;
+        int64_t n = d->keep ? d->kept : d->length;
+        PK_FORWARD(pk_buffer_resize(out, (size_t)n * (size_t)d->out_width, err));
+        if (n == 0) return PLANK_OK;
+        PK_RETURN_IF(cr->stage.size < (size_t)n * (size_t)cr->width, err, PLANK_ERR_CORRUPT,
+                     "column %d: %lld values to convert, %zu bytes staged", (int)cr->col,
+                     (long long)n, cr->stage.size);
+        return fn(d->convert_ctx, cr->stage.data, n, out->data, err);
+    }
     return locate(cr, advance(cr, max_values, d, NULL, err), err);
 }
 

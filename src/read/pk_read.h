@@ -124,6 +124,11 @@ plank_status pk_index_chunk(const plank_reader *r, int32_t g, int32_t c,
  * fixed-width page stored in place (page_stop: reads end at page ends; else
  * the read must be that page's slots entirely) leaves values alone and sets
  * view to the bytes in the chunk (pk_column_reader_chunk_owner owns them). */
+/* Converts n fixed-width values at src (the column's physical width) into
+ * dst (the caller's width a value). */
+typedef plank_status (*pk_convert_fn)(const void *ctx, const uint8_t *src, int64_t n,
+                                      uint8_t *dst, plank_error *err);
+
 typedef struct pk_read_dest {
     pk_buffer *validity, *def, *rep, *values, *offsets, *data;
     int32_t offset_width;
@@ -146,6 +151,14 @@ typedef struct pk_read_dest {
      * never a view. The scan's stream reads a batch of short runs this way. */
     const uint8_t *keep;
     int64_t keep_base;
+    /* NULL, or how fixed-width values become the caller's layout (the Arrow
+     * stream's decimal128, INT96 timestamps, narrowed integers): values then
+     * holds out_width bytes a slot, null slots zero. A whole read converts
+     * them as they are decoded (from a PLAIN page, or per block of a cached
+     * buffer); other reads (selections, keep, live, bounds) convert after. */
+    pk_convert_fn convert;
+    const void *convert_ctx;
+    int32_t out_width;
     /* filled by the read */
     int64_t length, null_count, fb_n, kept;
     const uint8_t *view;
