@@ -733,18 +733,21 @@ static int64_t dba_sparse(pk_decoder *d, int64_t n, const uint8_t *sel, int64_t 
     return c;
 }
 
-/* Whether fewer than one in DBA_SPARSE of the n bits of sel from bit on are
- * set: then building only the selected values (dba_sparse, a few
- * nanoseconds each) beats building all of them (dba_run, about one a
- * value). */
-#define DBA_SPARSE 4
-static bool dba_few(const uint8_t *sel, int64_t bit, int64_t n) {
+/* Whether fewer than one in `ratio` of the n bits of sel from bit on are
+ * set. */
+static bool few_set(const uint8_t *sel, int64_t bit, int64_t n, int64_t ratio) {
     int64_t cnt = 0, j = 0;
     for (; j < n && ((bit + j) & 63); j++) cnt += pk_bit_get(sel, bit + j);
     for (; n - j >= 64; j += 64) cnt += pk_bits_popcount(pk_load_u64(sel + ((bit + j) >> 3)));
     for (; j < n; j++) cnt += pk_bit_get(sel, bit + j);
-    return cnt * DBA_SPARSE < n;
+    return cnt * ratio < n;
 }
+/* Building only the selected values of a DELTA_BYTE_ARRAY page (dba_sparse,
+ * a few nanoseconds each) beats building all of them (dba_run, about one a
+ * value) where fewer than one in this many are selected. */
+#define DBA_SPARSE 10
+/* See pk_decoder_get_fixed_live. */
+#define FIXED_LIVE 10
 
 /* The next byte array of a DELTA_LENGTH / DELTA_BYTE_ARRAY / PLAIN page. */
 static plank_status next_bytes(pk_decoder *d, const uint8_t **v, size_t *vlen, plank_error *err) {
@@ -824,9 +827,11 @@ plank_status pk_decoder_get_fixed_live(pk_decoder *d, int64_t n, uint8_t *out,
     bool dict = d->encoding == PLANK_ENC_PLAIN_DICTIONARY ||
                 d->encoding == PLANK_ENC_RLE_DICTIONARY;
     /* PLAIN pages are copied whole: zeroing the slots would cost what the
-     * copy does. */
+     * copy does. A gather of the live values only wins where fewer than
+     * one in FIXED_LIVE are: a copy per live value costs about what a
+     * whole gather from a dictionary of ten values does. */
     if (!live || !dict || d->type == PLANK_BOOLEAN || d->type == PLANK_BYTE_ARRAY ||
-        (w != 4 && w != 8))
+        (w != 4 && w != 8) || !few_set(live, bit, n, FIXED_LIVE))
         return pk_decoder_get_fixed(d, n, out, err);
     PK_FORWARD(check_count(d, n, err));
     if (n > 0) memset(out, 0, (size_t)n * w);
@@ -1192,7 +1197,7 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
             total += (size_t)d->prefixes[d->pos + i] + d->lengths[d->pos + i];
         PK_FORWARD(dba_reserve_last(d, n, err));
         PK_FORWARD(pk_buffer_reserve(data, base + total, err));
-        if (keep && dba_few(keep, 0, n))
+        if (keep && few_set(keep, 0, n, DBA_SPARSE))
             c = dba_sparse(d, n, keep, 0, data->data + base, ends, (int64_t)base, false);
         else
             c = dba_run(d, n, data->data + base, data->data + data->capacity, ends,
@@ -1232,7 +1237,7 @@ plank_status pk_decoder_get_binary_live(pk_decoder *d, int64_t n, const uint8_t 
                                         int64_t bit, pk_buffer *data, int64_t *ends,
                                         plank_error *err) {
     if (!live || !d->kernels || d->encoding != PLANK_ENC_DELTA_BYTE_ARRAY ||
-        d->type != PLANK_BYTE_ARRAY || !dba_few(live, bit, n))
+        d->type != PLANK_BYTE_ARRAY || !few_set(live, bit, n, DBA_SPARSE))
         return pk_decoder_get_binary(d, n, data, ends, err);
     PK_FORWARD(check_count(d, n, err));
     size_t base = data->size, total = 0;

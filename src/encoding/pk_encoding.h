@@ -229,9 +229,9 @@ int64_t pk_compact_binary(uint8_t *data, int64_t first, uint8_t *ends, size_t ow
 plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_error *err);
 /* pk_decoder_get_fixed for a caller that needs only some of the n values:
  * those whose bit (bit + i) of live is set. Dictionary pages of 4- and
- * 8-byte values gather only those (the others come out zero, and an index
- * is checked only where it is used); other pages decode all n. The decoder
- * moves past all n either way. */
+ * 8-byte values where fewer than one in ten are live gather only those (the
+ * others come out zero, and an index is checked only where it is used);
+ * other pages decode all n. The decoder moves past all n either way. */
 plank_status pk_decoder_get_fixed_live(pk_decoder *d, int64_t n, uint8_t *out,
                                        const uint8_t *live, int64_t bit, plank_error *err);
 /* pk_decoder_get_fixed for a caller that drops every value outside

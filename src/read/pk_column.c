@@ -1140,10 +1140,12 @@ static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t
     uint8_t *dst = d->values->data + (size_t)at * w;
     /* Dense values at the start of the slots, then spread over them in place
      * (null slots zeroed, so the batch never exposes stale bytes). */
-    if (d->live && nn == k) {
-        /* No nulls: slot i is value i, needed only where live says. */
+    /* No nulls: slot i is value i, needed only where live says (which only
+     * dictionary pages use: DELTA pages under bounds pass over runs). */
+    if (d->live && nn == k &&
+        (!cr->bounded || cr->dec.encoding == PLANK_ENC_PLAIN_DICTIONARY ||
+         cr->dec.encoding == PLANK_ENC_RLE_DICTIONARY))
         return pk_decoder_get_fixed_live(&cr->dec, nn, dst, d->live, d->live_base + at, err);
-    }
     if (cr->bounded) {
         cr->bound.skipped = 0;
         PK_FORWARD(pk_decoder_get_fixed_bounded(&cr->dec, nn, dst, &cr->bound, err));
@@ -1428,6 +1430,33 @@ static plank_status copy_window_runs(plank_column_reader *cr, const uint16_t *rs
     return PLANK_OK;
 }
 
+/* The selected runs (rs, rl: k values) of the next W values of a page of
+ * strings without levels, into d at slot `at` through the decoder's kept
+ * read, and the W entries consumed. */
+static plank_status window_strings(plank_column_reader *cr, const uint16_t *rs,
+                                   const uint16_t *rl, int64_t nr, int64_t k, int64_t W,
+                                   pk_read_dest *d, int64_t at, plank_error *err) {
+    uint8_t kb[1024 / 8 + 8] = {0};
+    for (int64_t r = 0; r < nr; r++)
+        for (int64_t p = rs[r]; p < rs[r] + rl[r]; p++) kb[p >> 3] |= (uint8_t)(1u << (p & 7));
+    PK_FORWARD(pk_buffer_reserve(&cr->ends, (size_t)W * sizeof(int64_t), err));
+    int64_t *ends = (int64_t *)(void *)cr->ends.data, got = 0;
+    PK_FORWARD(pk_decoder_get_binary_keep(&cr->dec, W, kb, d->data, ends, &got, err));
+    PK_RETURN_IF(got != k, err, PLANK_ERR_CORRUPT, "%lld values kept of %lld selected",
+                 (long long)got, (long long)k);
+    PK_RETURN_IF(d->offset_width == 4 && d->data->size > INT32_MAX, err, PLANK_ERR_LIMIT,
+                 "%zu bytes of string data in one batch do not fit 32-bit offsets; lower "
+                 "batch_rows", d->data->size);
+    if (d->offset_width == 8) {
+        memcpy((int64_t *)(void *)d->offsets->data + at + 1, ends, (size_t)k * sizeof *ends);
+    } else {
+        int32_t *o = (int32_t *)(void *)d->offsets->data + at + 1;
+        for (int64_t j = 0; j < k; j++) o[j] = (int32_t)ends[j];
+    }
+    consume_levels(cr, W);
+    return PLANK_OK;
+}
+
 /* Sparse selections of flat columns (the seed work's buffered path): when
  * the next window of up to 1024 entries of the page holds several selected
  * ranges, the window is decoded whole into a small buffer and the selected
@@ -1461,6 +1490,16 @@ static plank_status gather_window(plank_column_reader *cr, pk_read_dest *d, int6
     if (k * 2 >= W && cr->type != PLANK_BOOLEAN && (cr->type != PLANK_BYTE_ARRAY || d->dict_mode)) {
         /* Most of the window is selected: its runs are copied whole. */
         PK_FORWARD(copy_window_runs(cr, rs, rl, ranges, W, d, at, err));
+        cr->sel_i = i;
+        cr->sel_reading = i < cr->nsel && cr->sel[i].first < S + W;
+        *got = k;
+        return PLANK_OK;
+    }
+    if (cr->type == PLANK_BYTE_ARRAY && !d->dict_mode && cr->max_def == 0) {
+        /* Strings without nulls: the decoder copies (DELTA_BYTE_ARRAY:
+         * builds, where few are selected) only the selected values, straight
+         * into d, instead of the whole window decoded and then gathered. */
+        PK_FORWARD(window_strings(cr, rs, rl, ranges, k, W, d, at, err));
         cr->sel_i = i;
         cr->sel_reading = i < cr->nsel && cr->sel[i].first < S + W;
         *got = k;

@@ -784,10 +784,6 @@ static void and_bits(uint8_t *dst, int64_t d, const uint8_t *src, int64_t s, int
  * work (skips, gather windows) costs more than decoding every value. */
 #define PK_DENSE_RANGES 256
 
-/* A step read whole with fewer than one row in this many alive copies only
- * the alive rows' values (pk_column_reader_set_live): a copy per live value
- * costs about what a whole gather from a dictionary of ten values does. */
-#define PK_LIVE_ONLY 10
 
 /* The projection reads a row group whole and keeps the surviving rows of its
  * batches by their bitmap (dropped in the decoders of required columns) when
@@ -1166,10 +1162,11 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
                 const pk_fcol *fc = &s->b.cols[step->cols[c]];
                 st = kept_batch(f, fc, kept_width(fc), rr, ri, row, want, err);
             } else {
-                /* Read whole with few rows alive: the values of the others
-                 * are not copied out of their pages or dictionaries. */
-                if (dense && before * PK_LIVE_ONLY < rows)
-                    pk_column_reader_set_live(f->cr, alive, done);
+                /* Read whole with rows dead: the decoders that gain by it
+                 * (where few are alive: each decides by its own costs) do
+                 * not copy the dead rows' values out of their pages or
+                 * dictionaries. */
+                if (dense && before < rows) pk_column_reader_set_live(f->cr, alive, done);
                 st = plank_column_reader_read(f->cr, want, &f->batch, err);
                 if (st == PLANK_OK && f->keeping)
                     keep_batch(f, keep_width(&s->b.cols[step->cols[c]], f->codes), rr, ri, row);
