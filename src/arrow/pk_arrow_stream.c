@@ -76,6 +76,21 @@ typedef struct pk_stream {
     plank_status *lst;           /* per leaf: the status of its part of the batch */
     plank_error *lerr;           /* per leaf */
     int64_t fan_take;            /* the batch's records, for the leaf tasks */
+    /* The order the leaf tasks are taken in: longest first by their times in
+     * the last batch (fan_ns), so that the longest column does not start
+     * last and leave the other threads idle at the batch's end. */
+    int32_t *fan_order;
+    int64_t *fan_ns;
+    struct ArrowArray *fan_dst;  /* where the leaf tasks put their arrays (pre, or ahead) */
+    /* Lookahead (a stream with its own pool, every leaf direct, no mask):
+     * the next batch's leaf tasks are started before a batch is handed out,
+     * so that the pool's threads decode it while the consumer assembles and
+     * uses this one; get_next joins them. ahead_take: its records, 0 when
+     * none is running. */
+    bool lookahead;
+    pk_for_run ahead;
+    int64_t ahead_take;
+    struct ArrowArray *pre_ahead; /* per leaf: the next batch's arrays */
 } pk_stream;
 
 static int to_errno(plank_status st) {
@@ -607,23 +622,24 @@ static plank_status fill_checked(pk_stream *s, int32_t i, int64_t take, plank_er
     return PLANK_OK;
 }
 
-/* A direct leaf's array of the batch. */
-static plank_status direct_read(pk_stream *s, int32_t i, int64_t take, plank_error *err) {
+/* A direct leaf's array of the batch, into dst[i]. */
+static plank_status direct_read(pk_stream *s, int32_t i, int64_t take, struct ArrowArray *dst,
+                                plank_error *err) {
     plank_status st;
     const pk_anode *an = s->t.leaf_nodes[i];
     if (given_leaf(s, i)) {
         /* only the selected rows: a bitmap batch's kept ones, from its ranges */
         st = pk_flat_leaf_given(&s->flat[i], an, &s->given, s->plan_opaque, s->g_rr, s->g_ri,
-                                s->g_row, s->mask ? s->mkeep : take, &s->alloc, &s->pre[i],
+                                s->g_row, s->mask ? s->mkeep : take, &s->alloc, &dst[i],
                                 err);
     } else {
         /* a bitmap batch keeps its rows only, never as a view */
         if (s->mask)
             st = pk_flat_leaf_read_kept(&s->flat[i], s->crs[i], an, take, s->mbits.data,
-                                        s->mkeep, s->r->kernels, &s->alloc, &s->pre[i], err);
+                                        s->mkeep, s->r->kernels, &s->alloc, &dst[i], err);
         else
             st = pk_flat_leaf_read(&s->flat[i], s->crs[i], an, take, s->leaves[i].zc_align,
-                                   &s->alloc, &s->pre[i], err);
+                                   &s->alloc, &dst[i], err);
     }
     if (st != PLANK_OK && err) pk_error_prefix(err, "row group %d", (int)s->cur_rg);
     return st;
@@ -632,28 +648,62 @@ static plank_status direct_read(pk_stream *s, int32_t i, int64_t take, plank_err
 /* The leaf tasks of a fanned-out batch: each leaf touches only its own column
  * reader and buffers; errors are kept per leaf and the first in leaf order
  * is returned, as the serial loop would. */
-static void fan_fill(void *ctx, int64_t i) {
+static void fan_fill(void *ctx, int64_t k) {
     pk_stream *s = ctx;
+    int32_t i = s->fan_order[k];
+    int64_t t0 = pk_now_ns();
     plank_error_init(&s->lerr[i]);
-    s->lst[i] = s->direct[i] ? PLANK_OK : fill_checked(s, (int32_t)i, s->fan_take, &s->lerr[i]);
+    s->lst[i] = s->direct[i] ? PLANK_OK : fill_checked(s, i, s->fan_take, &s->lerr[i]);
+    s->fan_ns[i] += pk_now_ns() - t0;
 }
 
-static void fan_direct(void *ctx, int64_t i) {
+static void fan_direct(void *ctx, int64_t k) {
     pk_stream *s = ctx;
+    int32_t i = s->fan_order[k];
+    int64_t t0 = pk_now_ns();
     plank_error_init(&s->lerr[i]);
-    s->lst[i] = s->direct[i] ? direct_read(s, (int32_t)i, s->fan_take, &s->lerr[i]) : PLANK_OK;
+    s->lst[i] = s->direct[i] ? direct_read(s, i, s->fan_take, s->fan_dst, &s->lerr[i])
+                             : PLANK_OK;
+    s->fan_ns[i] += pk_now_ns() - t0;
 }
 
-static plank_status fan_out(pk_stream *s, int64_t take, void (*fn)(void *, int64_t),
-                            plank_error *err) {
-    s->fan_take = take;
-    pk_exec_for(&s->fan_ex, s->t.num_leaves, fn, s);
+/* The leaves reordered longest first by the batch just read (an insertion
+ * sort: from one batch to the next the order barely changes), and the
+ * times cleared for the next. */
+static void fan_reorder(pk_stream *s) {
+    int32_t *o = s->fan_order;
+    const int64_t *ns = s->fan_ns;
+    for (int32_t k = 1; k < s->t.num_leaves; k++) {
+        int32_t v = o[k], j = k;
+        for (; j > 0 && ns[o[j - 1]] < ns[v]; j--) o[j] = o[j - 1];
+        o[j] = v;
+    }
+    memset(s->fan_ns, 0, (size_t)s->t.num_leaves * sizeof *s->fan_ns);
+}
+
+/* The first error of the leaf tasks, in leaf order. */
+static plank_status fan_status(pk_stream *s, plank_error *err) {
     for (int32_t i = 0; i < s->t.num_leaves; i++) {
         if (s->lst[i] == PLANK_OK) continue;
         if (err) *err = s->lerr[i];
         return s->lst[i];
     }
     return PLANK_OK;
+}
+
+static plank_status fan_out(pk_stream *s, int64_t take, void (*fn)(void *, int64_t),
+                            plank_error *err) {
+    s->fan_take = take;
+    s->fan_dst = s->pre;
+    pk_exec_for(&s->fan_ex, s->t.num_leaves, fn, s);
+    return fan_status(s, err);
+}
+
+/* The lookahead's tasks joined (nothing running after it). */
+static void ahead_join(pk_stream *s) {
+    if (s->ahead_take <= 0) return;
+    pk_exec_for_join(&s->ahead);
+    s->ahead_take = 0;
 }
 
 void pk_stream_set_given(struct ArrowArrayStream *st, const pk_stream_given *given) {
@@ -675,7 +725,12 @@ void pk_stream_set_fanout(struct ArrowArrayStream *st, const plank_executor *ex,
     size_t nl = (size_t)s->t.num_leaves;
     s->lst = pk_calloc(&s->alloc, nl * sizeof *s->lst);
     s->lerr = pk_calloc(&s->alloc, nl * sizeof *s->lerr);
-    if (!s->lst || !s->lerr) return; /* serial, then: fanout stays 1 */
+    s->fan_order = pk_calloc(&s->alloc, nl * sizeof *s->fan_order);
+    s->fan_ns = pk_calloc(&s->alloc, nl * sizeof *s->fan_ns);
+    s->pre_ahead = pk_calloc(&s->alloc, (nl + 1) * sizeof *s->pre_ahead);
+    if (!s->lst || !s->lerr || !s->fan_order || !s->fan_ns || !s->pre_ahead)
+        return; /* serial, then: fanout stays 1 */
+    for (int32_t i = 0; i < s->t.num_leaves; i++) s->fan_order[i] = i;
     s->fan_ex = *ex;
     /* n threads in all: the stream's own (which reads a leaf too) and n - 1 tasks */
     if (s->fan_ex.threads > n - 1) s->fan_ex.threads = n - 1;
@@ -718,6 +773,50 @@ static plank_status mask_batch(pk_stream *s, int64_t take, bool *empty, plank_er
     return PLANK_OK;
 }
 
+/* With lookahead, after the leaves of a `take`-record batch were read: the
+ * next batch of the row group started on the pool (into pre_ahead). */
+static void ahead_start(pk_stream *s, int64_t take) {
+    int64_t next = s->rows_left - take;
+    if (!s->lookahead || next <= 0) return;
+    s->ahead_take = next < s->o.batch_rows ? next : s->o.batch_rows;
+    s->fan_take = s->ahead_take;
+    s->fan_dst = s->pre_ahead;
+    pk_exec_for_start(&s->ahead, &s->fan_ex, s->t.num_leaves, fan_direct, s);
+}
+
+/* A lookahead batch: its tasks joined (this thread takes the leaves not
+ * started yet), the next one started, this one assembled. */
+static plank_status ahead_batch(pk_stream *s, struct ArrowArray *out, plank_error *err) {
+    int64_t take = s->ahead_take;
+    ahead_join(s);
+    struct ArrowArray *t = s->pre;
+    s->pre = s->pre_ahead;
+    s->pre_ahead = t;
+    plank_status st = fan_status(s, err);
+    fan_reorder(s);
+    if (st == PLANK_OK) ahead_start(s, take);
+    if (st == PLANK_OK) {
+        pk_batch_view v = {&s->t, s->r, s->leaves, s->slots, s->alloc, s->pre};
+        st = pk_assemble(&v, take, out, err);
+        if (st == PLANK_OK) {
+            st = pk_arrow_unshred(&s->t, out, s->rg_rows - s->rows_left, err);
+            if (st != PLANK_OK) {
+                out->release(out);
+                if (err) pk_error_prefix(err, "row group %d", (int)s->cur_rg);
+            }
+        }
+    }
+    for (int32_t i = 0; i < s->t.num_leaves; i++)
+        if (s->pre[i].release) s->pre[i].release(&s->pre[i]);
+    if (st != PLANK_OK) {
+        ahead_join(s);
+        return st;
+    }
+    s->rows_left -= take;
+    s->mask_pos += take;
+    return PLANK_OK;
+}
+
 static plank_status next_batch(pk_stream *s, struct ArrowArray *out, bool *end,
                                plank_error *err) {
     *end = false;
@@ -734,6 +833,7 @@ again:
         PK_FORWARD(finish_row_group(s, err));
     }
     int64_t take = s->rows_left < s->o.batch_rows ? s->rows_left : s->o.batch_rows;
+    if (s->ahead_take > 0) return ahead_batch(s, out, err);
     if (s->mask) {
         bool empty;
         PK_FORWARD(mask_batch(s, take, &empty, err));
@@ -741,7 +841,8 @@ again:
     } else if (s->zero_copy) {
         PK_FORWARD(zero_copy_cut(s, &take, err));
     }
-    if (s->fanout > 1) PK_FORWARD(fan_out(s, take, fan_fill, err));
+    /* (no round of tasks when every leaf is direct: nothing to fill) */
+    if (s->fanout > 1 && !all_direct(s)) PK_FORWARD(fan_out(s, take, fan_fill, err));
     for (int32_t i = 0; i < s->t.num_leaves && s->fanout <= 1; i++) {
         if (s->direct[i]) continue;
         PK_FORWARD(fill_checked(s, i, take, err));
@@ -757,10 +858,14 @@ again:
     }
     /* Direct leaves last: the batch's length is final now. */
     plank_status st = PLANK_OK;
-    if (s->fanout > 1) st = fan_out(s, take, fan_direct, err);
+    if (s->fanout > 1) {
+        st = fan_out(s, take, fan_direct, err);
+        fan_reorder(s);
+        if (st == PLANK_OK) ahead_start(s, take);
+    }
     for (int32_t i = 0; i < s->t.num_leaves && st == PLANK_OK && s->fanout <= 1; i++) {
         if (!s->direct[i]) continue;
-        st = direct_read(s, i, take, err);
+        st = direct_read(s, i, take, s->pre, err);
     }
     if (st == PLANK_OK && s->g_rr && !s->mask) {
         /* the given leaves' next batch starts after this one's rows */
@@ -780,6 +885,7 @@ again:
     }
     for (int32_t i = 0; i < s->t.num_leaves; i++)
         if (s->pre[i].release) s->pre[i].release(&s->pre[i]);
+    if (st != PLANK_OK) ahead_join(s);
     PK_FORWARD(st);
     for (int32_t i = 0; i < s->t.num_leaves; i++)
         if (!s->direct[i])
@@ -833,6 +939,7 @@ static const char *stream_last_error(struct ArrowArrayStream *st) {
 
 static void stream_free(pk_stream *s) {
     plank_allocator a = s->alloc;
+    ahead_join(s); /* no task may outlive the readers and buffers below */
     tell_counters(s);
     if (s->crs) {
         close_readers(s);
@@ -855,6 +962,14 @@ static void stream_free(pk_stream *s) {
     pk_buffer_reset(&s->mbits);
     if (s->lst) pk_free(&a, s->lst, (size_t)s->t.num_leaves * sizeof *s->lst);
     if (s->lerr) pk_free(&a, s->lerr, (size_t)s->t.num_leaves * sizeof *s->lerr);
+    if (s->fan_order)
+        pk_free(&a, s->fan_order, (size_t)s->t.num_leaves * sizeof *s->fan_order);
+    if (s->fan_ns) pk_free(&a, s->fan_ns, (size_t)s->t.num_leaves * sizeof *s->fan_ns);
+    if (s->pre_ahead) {
+        for (int32_t i = 0; i < s->t.num_leaves; i++)
+            if (s->pre_ahead[i].release) s->pre_ahead[i].release(&s->pre_ahead[i]);
+        pk_free(&a, s->pre_ahead, (size_t)(s->t.num_leaves + 1) * sizeof *s->pre_ahead);
+    }
     pk_atree_free(&s->t);
     /* The selection came from the reader's allocator (made before the stream). */
     if (s->sel) pk_free(&s->base, s->sel, (size_t)(s->nsel + 1) * sizeof *s->sel);
@@ -1041,6 +1156,10 @@ static plank_status maybe_parallel(struct ArrowArrayStream *out, plank_error *er
             return st;
         }
         pk_stream_set_fanout(out, &ex, threads);
+        /* The next batch decoded while this one is used: with plank's own
+         * pool (whose waits may come from any thread), flat leaves only. */
+        s->lookahead = s->own_exec && s->fanout > 1 && all_direct(s) && !s->plan &&
+                       !s->zero_copy && !s->from_given;
         return PLANK_OK;
     }
     memset(out, 0, sizeof *out);

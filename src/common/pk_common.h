@@ -259,6 +259,25 @@ void pk_exec_executor(pk_exec *e, plank_executor *out);
 void pk_exec_for(const plank_executor *ex, int64_t n, void (*fn)(void *ctx, int64_t i),
                  void *ctx);
 
+/* pk_exec_for in two halves, so that the caller works on something else
+ * while the tasks run: start submits the tasks (the caller takes no index
+ * yet); join, on the same run, takes the indices left on the calling
+ * thread and waits for the tasks. The run must stay where it is in between,
+ * and the executor's waits must allow a join from another thread than the
+ * start if the caller may do that (plank's own pool does). */
+typedef struct pk_for_run {
+    void (*fn)(void *ctx, int64_t i);
+    void *ctx;
+    int64_t n;
+    _Atomic int64_t next;
+    const plank_executor *ex;
+    int64_t nt;
+    void *h[64];
+} pk_for_run;
+void pk_exec_for_start(pk_for_run *r, const plank_executor *ex, int64_t n,
+                       void (*fn)(void *ctx, int64_t i), void *ctx);
+void pk_exec_for_join(pk_for_run *r);
+
 /* Processors online (1..1024). */
 int32_t pk_cpu_count(void);
 
@@ -301,6 +320,10 @@ PK_INLINE float pk_load_f32(const void *p) { float v; memcpy(&v, p, 4); return v
 PK_INLINE double pk_load_f64(const void *p) { double v; memcpy(&v, p, 8); return v; }
 
 /* ---- Bitmaps (Arrow layout, LSB first) ------------------------------------ */
+
+/* A monotonic clock in nanoseconds, for the costs that adaptive choices
+ * measure (scan step order, leaf order of a parallel batch, writer tasks). */
+int64_t pk_now_ns(void);
 
 /* Set bits of a word, without relying on a POPCNT the build does not
  * target (the compiler's builtin becomes a library call then). */

@@ -144,40 +144,45 @@ void pk_exec_executor(pk_exec *e, plank_executor *out) {
     out->wait = exec_wait;
 }
 
-typedef struct pk_for {
-    void (*fn)(void *ctx, int64_t i);
-    void *ctx;
-    int64_t n;
-    atomic_int_fast64_t next;
-} pk_for;
-
 static void for_task(void *arg) {
-    pk_for *f = arg;
+    pk_for_run *f = arg;
     for (;;) {
-        int64_t i = (int64_t)atomic_fetch_add_explicit(&f->next, 1, memory_order_relaxed);
+        int64_t i = atomic_fetch_add_explicit(&f->next, 1, memory_order_relaxed);
         if (i >= f->n) return;
         f->fn(f->ctx, i);
     }
 }
 
+void pk_exec_for_start(pk_for_run *r, const plank_executor *ex, int64_t n,
+                       void (*fn)(void *ctx, int64_t i), void *ctx) {
+    r->fn = fn;
+    r->ctx = ctx;
+    r->n = n;
+    atomic_init(&r->next, 0);
+    r->ex = ex;
+    r->nt = 0;
+    if (!ex || n < 2 || ex->threads < 1) return; /* all on the caller, at the join */
+    int64_t nt = ex->threads;
+    if (nt > n - 1) nt = n - 1;
+    if (nt > (int64_t)(sizeof r->h / sizeof r->h[0])) nt = (int64_t)(sizeof r->h / sizeof r->h[0]);
+    for (int64_t t = 0; t < nt; t++) r->h[t] = ex->submit(ex->ctx, for_task, r);
+    r->nt = nt;
+}
+
+void pk_exec_for_join(pk_for_run *r) {
+    if (r->n > 0) for_task(r);
+    /* A refused task (NULL) simply did not run: its indices were taken by
+     * the others and by this thread. */
+    for (int64_t t = 0; t < r->nt; t++)
+        if (r->h[t]) r->ex->wait(r->ex->ctx, r->h[t]);
+    r->nt = 0;
+    r->n = 0;
+}
+
 void pk_exec_for(const plank_executor *ex, int64_t n, void (*fn)(void *ctx, int64_t i),
                  void *ctx) {
     if (n <= 0) return;
-    if (!ex || n == 1 || ex->threads < 1) {
-        for (int64_t i = 0; i < n; i++) fn(ctx, i);
-        return;
-    }
-    enum { MAX_TASKS = 64 };
-    void *h[MAX_TASKS];
-    int64_t nt = ex->threads;
-    if (nt > n - 1) nt = n - 1;
-    if (nt > MAX_TASKS) nt = MAX_TASKS;
-    pk_for f = {fn, ctx, n, 0};
-    atomic_init(&f.next, 0);
-    for (int64_t t = 0; t < nt; t++) h[t] = ex->submit(ex->ctx, for_task, &f);
-    for_task(&f);
-    /* A refused task (NULL) simply did not run: its indices were taken by
-     * the others and by this thread. */
-    for (int64_t t = 0; t < nt; t++)
-        if (h[t]) ex->wait(ex->ctx, h[t]);
+    pk_for_run r;
+    pk_exec_for_start(&r, ex, n, fn, ctx);
+    pk_exec_for_join(&r);
 }

@@ -106,12 +106,6 @@ struct plank_scan {
     pk_bufpool *pool;        /* a parallel stream's workers' batches */
 };
 
-static double now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 /* ---- Options and statistics ----------------------------------------------------- */
 
 void plank_scan_options_init(plank_scan_options *o) {
@@ -1082,7 +1076,7 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
         }
         return PLANK_OK;
     }
-    double t0 = now_ns();
+    double t0 = (double)pk_now_ns();
     /* Dense enough to read whole (decided from the bitmap's counts before
      * any range is built): half the rows alive, or more than one run of
      * alive rows per PK_DENSE_RANGES rows. */
@@ -1256,7 +1250,7 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
     s->st.values_evaluated += done;
     step->values += (double)before;
     step->passed += (double)passed;
-    step->ns += now_ns() - t0;
+    step->ns += (double)pk_now_ns() - t0;
     return PLANK_OK;
 }
 

@@ -702,20 +702,14 @@ typedef struct pk_wrun {
     void *arg;
 } pk_wrun;
 
-static int64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static void run_one(void *ctx, int64_t k) {
     pk_wrun *r = ctx;
     int32_t c = ((const int32_t *)r->w->order.data)[k];
     pk_wtask *t = &((pk_wtask *)r->w->tasks.data)[c];
     plank_error_init(&t->err);
-    int64_t t0 = now_ns();
+    int64_t t0 = pk_now_ns();
     t->st = r->fn(r->w, c, r->arg, &t->err);
-    t->cost_ns = now_ns() - t0;
+    t->cost_ns = pk_now_ns() - t0;
 }
 
 /* Runs fn for every column on the pool, the costliest columns of the last
