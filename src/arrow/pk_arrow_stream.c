@@ -773,6 +773,27 @@ static plank_status mask_batch(pk_stream *s, int64_t take, bool *empty, plank_er
     return PLANK_OK;
 }
 
+/* The batch's array from its leaves (st: how their reads went), the leaves'
+ * arrays released; on an error, the lookahead joined. */
+static plank_status assemble_batch(pk_stream *s, plank_status st, int64_t length,
+                                   struct ArrowArray *out, plank_error *err) {
+    if (st == PLANK_OK) {
+        pk_batch_view v = {&s->t, s->r, s->leaves, s->slots, s->alloc, s->pre};
+        st = pk_assemble(&v, length, out, err);
+        if (st == PLANK_OK) {
+            st = pk_arrow_unshred(&s->t, out, s->rg_rows - s->rows_left, err);
+            if (st != PLANK_OK) {
+                out->release(out);
+                if (err) pk_error_prefix(err, "row group %d", (int)s->cur_rg);
+            }
+        }
+    }
+    for (int32_t i = 0; i < s->t.num_leaves; i++)
+        if (s->pre[i].release) s->pre[i].release(&s->pre[i]);
+    if (st != PLANK_OK) ahead_join(s);
+    return st;
+}
+
 /* With lookahead, after the leaves of a `take`-record batch were read: the
  * next batch of the row group started on the pool (into pre_ahead). */
 static void ahead_start(pk_stream *s, int64_t take) {
@@ -795,23 +816,7 @@ static plank_status ahead_batch(pk_stream *s, struct ArrowArray *out, plank_erro
     plank_status st = fan_status(s, err);
     fan_reorder(s);
     if (st == PLANK_OK) ahead_start(s, take);
-    if (st == PLANK_OK) {
-        pk_batch_view v = {&s->t, s->r, s->leaves, s->slots, s->alloc, s->pre};
-        st = pk_assemble(&v, take, out, err);
-        if (st == PLANK_OK) {
-            st = pk_arrow_unshred(&s->t, out, s->rg_rows - s->rows_left, err);
-            if (st != PLANK_OK) {
-                out->release(out);
-                if (err) pk_error_prefix(err, "row group %d", (int)s->cur_rg);
-            }
-        }
-    }
-    for (int32_t i = 0; i < s->t.num_leaves; i++)
-        if (s->pre[i].release) s->pre[i].release(&s->pre[i]);
-    if (st != PLANK_OK) {
-        ahead_join(s);
-        return st;
-    }
+    PK_FORWARD(assemble_batch(s, st, take, out, err));
     s->rows_left -= take;
     s->mask_pos += take;
     return PLANK_OK;
@@ -872,21 +877,7 @@ again:
         for (int64_t p = 0, m; p < take; s->g_row += m, p += m)
             m = pk_range_step(s->g_rr, &s->g_ri, &s->g_row, take - p);
     }
-    if (st == PLANK_OK) {
-        pk_batch_view v = {&s->t, s->r, s->leaves, s->slots, s->alloc, s->pre};
-        st = pk_assemble(&v, s->mask ? s->mkeep : take, out, err);
-        if (st == PLANK_OK) {
-            st = pk_arrow_unshred(&s->t, out, s->rg_rows - s->rows_left, err);
-            if (st != PLANK_OK) {
-                out->release(out);
-                if (err) pk_error_prefix(err, "row group %d", (int)s->cur_rg);
-            }
-        }
-    }
-    for (int32_t i = 0; i < s->t.num_leaves; i++)
-        if (s->pre[i].release) s->pre[i].release(&s->pre[i]);
-    if (st != PLANK_OK) ahead_join(s);
-    PK_FORWARD(st);
+    PK_FORWARD(assemble_batch(s, st, s->mask ? s->mkeep : take, out, err));
     for (int32_t i = 0; i < s->t.num_leaves; i++)
         if (!s->direct[i])
             leaf_consume(&s->leaves[i], s->t.leaf_nodes[i], s->slots[i], take);
