@@ -651,8 +651,12 @@ static size_t dba_walk(const uint32_t *pres, const uint32_t *sufs, int64_t i, in
  * selected value, so each value is visited at most once, whatever the
  * prefixes; where most prefixes are 0 (values that vary at their first
  * byte) a walk is a step or two. A value of at most 16 bytes is built in a
- * register, one blend a step, and stored once (16-byte loads that start
- * before a suffix stay in the page: the length sections come first).
+ * register, one blend a step, and stored once. Its first load starts
+ * `pre` bytes before its suffix (checked against the page's start); a walk's
+ * load starts pre_j bytes before suffix j, which stays in the bytes section
+ * because the chain was checked at init: the page's first prefix is 0, so
+ * value j - 1, at least pre_j bytes long, is made of suffix bytes that come
+ * before suffix j.
  *
  * all_ends: ends[i] for every value, the unselected ones empty (the live
  * reads); else only the selected ones', packed (the kept reads). Returns
@@ -734,13 +738,11 @@ static int64_t dba_sparse(pk_decoder *d, int64_t n, const uint8_t *sel, int64_t 
 }
 
 /* Whether fewer than one in `ratio` of the n bits of sel from bit on are
- * set. */
-static bool few_set(const uint8_t *sel, int64_t bit, int64_t n, int64_t ratio) {
-    int64_t cnt = 0, j = 0;
-    for (; j < n && ((bit + j) & 63); j++) cnt += pk_bit_get(sel, bit + j);
-    for (; n - j >= 64; j += 64) cnt += pk_bits_popcount(pk_load_u64(sel + ((bit + j) >> 3)));
-    for (; j < n; j++) cnt += pk_bit_get(sel, bit + j);
-    return cnt * ratio < n;
+ * set (counted by the decoder's count_bits kernel, else the scalar one). */
+static bool few_set(const pk_decoder *d, const uint8_t *sel, int64_t bit, int64_t n,
+                    int64_t ratio) {
+    const pk_kernels *k = d->kernels ? d->kernels : pk_kernels_for(PK_SIMD_SCALAR);
+    return k->count_bits(sel, bit, bit + n) * ratio < n;
 }
 /* Building only the selected values of a DELTA_BYTE_ARRAY page (dba_sparse,
  * a few nanoseconds each) beats building all of them (dba_run, about one a
@@ -831,7 +833,7 @@ plank_status pk_decoder_get_fixed_live(pk_decoder *d, int64_t n, uint8_t *out,
      * one in FIXED_LIVE are: a copy per live value costs about what a
      * whole gather from a dictionary of ten values does. */
     if (!live || !dict || d->type == PLANK_BOOLEAN || d->type == PLANK_BYTE_ARRAY ||
-        (w != 4 && w != 8) || !few_set(live, bit, n, FIXED_LIVE))
+        (w != 4 && w != 8) || !few_set(d, live, bit, n, FIXED_LIVE))
         return pk_decoder_get_fixed(d, n, out, err);
     PK_FORWARD(check_count(d, n, err));
     if (n > 0) memset(out, 0, (size_t)n * w);
@@ -1197,7 +1199,7 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
             total += (size_t)d->prefixes[d->pos + i] + d->lengths[d->pos + i];
         PK_FORWARD(dba_reserve_last(d, n, err));
         PK_FORWARD(pk_buffer_reserve(data, base + total, err));
-        if (keep && few_set(keep, 0, n, DBA_SPARSE))
+        if (keep && few_set(d, keep, 0, n, DBA_SPARSE))
             c = dba_sparse(d, n, keep, 0, data->data + base, ends, (int64_t)base, false);
         else
             c = dba_run(d, n, data->data + base, data->data + data->capacity, ends,
@@ -1237,7 +1239,7 @@ plank_status pk_decoder_get_binary_live(pk_decoder *d, int64_t n, const uint8_t 
                                         int64_t bit, pk_buffer *data, int64_t *ends,
                                         plank_error *err) {
     if (!live || !d->kernels || d->encoding != PLANK_ENC_DELTA_BYTE_ARRAY ||
-        d->type != PLANK_BYTE_ARRAY || !few_set(live, bit, n, DBA_SPARSE))
+        d->type != PLANK_BYTE_ARRAY || !few_set(d, live, bit, n, DBA_SPARSE))
         return pk_decoder_get_binary(d, n, data, ends, err);
     PK_FORWARD(check_count(d, n, err));
     size_t base = data->size, total = 0;
