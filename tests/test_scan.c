@@ -820,6 +820,75 @@ static void check_masked_rows(plank_reader *r, const data *x) {
     }
 }
 
+/* A selective bitmap selection projected onto columns without levels: a
+ * batch spans as many batch_rows steps of the row group as keep at most
+ * batch_rows rows between them, so batches are fewer and fuller than one per
+ * batch_rows rows read. Rows checked against the data; every batch at most
+ * batch_rows long; some batch spanning more than batch_rows rows. */
+static void check_masked_spans(plank_reader *r, const data *x) {
+    static const char *cols[] = {"id", "d", "s", "b"};
+    const char *text = "b AND d < -600";
+    for (int mode = 0; mode < 2; mode++) {
+        plank_arrow_options ao;
+        plank_arrow_options_init(&ao);
+        ao.batch_rows = mode == 0 ? 100 : 1000;
+        plank_expr *e;
+        struct ArrowArrayStream st;
+        plank_scan *s = open_stream(r, text, &ao, cols, 4, &e, &st);
+        int64_t want = 0, got = 0, bad = 0, batches = 0, widest = 0, longest = 0, row = 0;
+        for (int64_t i = 0; i < N; i++) want += x->b[i] && x->d[i] < -600;
+        for (;;) {
+            struct ArrowArray b;
+            CHECK(st.get_next(&st, &b) == 0);
+            if (!b.release) break;
+            CHECK(b.n_children == 4);
+            struct ArrowArray *const *c = b.children;
+            const int64_t *ids = (const int64_t *)c[0]->buffers[1] + c[0]->offset;
+            batches++;
+            if (b.length > longest) longest = b.length;
+            if (b.length > 0 && ids[b.length - 1] - ids[0] + 1 > widest)
+                widest = ids[b.length - 1] - ids[0] + 1;
+            for (int64_t i = 0; i < b.length; i++, got++) {
+                int64_t id = ids[i];
+                if (id < row || id >= N) {
+                    bad++;
+                    continue;
+                }
+                row = id + 1;
+                const char *sp;
+                int64_t sl;
+                arrow_str(c[2], false, i, &sp, &sl);
+                bool ok = x->b[id] && x->d[id] < -600 &&
+                          memcmp((const double *)c[1]->buffers[1] + c[1]->offset + i, &x->d[id],
+                                 8) == 0 &&
+                          sl == (int64_t)strlen(x->s[id]) &&
+                          memcmp(sp, x->s[id], (size_t)sl) == 0 &&
+                          arrow_bit(c[3]->buffers[1], c[3]->offset + i);
+                bad += !ok;
+            }
+            b.release(&b);
+        }
+        st.release(&st);
+        plank_scan_stats ss;
+        plank_scan_stats_init(&ss);
+        plank_scan_get_stats(s, &ss);
+        CHECK_MSG(bad == 0 && got == want, "spans (batch_rows %lld): %lld rows, %lld expected, "
+                  "%lld wrong", (long long)ao.batch_rows, (long long)got, (long long)want,
+                  (long long)bad);
+        CHECK_MSG(ss.row_groups_masked > 0, "spans: no row group read as a bitmap");
+        CHECK_MSG(longest <= ao.batch_rows, "spans: a batch of %lld rows (batch_rows %lld)",
+                  (long long)longest, (long long)ao.batch_rows);
+        CHECK_MSG(widest > ao.batch_rows, "spans: no batch spans more than %lld rows (widest %lld)",
+                  (long long)ao.batch_rows, (long long)widest);
+        /* one batch per row group when a group keeps fewer than batch_rows */
+        if (mode == 1)
+            CHECK_MSG(batches <= plank_reader_num_row_groups(r), "spans: %lld batches",
+                      (long long)batches);
+        plank_scan_close(s);
+        plank_expr_free(e);
+    }
+}
+
 /* Scans restricted to row groups: each group's count is the brute-force
  * count of its rows, the groups' counts add up to the file's, a subset
  * streams only its rows, and bad lists are refused naming the problem. */
@@ -1470,6 +1539,7 @@ int main(void) {
         fprintf(stderr, "%s:\n", files[i].what);
         run_cases(r, &x);
         check_masked_rows(r, &x);
+        check_masked_spans(r, &x);
         if (files[i].variant == DELTA_FILE) check_delta_skips(r, &x);
         if (files[i].variant == PLAIN_FILE) {
             check_pruning(r);

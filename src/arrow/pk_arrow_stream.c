@@ -64,6 +64,7 @@ typedef struct pk_stream {
      * given leaves of a batch, or for a stream that cannot compact). */
     const uint8_t *mask;
     int64_t mask_pos, mkeep;
+    bool mask_wide;              /* a batch may span more rows than batch_rows (mask_span) */
     pk_buffer mbits;
     plank_row_range *mrr;
     int64_t nmrr;
@@ -544,6 +545,18 @@ static bool all_direct(const pk_stream *s) {
     return s->t.num_leaves > 0;
 }
 
+/* Whether every leaf of a bitmap batch reads only its kept rows into its
+ * array (given leaves, and flat leaves without levels), so that a batch's
+ * memory follows the rows it keeps, not the rows it spans. */
+static bool kept_only(const pk_stream *s) {
+    for (int32_t i = 0; i < s->t.num_leaves; i++) {
+        const plank_schema_node *pn = s->t.leaf_nodes[i]->pn;
+        if (!given_leaf(s, i) && (pn->max_definition_level > 0 || pn->max_repetition_level > 0))
+            return false;
+    }
+    return true;
+}
+
 /* The next row group to open: from the plan, or the next entry of rgs with
  * its selection. *g = -1 at the end. */
 static plank_status next_row_group(pk_stream *s, plank_error *err) {
@@ -565,6 +578,7 @@ static plank_status next_row_group(pk_stream *s, plank_error *err) {
             if (all_direct(s)) {
                 PK_FORWARD(open_row_group(s, g, NULL, 0, err));
                 s->mask = mask;
+                s->mask_wide = kept_only(s);
                 s->g_rr = NULL; /* the given leaves walk each batch's ranges */
                 return PLANK_OK;
             }
@@ -737,6 +751,29 @@ void pk_stream_set_fanout(struct ArrowArrayStream *st, const plank_executor *ex,
     s->fanout = n;
 }
 
+/* The rows a bitmap batch spans, from `take` (batch_rows or the rest of the
+ * row group): whole steps of batch_rows rows while the batch keeps at most
+ * batch_rows. A selective filter's survivors then come out in a few full
+ * batches, not one sliver per batch_rows rows read: each batch costs its
+ * arrays and assembly, and a parallel stream in file order holds at most
+ * batches_in_flight of them, so slivers left the worker ahead of the
+ * consumer idle. */
+static int64_t mask_span(const pk_stream *s, int64_t take) {
+    if (!s->mask_wide) return take;
+    const pk_kernels *kn = s->r->kernels;
+    int64_t at = s->mask_pos, end = s->mask_pos + s->rows_left;
+    int64_t kept = kn->count_bits(s->mask, at, at + take);
+    while (at + take < end) {
+        int64_t more = end - (at + take);
+        if (more > s->o.batch_rows) more = s->o.batch_rows;
+        int64_t c = kn->count_bits(s->mask, at + take, at + take + more);
+        if (kept + c > s->o.batch_rows) break;
+        kept += c;
+        take += more;
+    }
+    return take;
+}
+
 /* A bitmap row group's batch of `take` rows: its bits (mbits, from bit 0)
  * and how many are set; the given leaves' ranges of them. A batch without
  * a selected row is skipped in every column reader (*empty). */
@@ -841,6 +878,7 @@ again:
     if (s->ahead_take > 0) return ahead_batch(s, out, err);
     if (s->mask) {
         bool empty;
+        take = mask_span(s, take);
         PK_FORWARD(mask_batch(s, take, &empty, err));
         if (empty) goto again;
     } else if (s->zero_copy) {
