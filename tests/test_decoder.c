@@ -631,6 +631,17 @@ static void test_delta_strings_known(void) {
     CHECK(pk_decoder_init(&d, PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY, PLANK_BYTE_ARRAY, 0, neg, sizeof neg,
                           1, NULL, NULL, &err) == PLANK_ERR_CORRUPT);
     CHECK(strstr(err.message, "negative") != NULL);
+    /* DELTA_BYTE_ARRAY whose second suffix length is -1 after a prefix of 1:
+     * in 32 bits the value's length wraps to 0, which the next prefix (0)
+     * fits; the chain check must still see the negative length. Prefixes
+     * 0, 1, 0 (deltas +1, -1: min -1, packed 2, 0 in 2 bits), suffixes 2,
+     * -1, 1 (deltas -3, +2: min -3, packed 0, 5 in 3 bits). */
+    const uint8_t wrap[] = {0x80, 0x01, 4, 3, 0, 1, 2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0,
+                            0x80, 0x01, 4, 3, 4, 5, 3, 0, 0, 0, 0x28, 0, 0, 0, 0, 0, 0, 0,
+                            0, 0, 0, 0, 'a', 'b', 'c'};
+    CHECK(pk_decoder_init(&d, PLANK_ENC_DELTA_BYTE_ARRAY, PLANK_BYTE_ARRAY, 0, wrap, sizeof wrap,
+                          3, NULL, NULL, &err) == PLANK_ERR_CORRUPT);
+    CHECK_MSG(strstr(err.message, "value 1 has negative length -1") != NULL, "%s", err.message);
     /* Declared length much larger than the page. */
     const uint8_t huge[] = {0x80, 0x01, 4, 1, 0xFE, 0xFF, 0x03, 'x'};
     CHECK(pk_decoder_init(&d, PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY, PLANK_BYTE_ARRAY, 0, huge,

@@ -111,9 +111,27 @@ void pk_decoder_release(pk_decoder *d) {
     pk_buffer_reset(&d->last);
 }
 
-/* Decodes a DELTA_BINARY_PACKED stream of exactly d->num_values non-negative
- * INT32 lengths from [buf, end) into a new array; *after is the end of the
- * stream. */
+/* The decoder's kernels when given at init (pk_decoder_init_k), else the
+ * scalar ones (valid at every level). */
+static const pk_kernels *kernels_of(const pk_decoder *d) {
+    return d->kernels ? d->kernels : pk_kernels_for(PK_SIMD_SCALAR);
+}
+
+/* The first of n lengths above INT32_MAX (negative as the format's INT32),
+ * reported; called once a sum's OR said there is one. */
+static plank_status negative_length(const uint32_t *a, int64_t n, const char *what,
+                                    plank_error *err) {
+    for (int64_t i = 0; i < n; i++)
+        PK_RETURN_IF(a[i] > (uint32_t)INT32_MAX, err, PLANK_ERR_CORRUPT,
+                     "%s: value %lld has negative length %lld", what, (long long)i,
+                     (long long)(int32_t)a[i]);
+    return PLANK_OK;
+}
+
+/* Decodes a DELTA_BINARY_PACKED stream of exactly d->num_values INT32
+ * lengths from [buf, end) into a new array; *after is the end of the
+ * stream. The caller checks that none is negative (above INT32_MAX here),
+ * along with its other checks of them. */
 static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint8_t *end,
                                    const char *what, uint32_t **lengths_out, pk_buffer *kept,
                                    const uint8_t **after, plank_error *err) {
@@ -135,19 +153,7 @@ static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint
     PK_RETURN_IF(!a, err, PLANK_ERR_OUT_OF_MEMORY, "out of memory for %lld %s",
                  (long long)d->num_values, what);
     *lengths_out = a; /* owned by d from here on */
-    /* The decoder's kernels when given at init (pk_decoder_init_k), else
-     * the scalar ones (valid at every level). */
-    const pk_kernels *k = d->kernels ? d->kernels : pk_kernels_for(PK_SIMD_SCALAR);
-    PK_FORWARD(pk_delta_read_i32(&dd, k, (uint8_t *)a, d->num_values, err));
-    /* A negative length (INT32: anything above INT32_MAX) is looked for
-     * value by value only when the page has one (a loop the compiler
-     * vectorises finds out). */
-    uint32_t any = 0;
-    for (int64_t i = 0; i < d->num_values; i++) any |= a[i];
-    for (int64_t i = 0; any > (uint32_t)INT32_MAX && i < d->num_values; i++)
-        PK_RETURN_IF(a[i] > (uint32_t)INT32_MAX, err, PLANK_ERR_CORRUPT,
-                     "%s: value %lld has negative length %lld", what, (long long)i,
-                     (long long)(int32_t)a[i]);
+    PK_FORWARD(pk_delta_read_i32(&dd, kernels_of(d), (uint8_t *)a, d->num_values, err));
     return pk_delta_end(&dd, after, err);
 }
 
@@ -161,10 +167,12 @@ static plank_status bytes_fit(pk_decoder *d, const char *what, uint64_t sum, pla
     return PLANK_OK;
 }
 
-/* Checks the DELTA_LENGTH lengths fit in the bytes after the length stream. */
+/* Checks the DELTA_LENGTH lengths: none negative, all of them fitting in
+ * the bytes after the length stream. */
 static plank_status check_byte_section(pk_decoder *d, const char *what, plank_error *err) {
-    uint64_t sum = 0;
-    for (int64_t i = 0; i < d->num_values; i++) sum += (uint64_t)d->lengths[i];
+    uint32_t ors;
+    uint64_t sum = kernels_of(d)->sum_u32(d->lengths, (size_t)d->num_values, &ors);
+    if (ors > (uint32_t)INT32_MAX) PK_FORWARD(negative_length(d->lengths, d->num_values, what, err));
     return bytes_fit(d, what, sum, err);
 }
 
@@ -176,32 +184,20 @@ static plank_status init_delta_byte_array(pk_decoder *d, plank_error *err) {
     PK_FORWARD(decode_lengths(d, suffixes, d->end, what, &d->lengths,
                               d->keep ? &d->keep->lengths : NULL, &d->bytes, err));
     /* Validate the prefix chain now so that gets cannot fail half way: first
-     * in one pass without a branch per value (a loop the compiler vectorises;
-     * each length is below 2^31, so no sum overflows), which also adds up the
-     * suffixes for the bytes section; then, only when something is wrong,
-     * value by value for the message. */
-    const uint32_t *pre = d->prefixes, *len = d->lengths;
-    int64_t nv = d->num_values;
+     * in one pass without a branch per value (the dba_chain kernel), which
+     * also adds up the suffixes for the bytes section; then, only when
+     * something is wrong, value by value for the message. */
     uint32_t lim = d->width > 0 ? (uint32_t)d->width : (uint32_t)INT32_MAX;
-    bool exact = d->width > 0;
-    unsigned bad = nv > 0 && pre[0] > 0;
-    uint64_t sum = 0;
-    unsigned longer = 0; /* a compare, not a maximum: SSE2 has no unsigned max */
-    for (int64_t i = 0; i + 1 < nv; i++) {
-        uint32_t t = pre[i] + len[i];
-        bad |= (pre[i + 1] > t) | (t > lim) | (exact & (t != lim));
-        longer |= t > 16;
-        sum += len[i];
+    uint64_t sum;
+    uint32_t longest;
+    uint32_t bad = kernels_of(d)->dba_chain(d->prefixes, d->lengths, (size_t)d->num_values, lim,
+                                            d->width > 0, &sum, &longest);
+    if (!bad) {
+        d->short_values = longest <= 16;
+        return bytes_fit(d, what, sum, err);
     }
-    if (nv > 0) {
-        uint32_t t = pre[nv - 1] + len[nv - 1];
-        bad |= (t > lim) | (exact & (t != lim));
-        longer |= t > 16;
-        sum += len[nv - 1];
-    }
-    d->short_values = !longer;
-    PK_FORWARD(bytes_fit(d, what, sum, err));
-    if (!bad) return PLANK_OK;
+    PK_FORWARD(negative_length(d->prefixes, d->num_values, what, err));
+    PK_FORWARD(negative_length(d->lengths, d->num_values, what, err));
     int64_t prev = 0;
     for (int64_t i = 0; i < d->num_values; i++) {
         PK_RETURN_IF((int64_t)d->prefixes[i] > prev, err, PLANK_ERR_CORRUPT,
@@ -214,7 +210,8 @@ static plank_status init_delta_byte_array(pk_decoder *d, plank_error *err) {
                      "%s: value %lld is %lld bytes long, the column's values are %d", what,
                      (long long)i, (long long)prev, (int)d->width);
     }
-    return PLANK_OK;
+    /* the kernel and this loop check the same conditions */
+    return PK_CORRUPT(err, "%s: the prefix chain is broken", what);
 }
 
 static plank_status init_encoding(pk_decoder *d, plank_error *err) {
@@ -397,9 +394,8 @@ static plank_status dict_gather(pk_decoder *d, int64_t n, uint8_t *out, size_t w
 /* DELTA_LENGTH_BYTE_ARRAY: the n next values are contiguous in the bytes
  * section; returns their total size (the lengths were checked at init). */
 static size_t dlba_span(const pk_decoder *d, int64_t n) {
-    size_t total = 0;
-    for (int64_t i = 0; i < n; i++) total += (size_t)d->lengths[d->pos + i];
-    return total;
+    uint32_t ors;
+    return (size_t)kernels_of(d)->sum_u32(d->lengths + d->pos, (size_t)n, &ors);
 }
 
 /* DELTA_BYTE_ARRAY without the intermediate copy: each value is written
@@ -585,8 +581,8 @@ static plank_status dba_next(pk_decoder *d, plank_error *err) {
 static plank_status dba_skip(pk_decoder *d, int64_t n, plank_error *err) {
     if (n <= 0) return PLANK_OK;
     int64_t first = d->pos, last = first + n - 1;
-    size_t span = 0;
-    for (int64_t i = first; i <= last; i++) span += (size_t)d->lengths[i];
+    uint32_t ors;
+    size_t span = (size_t)kernels_of(d)->sum_u32(d->lengths + first, (size_t)n, &ors);
     size_t len = (size_t)d->prefixes[last] + d->lengths[last];
     PK_FORWARD(pk_buffer_resize(&d->last, len, err));
     const uint8_t *q = d->p + span;
@@ -675,12 +671,15 @@ static int64_t dba_sparse(pk_decoder *d, int64_t n, const uint8_t *sel, int64_t 
     memcpy(&kr, kv, sizeof kr);
     uint8_t *o = dst;
     int64_t c = 0, end = base;
+    /* the suffixes passed over, summed by the kernel (tens of values apart
+     * where this path is taken) */
+    uint64_t (*sum_u32)(const uint32_t *, size_t, uint32_t *) = kernels_of(d)->sum_u32;
+    uint32_t ors;
     PK_FOR_LIVE(sel, bit, n, i, {
         if (all_ends)
             for (; c < i; c++) ends[c] = end;
-        size_t gap = 0;
-        for (; at < i; at++) gap += sufs[at];
-        q += gap;
+        q += sum_u32(sufs + at, (size_t)(i - at), &ors);
+        at = i;
         size_t need = pres[i];
         size_t len = need + sufs[i];
         if (len <= 16 && (size_t)(q - page) >= need && (size_t)(page_end - q) >= 16) {
@@ -714,9 +713,7 @@ static int64_t dba_sparse(pk_decoder *d, int64_t n, const uint8_t *sel, int64_t 
     });
     if (all_ends)
         for (; c < n; c++) ends[c] = end;
-    size_t rest = 0;
-    for (; at < n; at++) rest += sufs[at];
-    const uint8_t *p_end = q + rest;
+    const uint8_t *p_end = q + sum_u32(sufs + at, (size_t)(n - at), &ors);
     if (n > 0) {
         /* d->last becomes value n - 1: the last one built, or built now over
          * d->last (which the walk reads only below the bytes it writes). */

@@ -24,6 +24,9 @@ static const pk_kernels pk_kernels_scalar = {
     .dict_gather64 = pk_dict_gather64_scalar,
     .bss_decode = pk_bss_decode_scalar,
     .bss_encode = pk_bss_encode,
+    /* byte-array lengths (pk_length_kernels.c) */
+    .sum_u32 = pk_sum_u32_scalar,
+    .dba_chain = pk_dba_chain_scalar,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_scalar,
     .count_bits = pk_count_bits_scalar,
@@ -75,6 +78,9 @@ static const pk_kernels pk_kernels_avx2 = {
     .dict_gather64 = pk_dict_gather64_avx2,
     .bss_decode = pk_bss_decode_avx2,
     .bss_encode = pk_bss_encode_avx2,
+    /* byte-array lengths (pk_length_kernels.c) */
+    .sum_u32 = pk_sum_u32_avx2,
+    .dba_chain = pk_dba_chain_avx2,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_avx2,
     .count_bits = pk_count_bits_avx2,
@@ -128,6 +134,9 @@ static const pk_kernels pk_kernels_avx512 = {
     .dict_gather64 = pk_dict_gather64_avx512,
     .bss_decode = pk_bss_decode_avx2,
     .bss_encode = pk_bss_encode_avx2,
+    /* byte-array lengths (pk_length_kernels.c) */
+    .sum_u32 = pk_sum_u32_avx512,
+    .dba_chain = pk_dba_chain_avx512,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_avx2,
     .count_bits = pk_count_bits_avx2,

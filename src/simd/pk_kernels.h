@@ -86,6 +86,18 @@ typedef struct pk_kernels {
     /* The writer's inverse: out[b*stride + i] = src[i*width + b] (stride >= n). */
     void (*bss_encode)(const uint8_t *src, size_t width, size_t n, size_t stride, uint8_t *out);
 
+    /* ---- byte-array lengths (pk_length_kernels.c) ---- */
+    /* The sum of v[0..n) in 64 bits and, in *ors, their bitwise OR (above INT32_MAX:
+     * some length is negative as the format's INT32). */
+    uint64_t (*sum_u32)(const uint32_t *v, size_t n, uint32_t *ors);
+    /* A DELTA_BYTE_ARRAY page's prefix chain of n values (pre: prefix lengths, len:
+     * suffix lengths): 0 when pre[0] == 0, pre[i + 1] <= pre[i] + len[i], every
+     * pre[i] + len[i] <= lim (== lim when exact) and no length is above INT32_MAX;
+     * nonzero otherwise (the caller finds where, value by value). With 0, *sum is the
+     * suffix lengths' sum and *longest the longest value's length. */
+    uint32_t (*dba_chain)(const uint32_t *pre, const uint32_t *len, size_t n, uint32_t lim,
+                          bool exact, uint64_t *sum, uint32_t *longest);
+
     /* ---- bitmaps and null spreading (pk_bits_*.c) ---- */
     /* Copies n bits: bit (dst_bit + i) of dst = bit (src_bit + i) of src. Reads only the
      * bytes of src holding bits [src_bit, src_bit + n); bits of dst outside
@@ -353,6 +365,12 @@ int pk_kernels_available(const pk_kernels **out);
     uint64_t pk_delta_block32_##isa(const uint8_t *v, size_t k, uint64_t prev, uint64_t *d,   \
                                     uint64_t *min, uint64_t *ors);
 
+/* The length kernels of one instruction set (pk_length_kernels.c). */
+#define PK_LENGTH_KERNELS(isa)                                                              \
+    uint64_t pk_sum_u32_##isa(const uint32_t *v, size_t n, uint32_t *ors);                    \
+    uint32_t pk_dba_chain_##isa(const uint32_t *pre, const uint32_t *len, size_t n,           \
+                                uint32_t lim, bool exact, uint64_t *sum, uint32_t *longest);
+
 /* The hash kernels of one instruction set (pk_hash_kernels.c). */
 #define PK_HASH_KERNELS(isa)                                                                \
     void pk_hash_fixed32_##isa(const uint8_t *v, size_t n, uint64_t *out);                    \
@@ -361,6 +379,7 @@ int pk_kernels_available(const pk_kernels **out);
                              uint64_t *wb, uint64_t *out);
 
 PK_UNPACK_LEVEL_KERNELS(scalar)
+PK_LENGTH_KERNELS(scalar)
 PK_HASH_KERNELS(scalar)
 PK_BITS_KERNELS(scalar)
 PK_FILTER_KERNELS(scalar)
@@ -368,6 +387,7 @@ PK_ENCODE_KERNELS(scalar)
 
 #ifdef PK_KERNELS_X86
 PK_UNPACK_LEVEL_KERNELS(avx2)
+PK_LENGTH_KERNELS(avx2)
 PK_HASH_KERNELS(avx2)
 PK_BITS_KERNELS(avx2)
 PK_FILTER_KERNELS(avx2)
@@ -375,6 +395,7 @@ PK_ENCODE_KERNELS(avx2)
 /* AVX-512 F, BW, VL, DQ (no VBMI: the level does not imply it); the bitmap kernels of
  * that level are the AVX2 ones but for compact_fixed (vpcompressd / vpcompressq). */
 PK_UNPACK_LEVEL_KERNELS(avx512)
+PK_LENGTH_KERNELS(avx512)
 int64_t pk_compact_fixed_avx512(uint8_t *dst, const uint8_t *src, size_t w, const uint8_t *keep,
                                 size_t n);
 PK_HASH_KERNELS(avx512)
