@@ -63,13 +63,18 @@ static plank_status grow(q1_worker *w, int64_t n, plank_error *err) {
     return PLANK_OK;
 }
 
-static int64_t max_abs(const int64_t *v, int64_t n) {
-    uint64_t m = 0;
+/* An upper bound of the largest |v[i]|: the OR of the values' ones'
+ * complement magnitudes (|v| for v >= 0, |v| - 1 below 0), plus one; at
+ * most twice the largest. An OR carries no compare from one value to the
+ * next, so the compiler vectorises it, where a maximum of int64 values was
+ * a chain of conditional moves (a third of Q1's batch time). */
+static double abs_bound(const int64_t *v, int64_t n) {
+    uint64_t o = 0;
     for (int64_t i = 0; i < n; i++) {
-        uint64_t a = v[i] < 0 ? 0 - (uint64_t)v[i] : (uint64_t)v[i];
-        m = a > m ? a : m;
+        uint64_t x = (uint64_t)v[i];
+        o |= x ^ (0 - (x >> 63));
     }
-    return (int64_t)(m > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : m);
+    return (double)o + 1.0;
 }
 
 static int64_t pow10_i64(int32_t k) {
@@ -144,18 +149,21 @@ static plank_status q1_batch(void *state, const struct ArrowSchema *schema,
     /* The largest |charge| of a row is below mp * (one_d + md) * (one_t + mt);
      * n of them must stay below 2^63 for the int64 sums (the other sums are
      * smaller: |disc_price| <= that / 1, |price| etc. likewise bounded). */
-    double mq = (double)max_abs(vq, n), mp = (double)max_abs(vp, n);
-    double md = (double)max_abs(vd, n), mt = (double)max_abs(vt, n);
+    double mq = abs_bound(vq, n), mp = abs_bound(vp, n);
+    double md = abs_bound(vd, n), mt = abs_bound(vt, n);
     double row = mp * ((double)one_d + md) * ((double)one_t + mt);
     double worst = fmax(fmax(row, mq), fmax(mp * ((double)one_d + md), md));
     const int16_t *gid = w->gid;
     if (worst * (double)n < 4e18) {
-        q1_small acc[64];
+        /* Four copies of the sums, row i adding to copy i % 4: consecutive
+         * rows of one group (most of them: four groups) no longer wait for
+         * each other's stores to the same sums. */
+        q1_small acc[4][64];
         int32_t ng = w->ng < 64 ? w->ng : 64;
-        memset(acc, 0, (size_t)ng * sizeof acc[0]);
+        for (int u = 0; u < 4; u++) memset(acc[u], 0, (size_t)ng * sizeof acc[u][0]);
         if (w->ng <= 64) {
             for (int64_t i = 0; i < n; i++) {
-                q1_small *a = &acc[gid[i]];
+                q1_small *a = &acc[i & 3][gid[i]];
                 int64_t dp = vp[i] * (one_d - vd[i]);
                 a->qty += vq[i];
                 a->price += vp[i];
@@ -166,12 +174,14 @@ static plank_status q1_batch(void *state, const struct ArrowSchema *schema,
             }
             for (int32_t g = 0; g < ng; g++) {
                 q1_group *G = &w->g[g];
-                G->qty += acc[g].qty;
-                G->price += acc[g].price;
-                G->disc += acc[g].disc;
-                G->disc_price += acc[g].disc_price;
-                G->charge += acc[g].charge;
-                G->count += acc[g].count;
+                for (int u = 0; u < 4; u++) {
+                    G->qty += acc[u][g].qty;
+                    G->price += acc[u][g].price;
+                    G->disc += acc[u][g].disc;
+                    G->disc_price += acc[u][g].disc_price;
+                    G->charge += acc[u][g].charge;
+                    G->count += acc[u][g].count;
+                }
             }
             return PLANK_OK;
         }
