@@ -738,7 +738,7 @@ static int64_t dba_sparse(pk_decoder *d, int64_t n, const uint8_t *sel, int64_t 
  * set (counted by the decoder's count_bits kernel, else the scalar one). */
 static bool few_set(const pk_decoder *d, const uint8_t *sel, int64_t bit, int64_t n,
                     int64_t ratio) {
-    const pk_kernels *k = d->kernels ? d->kernels : pk_kernels_for(PK_SIMD_SCALAR);
+    const pk_kernels *k = kernels_of(d);
     return k->count_bits(sel, bit, bit + n) * ratio < n;
 }
 /* Building only the selected values of a DELTA_BYTE_ARRAY page (dba_sparse,
@@ -785,7 +785,7 @@ plank_status pk_decoder_get_bits(pk_decoder *d, int64_t n, uint8_t *out, int64_t
     PK_RETURN_IF(d->type != PLANK_BOOLEAN, err, PLANK_ERR_INVALID_ARGUMENT,
                  "get_bits on a %s column", plank_physical_type_name(d->type));
     PK_FORWARD(check_count(d, n, err));
-    const pk_kernels *k = d->kernels ? d->kernels : pk_kernels_for(PK_SIMD_SCALAR);
+    const pk_kernels *k = kernels_of(d);
     if (d->encoding == PLANK_ENC_PLAIN) {
         /* init checked the page holds num_values bits. */
         if (n > 0) k->copy_bits(d->start, d->pos, out, bit, (size_t)n);
@@ -1099,7 +1099,7 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
         uint32_t idx[256];
         const pk_dict *dict = d->dict;
         const int64_t *doff = dict->offsets;
-        const pk_kernels *kn = d->kernels ? d->kernels : pk_kernels_for(PK_SIMD_SCALAR);
+        const pk_kernels *kn = kernels_of(d);
         for (int64_t done = 0; done < n;) {
             int64_t k = n - done < 256 ? n - done : 256;
             PK_FORWARD(dict_indices(d, idx, k, err));
