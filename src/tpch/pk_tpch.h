@@ -27,6 +27,10 @@
 
 #define PK_TPCH_POOL_SIZE (300u * 1024u * 1024u)
 #define PK_TPCH_POOL_SLACK 1024u /* room for one sentence past the end */
+/* room for the margins of the regions the pool is built in on several
+ * threads (build_pool) */
+#define PK_TPCH_POOL_EXTRA (PK_TPCH_POOL_SIZE / 32u)
+#define PK_TPCH_POOL_ALLOC (PK_TPCH_POOL_SIZE + PK_TPCH_POOL_EXTRA + PK_TPCH_POOL_SLACK)
 #define PK_TPCH_NUM_DATES 2557   /* 1992-01-01 .. 1998-12-31 */
 #define PK_TPCH_EPOCH_DAY 8035   /* 1992-01-01 in days since 1970-01-01 */
 #define PK_TPCH_MAX_COLS 16
@@ -92,7 +96,7 @@ struct plank_tpch {
     double sf;
     int64_t scale;   /* dbgen's integer scale: 1 below SF 1 */
     int64_t nparts, nsupp, ncust, norders, nclerks;
-    char *pool;      /* PK_TPCH_POOL_SIZE + PK_TPCH_POOL_SLACK bytes */
+    char *pool;      /* PK_TPCH_POOL_ALLOC bytes, the text in the first PK_TPCH_POOL_SIZE */
     pk_tpch_dist dist[PK_D_COUNT];
     uint8_t *luts;
     size_t luts_size;

@@ -257,7 +257,14 @@ static void fill_pool(plank_tpch *g, pk_draws *dr, int64_t k, size_t p0) {
  * the segments' text joined at those draws. Where two never meet within
  * the recorded sentences, or a segment falls short, the rest is parsed
  * serially from the last true sentence start: the result is the serial
- * pool in every case. */
+ * pool in every case.
+ * Each segment writes into its own region of the pool itself (the pool has
+ * PK_TPCH_POOL_EXTRA bytes beyond its size, so a region holds a share plus
+ * a margin), and the join moves each segment's true text left onto the end
+ * of the one before. So every page of the pool is first written (zeroed by
+ * the kernel, which costs as much as writing the text on these machines)
+ * by the thread that fills it, and no other buffer is faulted in. A
+ * segment followed by another stops once it has recorded its tail. */
 #define PK_POOL_DRAWS 63888645 /* draws that make the 300 MiB pool (counted once) */
 #define PK_REC 4096
 
@@ -265,8 +272,8 @@ typedef struct pk_seg {
     const plank_tpch *g;
     int64_t start, tail_from;
     int rec;             /* sentence starts to record at each end, <= PK_REC */
-    char *buf;
-    size_t cap, alloc, len;
+    char *buf; /* this segment's region of the pool */
+    size_t cap, len;
     int64_t end_draw;
     int nhead, ntail;
     int64_t head_draw[PK_REC], tail_draw[PK_REC];
@@ -288,6 +295,7 @@ static void seg_run(pk_seg *s) {
             s->tail_draw[s->ntail] = at;
             s->tail_off[s->ntail++] = p;
         }
+        if (s->ntail == s->rec) break; /* the next segment takes over from here */
         p += sentence(s->g, &s->dr, s->buf + p);
         s->buf[p++] = ' ';
     }
@@ -324,7 +332,9 @@ static bool build_pool(plank_tpch *g, int threads, int rec) {
     seg = pk_tpch_alloc(a, sizeof *seg * nseg);
     if (!seg) return false;
     memset(seg, 0, sizeof *seg * nseg);
-    size_t share = PK_TPCH_POOL_SIZE / nseg;
+    /* regions of a share plus a margin; a sentence may end up to 257
+     * bytes past a segment's cap, so the cap stays 512 bytes inside */
+    size_t region = (PK_TPCH_POOL_SIZE + PK_TPCH_POOL_EXTRA) / nseg;
     bool ok = true;
     for (size_t t = 0; t < nseg && nseg > 1; t++) {
         pk_seg *s = &seg[t];
@@ -332,15 +342,8 @@ static bool build_pool(plank_tpch *g, int threads, int rec) {
         s->rec = rec < 1 ? 1 : rec > PK_REC ? PK_REC : rec;
         s->start = PK_POOL_DRAWS / (int64_t)nseg * (int64_t)t;
         s->tail_from = t + 1 < nseg ? PK_POOL_DRAWS / (int64_t)nseg * (int64_t)(t + 1) : INT64_MAX;
-        s->cap = share + share / 8 + (1 << 16);
-        if (t == 0) {
-            s->buf = g->pool; /* in place; cap stays well inside the pool */
-        } else {
-            s->alloc = s->cap + PK_TPCH_POOL_SLACK;
-            s->buf = pk_tpch_alloc(a, s->alloc);
-            if (!s->buf) ok = false;
-            else advise_huge(s->buf, s->alloc);
-        }
+        s->buf = g->pool + region * t;
+        s->cap = region - 512;
     }
     size_t pos = 0;
     int64_t draw = 0;
@@ -379,7 +382,9 @@ static bool build_pool(plank_tpch *g, int threads, int rec) {
             }
             size_t n = exit_off - entry;
             if (n > PK_TPCH_POOL_SIZE - pos) n = PK_TPCH_POOL_SIZE - pos;
-            if (t > 0) memcpy(g->pool + pos, s->buf + entry, n);
+            /* left, or not at all (segment 0): the segments before ended
+             * inside their regions, which lie before this one's */
+            if (t > 0) memmove(g->pool + pos, s->buf + entry, n);
             pos += n;
             draw = exit_draw;
             if (!met || pos == PK_TPCH_POOL_SIZE) break;
@@ -389,7 +394,6 @@ static bool build_pool(plank_tpch *g, int threads, int rec) {
     /* the rest (all of it on one thread) serially */
     if (ok && pos < PK_TPCH_POOL_SIZE) fill_pool(g, &seg[0].dr, draw, pos);
     g->pool[PK_TPCH_POOL_SIZE] = '\0';
-    for (size_t t = 1; t < nseg; t++) pk_tpch_free(a, seg[t].buf, seg[t].alloc);
     pk_tpch_free(a, seg, sizeof *seg * nseg);
     return ok;
 }
@@ -752,14 +756,14 @@ plank_status plank_tpch_open(plank_tpch **out, double sf, int32_t threads,
     }
     g->luts = pk_tpch_alloc(a, lut_total);
     g->luts_size = lut_total;
-    g->pool = pk_tpch_alloc(a, PK_TPCH_POOL_SIZE + PK_TPCH_POOL_SLACK);
+    g->pool = pk_tpch_alloc(a, PK_TPCH_POOL_ALLOC);
     if (!g->luts || !g->pool) {
         plank_tpch_close(g);
         return pk_tpch_fail(err, PLANK_ERR_OUT_OF_MEMORY,
                             "tpch: out of memory for the %u MiB text pool",
                             PK_TPCH_POOL_SIZE >> 20);
     }
-    advise_huge(g->pool, PK_TPCH_POOL_SIZE);
+    advise_huge(g->pool, PK_TPCH_POOL_ALLOC);
     uint8_t *l = g->luts;
     for (int i = 0; i < PK_D_COUNT; i++) {
         pk_tpch_dist *d = &g->dist[i];
@@ -796,7 +800,7 @@ bool pk_tpch_rebuild_pool(plank_tpch *g, int threads, int rec) {
 void plank_tpch_close(plank_tpch *g) {
     if (!g) return;
     plank_allocator a = g->alloc;
-    pk_tpch_free(&a, g->pool, PK_TPCH_POOL_SIZE + PK_TPCH_POOL_SLACK);
+    pk_tpch_free(&a, g->pool, PK_TPCH_POOL_ALLOC);
     pk_tpch_free(&a, g->luts, g->luts_size);
     pk_tpch_free(&a, g, sizeof *g);
 }
