@@ -262,7 +262,10 @@ static void test_memory_shifts(const uint8_t *file, size_t size) {
 /* Path reader (chunks read into refcounted buffers): zero-copy arrays stay
  * valid after the stream and the reader are closed, and the allocator
  * balances once they are released. Returns the zero-copy leaf count. */
-static int64_t path_run(const char *path, bool zero_copy, bool expect_pages) {
+/* threads 2: the columns of each batch on plank's pool, the next batch read
+ * ahead while this one is checked; its cuts and views must be the serial
+ * stream's. */
+static int64_t path_run(const char *path, bool zero_copy, bool expect_pages, int32_t threads) {
     th_alloc ta;
     plank_allocator a = th_alloc_init(&ta);
     plank_reader_options ro;
@@ -277,6 +280,7 @@ static int64_t path_run(const char *path, bool zero_copy, bool expect_pages) {
     plank_arrow_options_init(&o);
     o.batch_rows = 10000;
     o.zero_copy = zero_copy;
+    o.threads = threads;
     struct ArrowArray arr[MAX_BATCHES];
     int64_t starts[MAX_BATCHES];
     int64_t zc[NCOL] = {0};
@@ -486,15 +490,17 @@ int main(void) {
             test_memory_copies(file, size, true, false);
             free(file);
         }
-        CHECK(path_run(p, true, true) > 0);
-        CHECK_EQ_I64(path_run(p, false, false), 0);
+        int64_t views = path_run(p, true, true, 1);
+        CHECK(views > 0);
+        CHECK_EQ_I64(path_run(p, true, true, 2), views);
+        CHECK_EQ_I64(path_run(p, false, false, 1), 0);
         remove(p);
     }
     /* v2 pages, uncompressed: still zero copy (levels are outside the values) */
     wconf v2 = {PLANK_CODEC_UNCOMPRESSED, false, 2};
     p = conf_path("v2");
     if (write_file(p, &v2)) {
-        CHECK(path_run(p, true, true) > 0);
+        CHECK(path_run(p, true, true, 1) > 0);
         remove(p);
     }
     /* Dictionary pages: never zero copy. */
@@ -514,7 +520,7 @@ int main(void) {
                 }
             plank_reader_close(r);
         }
-        CHECK_EQ_I64(path_run(p, true, false), 0);
+        CHECK_EQ_I64(path_run(p, true, false, 1), 0);
         remove(p);
     }
     g_mod = ROWS;
@@ -525,7 +531,7 @@ int main(void) {
                       false, 1};
         p = conf_path("comp");
         if (write_file(p, &comp)) {
-            CHECK_EQ_I64(path_run(p, true, false), 0);
+            CHECK_EQ_I64(path_run(p, true, false, 1), 0);
             remove(p);
         }
     }

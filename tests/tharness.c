@@ -1,12 +1,17 @@
 #include "tharness.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 
 int th_failures = 0;
 int th_checks = 0;
 
-static void *th_realloc(void *opaque, void *p, size_t old_n, size_t n) {
+/* The counting allocator may be called from a parallel read's threads: one
+ * lock for every th_alloc (tests only; the library has no global state). */
+static pthread_mutex_t th_alloc_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void *th_realloc_locked(void *opaque, void *p, size_t old_n, size_t n) {
     th_alloc *a = opaque;
     a->calls++;
     if ((int64_t)n > a->max_single) a->max_single = (int64_t)n;
@@ -26,12 +31,21 @@ static void *th_realloc(void *opaque, void *p, size_t old_n, size_t n) {
     return q;
 }
 
+static void *th_realloc(void *opaque, void *p, size_t old_n, size_t n) {
+    pthread_mutex_lock(&th_alloc_mu);
+    void *q = th_realloc_locked(opaque, p, old_n, n);
+    pthread_mutex_unlock(&th_alloc_mu);
+    return q;
+}
+
 static void th_free(void *opaque, void *p, size_t n) {
     th_alloc *a = opaque;
     if (!p) return;
+    pthread_mutex_lock(&th_alloc_mu);
     a->frees++;
     a->live_blocks--;
     a->live_bytes -= (int64_t)n;
+    pthread_mutex_unlock(&th_alloc_mu);
     free(p);
 }
 

@@ -55,7 +55,8 @@ extern int th_checks;
 
 /* A counting allocator that can also fail the Nth allocation or growth
  * (fault injection). Every test that checks "no leak" and "free sizes match
- * allocation sizes" uses it. */
+ * allocation sizes" uses it. Its counts are kept under a lock, so a parallel
+ * read may use it from several threads. */
 #include <stdbool.h>
 #include "plank.h"
 typedef struct th_alloc {

@@ -832,11 +832,21 @@ static plank_status assemble_batch(pk_stream *s, plank_status st, int64_t length
 }
 
 /* With lookahead, after the leaves of a `take`-record batch were read: the
- * next batch of the row group started on the pool (into pre_ahead). */
+ * next batch of the row group started on the pool (into pre_ahead). Its
+ * zero-copy cut is made here, where the column readers stand where that
+ * batch starts and no task runs (every leaf is direct, so the cut only asks
+ * the readers how many rows their pages hold); should it fail, nothing is
+ * started and the batch is read, and fails, the usual way. */
 static void ahead_start(pk_stream *s, int64_t take) {
     int64_t next = s->rows_left - take;
     if (!s->lookahead || next <= 0) return;
-    s->ahead_take = next < s->o.batch_rows ? next : s->o.batch_rows;
+    next = next < s->o.batch_rows ? next : s->o.batch_rows;
+    if (s->zero_copy) {
+        plank_error e;
+        plank_error_init(&e);
+        if (zero_copy_cut(s, &next, &e) != PLANK_OK) return;
+    }
+    s->ahead_take = next;
     s->fan_take = s->ahead_take;
     s->fan_dst = s->pre_ahead;
     pk_exec_for_start(&s->ahead, &s->fan_ex, s->t.num_leaves, fan_direct, s);
@@ -1188,7 +1198,7 @@ static plank_status maybe_parallel(struct ArrowArrayStream *out, plank_error *er
         /* The next batch decoded while this one is used: with plank's own
          * pool (whose waits may come from any thread), flat leaves only. */
         s->lookahead = s->own_exec && s->fanout > 1 && all_direct(s) && !s->plan &&
-                       !s->zero_copy && !s->from_given;
+                       !s->from_given;
         return PLANK_OK;
     }
     memset(out, 0, sizeof *out);

@@ -1797,11 +1797,24 @@ bool pk_column_reader_at_page_end(const plank_column_reader *cr) {
     return cr && !cr->in_page;
 }
 
+/* Whether the chunk can hold a page that is a view: not compressed, and
+ * PLAIN among its encodings (or no list). Asked before the next page is
+ * loaded, so that a chunk that cannot have one is not made to load (and
+ * decompress and check) its pages early on the caller's thread. A list that
+ * lies only costs the view: the values are copied. */
+static bool may_view(const plank_column_reader *cr) {
+    if (cr->cc->codec != PLANK_CODEC_UNCOMPRESSED) return false;
+    if (cr->cc->num_encodings <= 0) return true;
+    for (int32_t k = 0; k < cr->cc->num_encodings; k++)
+        if (cr->cc->encodings[k] == PLANK_ENC_PLAIN) return true;
+    return false;
+}
+
 plank_status pk_column_reader_view_rows(plank_column_reader *cr, int64_t *rows,
                                         plank_error *err) {
     *rows = 0;
     if (cr->nsel || cr->type == PLANK_BOOLEAN || cr->type == PLANK_BYTE_ARRAY ||
-        cr->max_rep > 0)
+        cr->max_rep > 0 || !may_view(cr))
         return PLANK_OK;
     if (!cr->in_page) {
         plank_status st = next_page(cr, -1, err);
