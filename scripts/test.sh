@@ -28,8 +28,9 @@ scripts/build.sh build-nocodec -DCMAKE_BUILD_TYPE=Debug -DPLANK_WITH_ZSTD=OFF \
 # ThreadSanitizer over the concurrent-reader and parallel-read tests (only
 # those are built).
 CC=clang scripts/build.sh build-tsan -DCMAKE_BUILD_TYPE=Debug -DPLANK_TSAN=ON -- test_threads plank \
-    test_parallel test_remote
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R "test_threads|test_parallel|test_remote")
+    test_parallel test_remote test_arrow_zerocopy
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure \
+    -R "test_threads|test_parallel|test_remote|test_arrow_zerocopy")
 CC=clang scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DPLANK_SANITIZE=ON
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j 2)
