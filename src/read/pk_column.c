@@ -988,6 +988,22 @@ static const uint8_t *keep_bits(plank_column_reader *cr, const pk_read_dest *d, 
     return cr->keepbits.data;
 }
 
+/* A kept read's buffer grown to hold `slots` entries of w bytes. A kept
+ * read writes only the kept values (from slot d->kept on), plus this call's
+ * k slots decoded in place before they are compacted, so its buffers follow
+ * what it keeps, not the span it reads: a selective read over a row group
+ * used to fault in a buffer for every slot it passed (8 MiB per row group
+ * for Q6's l_extendedprice, read at 2% of its rows), which on these
+ * machines cost more than the read. pk_buffer_reserve doubles, so the
+ * growth copies O(kept) bytes. The size only grows. */
+static plank_status kept_room(pk_buffer *b, int64_t slots, size_t w, plank_error *err) {
+    uint64_t bytes;
+    PK_RETURN_IF(pk_mul_overflow_u64((uint64_t)slots, (uint64_t)w, &bytes) || bytes > SIZE_MAX / 2,
+                 err, PLANK_ERR_INVALID_ARGUMENT, "batch too large");
+    if ((size_t)bytes <= b->size) return PLANK_OK;
+    return pk_buffer_resize(b, (size_t)bytes, err);
+}
+
 /* read_slots with d->keep: the kept ones of k slots of a flat required column,
  * written densely from slot d->kept. Values are dropped inside the decoder
  * where it can skip them (PLAIN fixed width compacted from the page, PLAIN,
@@ -1002,6 +1018,7 @@ static plank_status read_kept_slots(plank_column_reader *cr, pk_read_dest *d, in
     int64_t to = d->kept;
     d->kept += c;
     if (d->dict_mode) {
+        PK_FORWARD(kept_room(d->values, to + k, 4, err));
         PK_FORWARD(read_dict_slots(cr, d, to, k, k, NULL, err));
         int32_t *ix = (int32_t *)(void *)d->values->data + to;
         kn->compact_fixed((uint8_t *)ix, (const uint8_t *)ix, 4, kb, (size_t)k);
@@ -1009,6 +1026,7 @@ static plank_status read_kept_slots(plank_column_reader *cr, pk_read_dest *d, in
     }
     if (cr->type == PLANK_BYTE_ARRAY) {
         int64_t *ends, got; /* == c: the same keep bits */
+        PK_FORWARD(kept_room(d->offsets, to + 1 + k, (size_t)d->offset_width, err));
         if (d->offset_width == 8) {
             ends = (int64_t *)(void *)d->offsets->data + to + 1;
         } else {
@@ -1035,8 +1053,8 @@ static plank_status read_kept_slots(plank_column_reader *cr, pk_read_dest *d, in
         return PLANK_OK;
     }
     size_t w = (size_t)cr->width;
-    PK_FORWARD(values_ready(d, w, err));
-    /* to + k <= at + k slots: compact_fixed's writes stay in the buffer */
+    PK_FORWARD(kept_room(d->values, to + k, w, err));
+    /* compact_fixed's writes stay in the to + k slots */
     uint8_t *dst = d->values->data + (size_t)to * w;
     if (cr->dec.encoding == PLANK_ENC_PLAIN) {
         const uint8_t *src;
@@ -1178,14 +1196,24 @@ static plank_status prepare_dest(plank_column_reader *cr, pk_read_dest *d, int64
         PK_FORWARD(pk_buffer_resize(d->def, un * sizeof(int16_t), err));
     if (cr->max_rep > 0 && d->rep)
         PK_FORWARD(pk_buffer_resize(d->rep, un * sizeof(int16_t), err));
+    /* A kept read's buffers are sized for what it keeps, not for every slot
+     * it reads: the kept count, plus room for a page's slots decoded in
+     * place before their compaction (kept_room grows them past that). */
+    size_t slots = un;
+    if (d->keep) {
+        int64_t all = cr->r->kernels->count_bits(d->keep, d->keep_base, d->keep_base + n);
+        slots = n - all < 65536 ? un : (size_t)all + 65536;
+        if (!d->dict_mode && cr->type != PLANK_BYTE_ARRAY && cr->type != PLANK_BOOLEAN)
+            PK_FORWARD(pk_buffer_resize(d->values, slots * (size_t)cr->width, err));
+    }
     if (d->dict_mode) {
-        PK_FORWARD(pk_buffer_resize(d->values, un * sizeof(int32_t), err));
+        PK_FORWARD(pk_buffer_resize(d->values, slots * sizeof(int32_t), err));
         PK_FORWARD(pk_buffer_resize(d->offsets, sizeof(int64_t), err));
         ((int64_t *)(void *)d->offsets->data)[0] = 0;
         d->data->size = 0;
     } else if (cr->type == PLANK_BYTE_ARRAY) {
         size_t ow = (size_t)d->offset_width;
-        PK_FORWARD(pk_buffer_resize(d->offsets, (un + 1) * ow, err));
+        PK_FORWARD(pk_buffer_resize(d->offsets, (slots + 1) * ow, err));
         memset(d->offsets->data, 0, ow);
         d->data->size = 0;
     } else if (cr->type == PLANK_BOOLEAN) {
