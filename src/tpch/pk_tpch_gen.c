@@ -335,7 +335,6 @@ static bool build_pool(plank_tpch *g, int threads, int rec) {
     /* regions of a share plus a margin; a sentence may end up to 257
      * bytes past a segment's cap, so the cap stays 512 bytes inside */
     size_t region = (PK_TPCH_POOL_SIZE + PK_TPCH_POOL_EXTRA) / nseg;
-    bool ok = true;
     for (size_t t = 0; t < nseg && nseg > 1; t++) {
         pk_seg *s = &seg[t];
         s->g = g;
@@ -347,7 +346,7 @@ static bool build_pool(plank_tpch *g, int threads, int rec) {
     }
     size_t pos = 0;
     int64_t draw = 0;
-    if (ok && nseg > 1) {
+    if (nseg > 1) {
         pthread_t th[16];
         size_t started = 1;
         for (; started < nseg; started++)
@@ -392,10 +391,10 @@ static bool build_pool(plank_tpch *g, int threads, int rec) {
         }
     }
     /* the rest (all of it on one thread) serially */
-    if (ok && pos < PK_TPCH_POOL_SIZE) fill_pool(g, &seg[0].dr, draw, pos);
+    if (pos < PK_TPCH_POOL_SIZE) fill_pool(g, &seg[0].dr, draw, pos);
     g->pool[PK_TPCH_POOL_SIZE] = '\0';
     pk_tpch_free(a, seg, sizeof *seg * nseg);
-    return ok;
+    return true;
 }
 
 /* Parses the np and vp forms once ("J, J N": adjective with a comma,
