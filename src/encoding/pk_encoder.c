@@ -429,13 +429,29 @@ static plank_status plain_binary(const pk_values *v, pk_buffer *out, plank_error
     PK_RETURN_IF(total > SIZE_MAX / 2, err, PLANK_ERR_OUT_OF_MEMORY,
                  "PLAIN byte arrays of %llu bytes", (unsigned long long)total);
     uint8_t *o;
-    PK_FORWARD(room(out, (size_t)total, &o, err));
-    for (size_t i = 0; i < n; i++) {
+    /* 16 bytes past the total: the block copies below may store that far */
+    PK_FORWARD(room(out, (size_t)total + 16, &o, err));
+    size_t i = 0;
+    if (v->padded && n > 1) {
+        /* Padded values are copied in whole 16-byte blocks, which the
+         * next value's start and its 16 readable bytes cover (free text
+         * averages 30 bytes: a memcpy call per value was half the cost);
+         * the last value, whose end has no such cover, is copied exactly. */
+        for (; i < n - 1; i++) {
+            const uint8_t *src = v->data + off[i];
+            size_t len = (size_t)(off[i + 1] - off[i]);
+            pk_store_u32(o, (uint32_t)len);
+            for (size_t k = 0; k < len; k += 16) memcpy(o + 4 + k, src + k, 16);
+            o += 4 + len;
+        }
+    }
+    for (; i < n; i++) {
         size_t len = (size_t)(off[i + 1] - off[i]);
         pk_store_u32(o, (uint32_t)len);
         if (len) memcpy(o + 4, v->data + off[i], len);
         o += 4 + len;
     }
+    memset(o, 0, 16); /* past the end, zeros as the packers leave (see the top) */
     written(out, o);
     return PLANK_OK;
 }
