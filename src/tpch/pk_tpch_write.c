@@ -18,7 +18,10 @@
  * a write that can run, else a row group end or the final close, else the
  * next generation of the table with the fewest chunks waiting. All tables
  * are open at once and the biggest come first. Memory is bounded by the
- * batch buffers (PK_BUFS per table) and each writer's row group.
+ * batch buffers (up to PK_BUFS per table, each made when a generation first
+ * needs it and freed when its table is done: one thread uses one per table,
+ * and the next table reuses the memory of the last instead of faulting in
+ * fresh pages) and each writer's row group.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -52,7 +55,9 @@ typedef struct tjob {
     int64_t first, units;      /* unit range of this part */
     int64_t chunk;             /* units per chunk */
     int64_t nchunks, next_gen, next_write;
-    plank_tpch_batch *buf[PK_BUFS];
+    plank_tpch_batch *buf[PK_BUFS]; /* NULL until a generation first takes the slot */
+    int nbufs;                      /* slots: PK_BUFS, or fewer for fewer chunks */
+    int64_t bufunits;               /* units each batch holds */
     int64_t buf_chunk[PK_BUFS]; /* chunk held, -1 free */
     bool buf_ready[PK_BUFS];
     bool writing, done;
@@ -307,11 +312,8 @@ static plank_status job_open(tctx *c, tjob *j) {
     j->nchunks = (j->units + j->chunk - 1) / j->chunk;
     j->rows_est = j->units * (j->table == PLANK_TPCH_LINEITEM ? 4
                               : j->table == PLANK_TPCH_PARTSUPP ? 4 : 1);
-    int64_t bufunits = j->units < j->chunk ? (j->units > 0 ? j->units : 1) : j->chunk;
-    for (int b = 0; b < PK_BUFS && b < (j->nchunks > 0 ? j->nchunks : 1); b++) {
-        plank_status st = plank_tpch_batch_new(&j->buf[b], g, j->table, bufunits, &c->err);
-        if (st) return st;
-    }
+    j->bufunits = j->units < j->chunk ? (j->units > 0 ? j->units : 1) : j->chunk;
+    j->nbufs = j->nchunks < PK_BUFS ? (j->nchunks > 0 ? (int)j->nchunks : 1) : PK_BUFS;
     if (o->format == PLANK_TPCH_TBL) return open_tbl(c, j);
     plank_writer_options wo;
     plank_status st = job_writer_options(c, j, &wo);
@@ -323,8 +325,17 @@ static plank_status job_open(tctx *c, tjob *j) {
     return plank_writer_open_path(&j->w, j->path, f, nf, &wo, &c->err);
 }
 
+/* Frees a job's batches (none is in use: every chunk of it is written). */
+static void job_free_bufs(tjob *j) {
+    for (int b = 0; b < PK_BUFS; b++) {
+        plank_tpch_batch_free(j->buf[b]);
+        j->buf[b] = NULL;
+    }
+}
+
 /* Finishes a table's file: the writer's close (renames), or close + rename. */
 static plank_status job_finish(tctx *c, tjob *j) {
+    job_free_bufs(j); /* for the tables still being written to reuse */
     if (c->o->format != PLANK_TPCH_TBL) {
         plank_writer *w = j->w;
         j->w = NULL;
@@ -353,7 +364,7 @@ static void job_release(tctx *c, tjob *j) {
     if (j->tmp_path) unlink(j->tmp_path);
     free_str(a, j->tmp_path);
     free_str(a, j->path);
-    for (int b = 0; b < PK_BUFS; b++) plank_tpch_batch_free(j->buf[b]);
+    job_free_bufs(j);
     if (j->colopts)
         pk_tpch_free(a, j->colopts,
                      sizeof(plank_column_options) * (size_t)pk_tpch_tables[j->table].num_cols);
@@ -455,12 +466,13 @@ static task pick_task(tctx *c) {
     for (int i = 0; i < c->njobs; i++) {
         tjob *j = &c->job[i];
         if (j->done || j->follower || j->next_gen == j->nchunks) continue;
+        /* a free slot, one whose batch exists first (a slot not yet used
+         * costs a batch of fresh memory) */
         int free_buf = -1;
-        for (int b = 0; b < PK_BUFS; b++)
-            if (j->buf[b] && j->buf_chunk[b] < 0 && (!j->partner || j->partner->buf_chunk[b] < 0)) {
+        for (int b = 0; b < j->nbufs; b++)
+            if (j->buf_chunk[b] < 0 && (!j->partner || j->partner->buf_chunk[b] < 0) &&
+                (free_buf < 0 || (j->buf[b] && !j->buf[free_buf])))
                 free_buf = b;
-                break;
-            }
         if (free_buf < 0) continue;
         int64_t ahead = j->next_gen - j->next_write;
         if (!best || ahead < best_ahead) {
@@ -508,11 +520,18 @@ static plank_status run_task(tctx *c, const task *t, plank_error *err) {
     case T_GEN: {
         int64_t first = t->chunk * j->chunk;
         int64_t n = j->units - first < j->chunk ? j->units - first : j->chunk;
-        plank_status st;
-        if (j->partner)
+        plank_status st = PLANK_OK;
+        /* the slot's batches, made on first use (the partner's at the same
+         * slot too); this task holds the slot, so no other thread looks at it */
+        if (!j->buf[t->buf])
+            st = plank_tpch_batch_new(&j->buf[t->buf], c->g, j->table, j->bufunits, err);
+        if (st == PLANK_OK && j->partner && !j->partner->buf[t->buf])
+            st = plank_tpch_batch_new(&j->partner->buf[t->buf], c->g, j->partner->table,
+                                      j->partner->bufunits, err);
+        if (st == PLANK_OK && j->partner)
             st = pk_tpch_generate_orders_lines(j->partner->buf[t->buf], j->buf[t->buf],
                                                j->first + first, n, err);
-        else
+        else if (st == PLANK_OK)
             st = plank_tpch_generate(j->buf[t->buf], j->first + first, n, err);
         /* .tbl: the text is made here, where chunks run in parallel; the
          * write, which must go in order, only appends it */
