@@ -12,6 +12,7 @@
  * (CI=true), where it fails: CI must not pass without its data.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -394,6 +395,130 @@ static void test_errors(plank_tpch *g) {
     CHECK(strstr(err.message, "/nonexistent/dir") != NULL);
 }
 
+/* The whole content of file p (NULL if it cannot be read). */
+static uint8_t *slurp(const char *p, size_t *len) {
+    FILE *f = fopen(p, "rb");
+    if (!f) return NULL;
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0, got;
+    do {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1 << 16;
+            uint8_t *nb = realloc(buf, cap);
+            if (!nb) break;
+            buf = nb;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* Entries of dir other than . and .. */
+static int dir_count(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* After a failed write: every table file in dir is whole (the bytes of a
+ * successful write, want), and is removed; false if one is not. */
+static bool only_whole_files(const char *dir, uint8_t *const want[], const size_t want_len[]) {
+    DIR *d = opendir(dir);
+    if (!d) return false;
+    bool ok = true;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char p[4096];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        int t = -1;
+        for (int k = 0; k < PLANK_TPCH_NUM_TABLES; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "%s.parquet", plank_tpch_table_name(k));
+            if (strcmp(e->d_name, name) == 0) t = k;
+        }
+        size_t len = 0;
+        uint8_t *got = t >= 0 ? slurp(p, &len) : NULL;
+        if (!got || len != want_len[t] || memcmp(got, want[t], len) != 0) {
+            fprintf(stderr, "left behind after a failure and not a whole table: %s\n", p);
+            ok = false;
+        }
+        free(got);
+        unlink(p);
+    }
+    closedir(d);
+    return ok;
+}
+
+/* A write whose allocator fails at its k-th call, for k spread over every
+ * call a whole write makes (the batches, made as generations first need
+ * them, among them), on 1 and 2 threads: an out-of-memory error, every
+ * block freed, and no partial file (the tables finished before the failure
+ * stay, whole). */
+static void test_alloc_failures(void) {
+    th_alloc ta;
+    plank_allocator a = th_alloc_init(&ta);
+    plank_tpch *h = NULL;
+    plank_error err;
+    CHECK(plank_tpch_open(&h, 0.01, 1, &a, &err) == PLANK_OK);
+    if (!h) return;
+    char dir[] = "/tmp/plank-tpch-oom-XXXXXX";
+    if (!mkdtemp(dir)) {
+        CHECK(0);
+        plank_tpch_close(h);
+        return;
+    }
+    uint8_t *want[PLANK_TPCH_NUM_TABLES] = {0};
+    size_t want_len[PLANK_TPCH_NUM_TABLES] = {0};
+    for (int th = 1; th <= 2; th++) {
+        plank_tpch_options o;
+        plank_tpch_options_init(&o);
+        o.threads = th;
+        int64_t live = ta.live_blocks, before = ta.calls;
+        CHECK_MSG(plank_tpch_write(h, dir, &o, &err) == PLANK_OK, "%s", err.message);
+        int64_t total = ta.calls - before;
+        CHECK(total > 20);
+        CHECK_EQ_I64(ta.live_blocks, live);
+        for (int t = 0; t < PLANK_TPCH_NUM_TABLES; t++) {
+            char p[4096];
+            snprintf(p, sizeof p, "%s/%s.parquet", dir, plank_tpch_table_name(t));
+            free(want[t]);
+            want[t] = slurp(p, &want_len[t]);
+            CHECK(want[t] != NULL && unlink(p) == 0);
+        }
+        /* the first 40 calls one by one, then 64 more across, then the last ones */
+        int64_t step = total / 64 + 1;
+        for (int64_t k = 1; k <= total; k += k < 40 || k > total - 10 ? 1 : step) {
+            ta.fail_at = ta.calls + k;
+            ta.failed = false;
+            plank_status st = plank_tpch_write(h, dir, &o, &err);
+            ta.fail_at = 0;
+            /* a failed call the writer works around (a buffer it can do
+             * without) ends in a whole write; any other in out-of-memory */
+            CHECK_MSG(st == PLANK_OK || (ta.failed && st == PLANK_ERR_OUT_OF_MEMORY),
+                      "%d threads, call %lld of %lld: %d %s", th, (long long)k,
+                      (long long)total, (int)st, err.message);
+            if (st == PLANK_OK)
+                CHECK_MSG(dir_count(dir) == PLANK_TPCH_NUM_TABLES, "%d threads, call %lld",
+                          th, (long long)k);
+            CHECK_MSG(only_whole_files(dir, want, want_len), "%d threads, call %lld", th,
+                      (long long)k);
+            CHECK_MSG(ta.live_blocks == live, "%d threads, call %lld: %lld blocks leaked", th,
+                      (long long)k, (long long)(ta.live_blocks - live));
+        }
+    }
+    for (int t = 0; t < PLANK_TPCH_NUM_TABLES; t++) free(want[t]);
+    rmdir(dir);
+    plank_tpch_close(h);
+    CHECK_EQ_I64(ta.live_blocks, 0);
+}
+
 int main(void) {
     test_scaling();
     const char *ref = reference_dir();
@@ -438,6 +563,7 @@ int main(void) {
     }
     test_chunks(g);
     test_errors(g);
+    test_alloc_failures();
     test_parquet(g, ref);
     plank_tpch_close(g);
     TEST_END();
