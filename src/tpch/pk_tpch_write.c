@@ -333,21 +333,23 @@ static void job_free_bufs(tjob *j) {
     }
 }
 
-/* Finishes a table's file: the writer's close (renames), or close + rename. */
-static plank_status job_finish(tctx *c, tjob *j) {
+/* Finishes a table's file: the writer's close (renames), or close + rename.
+ * Runs on a worker, outside the lock: errors go to the thread's own err
+ * (work() copies it to c->err under the lock). */
+static plank_status job_finish(tctx *c, tjob *j, plank_error *err) {
     job_free_bufs(j); /* for the tables still being written to reuse */
     if (c->o->format != PLANK_TPCH_TBL) {
         plank_writer *w = j->w;
         j->w = NULL;
-        return plank_writer_close(w, &c->err);
+        return plank_writer_close(w, err);
     }
     int fd = j->fd;
     j->fd = -1;
     if (close(fd) != 0)
-        return pk_tpch_fail(&c->err, PLANK_ERR_IO, "tpch: close %s: %s", j->tmp_path,
+        return pk_tpch_fail(err, PLANK_ERR_IO, "tpch: close %s: %s", j->tmp_path,
                             PK_STRERROR(errno));
     if (rename(j->tmp_path, j->path) != 0)
-        return pk_tpch_fail(&c->err, PLANK_ERR_IO, "tpch: rename %s to %s: %s", j->tmp_path,
+        return pk_tpch_fail(err, PLANK_ERR_IO, "tpch: rename %s to %s: %s", j->tmp_path,
                             j->path, PK_STRERROR(errno));
     free_str(&c->g->alloc, j->tmp_path);
     j->tmp_path = NULL;
@@ -515,7 +517,7 @@ static plank_batch slice(const plank_batch *in, int64_t r0, int64_t r1) {
 static plank_status run_task(tctx *c, const task *t, plank_error *err) {
     tjob *j = t->j;
     switch (t->kind) {
-    case T_FINISH: return job_finish(c, j);
+    case T_FINISH: return job_finish(c, j, err);
     case T_END_RG: return plank_writer_end_row_group(j->w, err);
     case T_GEN: {
         int64_t first = t->chunk * j->chunk;
