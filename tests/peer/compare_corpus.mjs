@@ -77,9 +77,39 @@ function walk(dir) {
     return out.sort();
 }
 
-function runPlank(args) {
-    const r = spawnSync(plank, args, { maxBuffer: 1 << 30, encoding: 'utf8' });
+function runPlankEnv(args, env) {
+    const r = spawnSync(plank, args, { maxBuffer: 1 << 30, encoding: 'utf8', env });
     return { status: r.status, signal: r.signal, stdout: r.stdout || '', stderr: r.stderr || '', error: r.error };
+}
+
+// PLANK_CORPUS_LEVELS="scalar:1 avx2:3000": every plank run is repeated with
+// PLANK_SIMD capped at each level and PLANK_READ_WINDOW set to the bytes
+// given, and must give the same exit and the same bytes on stdout as the run
+// at the machine's own level, which is the one compared with the peer. One
+// process per build instead of one per level: the peers' reading and the
+// value comparison (most of the time) are done once per file.
+const levels = (process.env.PLANK_CORPUS_LEVELS || '').split(/\s+/).filter((x) => x).map((x) => {
+    const [simd, window] = x.split(':');
+    return { simd, window, env: { ...process.env, PLANK_SIMD: simd, ...(window ? { PLANK_READ_WINDOW: window } : {}) } };
+});
+let levelIssues = []; // this file's differences between levels
+
+function firstDiff(a, b) {
+    const la = a.split('\n'), lb = b.split('\n');
+    for (let i = 0; i < Math.max(la.length, lb.length); i++)
+        if (la[i] !== lb[i]) return `line ${i + 1}: ${JSON.stringify((la[i] ?? '<none>').slice(0, 200))} vs ${JSON.stringify((lb[i] ?? '<none>').slice(0, 200))}`;
+    return 'same lines';
+}
+
+function runPlank(args) {
+    const r = runPlankEnv(args, process.env);
+    for (const l of levels) {
+        const q = runPlankEnv(args, l.env);
+        const what = `plank ${args.join(' ')} at PLANK_SIMD=${l.simd}${l.window ? ` PLANK_READ_WINDOW=${l.window}` : ''}`;
+        if (q.signal || q.status !== r.status) levelIssues.push(`${what}: exit ${q.signal || q.status} where the machine's level gave ${r.signal || r.status}: ${q.stderr.trim().slice(0, 200)}`);
+        else if (q.stdout !== r.stdout) levelIssues.push(`${what}: output differs from the machine's level, ${firstDiff(q.stdout, r.stdout)}`);
+    }
+    return r;
 }
 
 // ---- comparison -------------------------------------------------------------------
@@ -267,6 +297,13 @@ function plankFailed(rel, peer, r, how) {
 }
 
 function report(status, rel, peer, reason, details) {
+    if (levelIssues.length && status !== 'FAIL') {
+        details = [...levelIssues, ...(details || [])];
+        reason = `${levelIssues.length} difference(s) between SIMD levels (the machine's level: ${status} ${reason || ''})`;
+        status = 'FAIL';
+    } else if (levelIssues.length) {
+        details = [...(details || []), ...levelIssues];
+    }
     results[status]++;
     console.log(`${status} ${rel} [peer: ${peer}]${reason ? ' ' + reason : ''}`);
     for (const d of details || []) console.log(`    ${d}`);
@@ -296,6 +333,7 @@ async function peerFor(file, rel, reads) {
 
 for (const file of walk(dataDir)) {
     const rel = path.relative(testing, file);
+    levelIssues = [];
     if (file.endsWith('.encrypted')) {
         const r = runPlank(['cat', file, '--format', 'jsonl']);
         // The path itself ends in ".encrypted": only the rest of the message counts.
@@ -407,5 +445,5 @@ for (const file of walk(dataDir)) {
     }
 }
 
-console.log(`peer corpus: ${results.OK} ok, ${results.FAIL} failed, ${results.XFAIL} expected failures, ${results.SKIP} skipped`);
+console.log(`peer corpus${levels.length ? ` (plank also at ${levels.map((l) => l.simd).join(', ')})` : ''}: ${results.OK} ok, ${results.FAIL} failed, ${results.XFAIL} expected failures, ${results.SKIP} skipped`);
 process.exit(results.FAIL ? 1 : 0);
