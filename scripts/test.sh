@@ -25,12 +25,17 @@ scripts/build.sh build-nocodec -DCMAKE_BUILD_TYPE=Debug -DPLANK_WITH_ZSTD=OFF \
     -DPLANK_WITH_SNAPPY=OFF -DPLANK_WITH_LZ4=OFF -DPLANK_WITH_GZIP=OFF -DPLANK_WITH_BROTLI=OFF -DPLANK_WITH_CURL=OFF \
     ${nocodec_targets:+-- $nocodec_targets}
 (cd build-nocodec && ctest --output-on-failure -j 2 -R "test_codec|test_reader|test_remote")
-# ThreadSanitizer over the concurrent-reader and parallel-read tests (only
-# those are built).
-CC=clang scripts/build.sh build-tsan -DCMAKE_BUILD_TYPE=Debug -DPLANK_TSAN=ON -- test_threads plank \
-    test_parallel test_remote test_arrow_zerocopy
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure \
-    -R "test_threads|test_parallel|test_remote|test_arrow_zerocopy")
-CC=clang scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DPLANK_SANITIZE=ON
+# The sanitizer builds are compiled at -O1, as the sanitizers' own documents
+# advise: the same checks, and about half the time of -O0 (test_simd_bits
+# under ASan: 63 -> 30 s).
+san_flags="-g -O1"
+# ThreadSanitizer over the concurrent-reader and parallel-read tests and the
+# TPC-H writer's threads (only those are built).
+CC=clang scripts/build.sh build-tsan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=$san_flags" \
+    -DPLANK_TSAN=ON -- test_threads plank test_parallel test_remote test_arrow_zerocopy test_tpch
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 PLANK_TPCH_QUICK=1 ctest --output-on-failure -j 2 \
+    -R "test_threads|test_parallel|test_remote|test_arrow_zerocopy|test_tpch")
+CC=clang scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=$san_flags" \
+    -DPLANK_SANITIZE=ON
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j 2)
