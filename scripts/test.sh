@@ -33,7 +33,7 @@ san_flags="-g -O1"
 # TPC-H writer's threads (only those are built).
 CC=clang scripts/build.sh build-tsan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=$san_flags" \
     -DPLANK_TSAN=ON -- test_threads plank test_parallel test_remote test_arrow_zerocopy test_tpch
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 PLANK_TPCH_QUICK=1 ctest --output-on-failure -j 2 \
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 PLANK_TPCH_QUICK=1 PLANK_TPCH_THREADED=1 ctest --output-on-failure -j 2 \
     -R "test_threads|test_parallel|test_remote|test_arrow_zerocopy|test_tpch")
 CC=clang scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=$san_flags" \
     -DPLANK_SANITIZE=ON

@@ -16,9 +16,9 @@ if [ ! -f "$corpus/data/alltypes_plain.parquet" ]; then
     exit 77
 fi
 cp "$corpus/data/alltypes_plain.parquet" "$corpus/bad_data/PARQUET-1481.parquet" "$root/"
-# 60k rows in row groups of 8192: streams and scans cross row groups, and the
+# 12k rows in row groups of 2048: streams and scans cross row groups, and the
 # page index is there for the scan to announce.
-"$plank" tpch gen --sf 0.01 --tables lineitem --row-group-size 8192 --out "$root" >/dev/null
+"$plank" tpch gen --sf 0.002 --tables lineitem --row-group-size 2048 --out "$root" >/dev/null
 mkdir -p "$root/dir with space"
 cp "$corpus/data/alltypes_plain.parquet" "$root/dir with space/a+b.parquet"
 set +e
