@@ -356,6 +356,18 @@ for (const file of walk(dataDir)) {
     const csvPath = file.replace(/\.parquet$/, '_expect.csv');
     const hasCsv = fs.existsSync(csvPath);
     let peer;
+    // A column chunk above V8's longest string (2^29 - 24 characters) cannot
+    // come back from the peers as text: skipped before DuckDB spends most of
+    // this test's time (46 of 60 s) decoding large_string_map's 2 GiB of
+    // strings only to fail there. The size is the footer's, through plank meta.
+    const big = /total_uncompressed_size: (\d+)/g;
+    const meta = runPlankEnv(['meta', file], process.env).stdout;
+    let largest = 0;
+    for (let m; (m = big.exec(meta)) !== null;) largest = Math.max(largest, Number(m[1]));
+    if (largest >= 2 ** 29 - 24) {
+        report('SKIP', rel, 'duckdb', `its values do not fit a JavaScript string (a column chunk of ${largest} bytes uncompressed); compared by hash() in test_duckdb_arrow when PLANK_TEST_LARGE=1`);
+        continue;
+    }
     try {
         if (reads !== 'yes' && reads !== undefined && hasCsv) peer = { label: 'expect.csv', res: null };
         else peer = await peerFor(file, rel, reads);
