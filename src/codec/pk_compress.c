@@ -235,8 +235,14 @@ static plank_status pk_brotli_compress(int quality, const uint8_t *src, size_t s
     /* The one-shot encoder falls back to an uncompressed stream when the
      * compressed one would not fit, so the bound always holds. */
     *n = cap;
-    if (!BrotliEncoderCompress(quality, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC, src_len, src,
-                               n, dst))
+    /* A window no larger than the page (at least brotli's minimum): the
+     * same matches, since nothing lies before the page, but the encoder's
+     * ring buffer and hash tables, allocated and cleared anew for every
+     * page, are sized by the window: 4 MiB at the default 22 bits for a
+     * page of 8 KiB. */
+    int lgwin = BROTLI_MIN_WINDOW_BITS;
+    while (lgwin < BROTLI_DEFAULT_WINDOW && ((size_t)1 << lgwin) - 16 < src_len) lgwin++;
+    if (!BrotliEncoderCompress(quality, lgwin, BROTLI_MODE_GENERIC, src_len, src, n, dst))
         return pk_error_set(err, PK_COMPRESS_FAILED, "BROTLI compression of %zu bytes failed",
                             src_len);
     return PLANK_OK;
