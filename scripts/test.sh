@@ -4,9 +4,17 @@
 # on both. Skipped tests are reported by ctest as skipped, never as passed.
 set -eu
 cd "$(dirname "$0")/.."
+# Each phase's start on stdout, with the seconds since the first: CI's
+# budget is 15 minutes, and the log says where it went.
+t0=$(date +%s)
+phase() { echo "== [$(($(date +%s) - t0)) s] $*"; }
+phase "install"
 scripts/install-deps.sh
+phase "optimised build"
 scripts/build.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+phase "optimised tests"
 (cd build && ctest --output-on-failure -j 2)
+phase "no-codec build and tests"
 # Every codec switched off: pages in those codecs must give a clear error;
 # and libcurl off: URLs must (test_remote without servers).
 # Only what the step needs is built: the two tests it runs, and every other
@@ -31,11 +39,16 @@ scripts/build.sh build-nocodec -DCMAKE_BUILD_TYPE=Debug -DPLANK_WITH_ZSTD=OFF \
 san_flags="-g -O1"
 # ThreadSanitizer over the concurrent-reader and parallel-read tests and the
 # TPC-H writer's threads (only those are built).
+phase "TSan build"
 CC=clang scripts/build.sh build-tsan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=$san_flags" \
     -DPLANK_TSAN=ON -- test_threads plank test_parallel test_remote test_arrow_zerocopy test_tpch
+phase "TSan tests"
 (cd build-tsan && TSAN_OPTIONS=halt_on_error=1 PLANK_TPCH_QUICK=1 PLANK_TPCH_THREADED=1 ctest --output-on-failure -j 2 \
     -R "test_threads|test_parallel|test_remote|test_arrow_zerocopy|test_tpch")
+phase "ASan+UBSan build"
 CC=clang scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=$san_flags" \
     -DPLANK_SANITIZE=ON
+phase "ASan+UBSan tests"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j 2)
+phase "done"
