@@ -69,6 +69,16 @@ static void aj_value(aj_buf *b, const struct ArrowSchema *s, const struct ArrowA
         aj_str(b, "null");
         return;
     }
+    if (s->dictionary) {
+        /* A dictionary-encoded array: the entry its int32 index names. */
+        int32_t ix = ((const int32_t *)a->buffers[1])[i];
+        if (ix < 0 || ix >= a->dictionary->length) {
+            aj_fmt(b, "\"<index %d of %lld>\"", (int)ix, (long long)a->dictionary->length);
+            return;
+        }
+        aj_value(b, s->dictionary, a->dictionary, ix);
+        return;
+    }
     if (f[0] == '+' && f[1] == 's') {
         aj_str(b, "{");
         for (int64_t k = 0; k < s->n_children; k++) {

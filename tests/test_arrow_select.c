@@ -139,11 +139,15 @@ static int check_file(const char *path, int64_t *selections) {
         plank_reader_close(r);
         return 0;
     }
-    plank_arrow_options opts[3];
-    for (int i = 0; i < 3; i++) plank_arrow_options_init(&opts[i]);
+    plank_arrow_options opts[4];
+    for (int i = 0; i < 4; i++) plank_arrow_options_init(&opts[i]);
     opts[1].batch_rows = 7;
     opts[2].zero_copy = false;
     opts[2].batch_rows = 1000;
+    /* strings as dictionary arrays: codes and fallback values (plain and
+     * DELTA pages) under every selection */
+    opts[3].dictionary_arrays = true;
+    opts[3].batch_rows = 1500;
     rows_t full = {0};
     struct ArrowArrayStream st;
     plank_error e;
@@ -162,7 +166,7 @@ static int check_file(const char *path, int64_t *selections) {
     for (int kind = 0; kind < 9; kind++) {
         const char *name;
         int64_t ns = make_selection(kind, n, &seed, sel, &name);
-        for (int oi = 0; oi < 3; oi++) {
+        for (int oi = 0; oi < 4; oi++) {
             rows_t got = {0};
             plank_status rc = plank_reader_arrow_stream_rows(r, sel, ns, &opts[oi], &st, &e);
             CHECK_MSG(rc == PLANK_OK, "%s %s: %s", path, name, e.message);
@@ -216,17 +220,18 @@ static void write_file(const char *path, int enc, int page_version, int64_t rows
     wo.page_version = page_version;
     wo.dictionary = enc == 0;
     if (enc == 1) wo.encoding = PLANK_ENC_PLAIN;
-    /* delta: integers DELTA_BINARY_PACKED (the v2 default), strings DELTA_*_BYTE_ARRAY */
+    /* delta: integers DELTA_BINARY_PACKED (the v2 default), strings DELTA_*_BYTE_ARRAY
+     * (enc 3: the prefix-sharing required t as DELTA_BYTE_ARRAY) */
     plank_column_options co[2];
     plank_column_options_init(&co[0]);
     plank_column_options_init(&co[1]);
     co[0].path = "s";
-    co[0].encoding = PLANK_ENC_DELTA_BYTE_ARRAY;
+    co[0].encoding = enc == 3 ? PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY : PLANK_ENC_DELTA_BYTE_ARRAY;
     co[0].dictionary = 0;
     co[1].path = "t";
-    co[1].encoding = PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY;
+    co[1].encoding = enc == 3 ? PLANK_ENC_DELTA_BYTE_ARRAY : PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY;
     co[1].dictionary = 0;
-    if (enc == 2) {
+    if (enc >= 2) {
         wo.columns = co;
         wo.num_column_options = 2;
     }
@@ -445,10 +450,10 @@ int main(void) {
     char dir[] = "/tmp/plank_arrow_select_XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     int64_t selections = 0, files = 0;
-    const char *names[] = {"dict_v1", "plain_v2", "delta_v2", "dict_v2"};
-    int encs[] = {0, 1, 2, 0}, pvs[] = {1, 2, 2, 2};
+    const char *names[] = {"dict_v1", "plain_v2", "delta_v2", "dict_v2", "delta_dba_v2"};
+    int encs[] = {0, 1, 2, 0, 3}, pvs[] = {1, 2, 2, 2, 2};
     char path[1024];
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         snprintf(path, sizeof path, "%s/%s.parquet", dir, names[i]);
         write_file(path, encs[i], pvs[i], 2500);
         CHECK_MSG(check_file(path, &selections), "%s: not streamed", path);
@@ -481,7 +486,7 @@ int main(void) {
     fprintf(stderr, "%lld files, %lld selections checked; %lld corpus files not streamed "
             "(unreadable, above 20 MB stored, 64 MB decoded or 200k rows)\n", (long long)files, (long long)selections,
             (long long)skipped);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         snprintf(path, sizeof path, "%s/%s.parquet", dir, names[i]);
         unlink(path);
     }

@@ -1459,11 +1459,13 @@ static plank_status copy_window_runs(plank_column_reader *cr, const uint16_t *rs
 }
 
 /* The selected runs (rs, rl: k values) of the next W values of a page of
- * strings without levels, into d at slot `at` through the decoder's kept
- * read, and the W entries consumed. */
-static plank_status window_strings(plank_column_reader *cr, const uint16_t *rs,
-                                   const uint16_t *rl, int64_t nr, int64_t k, int64_t W,
-                                   pk_read_dest *d, int64_t at, plank_error *err) {
+ * strings without levels, appended to d->data through the decoder's kept
+ * read (DELTA_BYTE_ARRAY: only the selected values built); *ends receives
+ * their k ends in d->data (the reader's buffer). The W entries are
+ * consumed. */
+static plank_status window_kept(plank_column_reader *cr, const uint16_t *rs, const uint16_t *rl,
+                                int64_t nr, int64_t k, int64_t W, pk_read_dest *d,
+                                const int64_t **ends_out, plank_error *err) {
     uint8_t kb[1024 / 8 + 8] = {0};
     for (int64_t r = 0; r < nr; r++)
         for (int64_t p = rs[r]; p < rs[r] + rl[r]; p++) kb[p >> 3] |= (uint8_t)(1u << (p & 7));
@@ -1472,6 +1474,17 @@ static plank_status window_strings(plank_column_reader *cr, const uint16_t *rs,
     PK_FORWARD(pk_decoder_get_binary_keep(&cr->dec, W, kb, d->data, ends, &got, err));
     PK_RETURN_IF(got != k, err, PLANK_ERR_CORRUPT, "%lld values kept of %lld selected",
                  (long long)got, (long long)k);
+    consume_levels(cr, W);
+    *ends_out = ends;
+    return PLANK_OK;
+}
+
+/* window_kept into the string slots at `at` of d. */
+static plank_status window_strings(plank_column_reader *cr, const uint16_t *rs,
+                                   const uint16_t *rl, int64_t nr, int64_t k, int64_t W,
+                                   pk_read_dest *d, int64_t at, plank_error *err) {
+    const int64_t *ends;
+    PK_FORWARD(window_kept(cr, rs, rl, nr, k, W, d, &ends, err));
     PK_RETURN_IF(d->offset_width == 4 && d->data->size > INT32_MAX, err, PLANK_ERR_LIMIT,
                  "%zu bytes of string data in one batch do not fit 32-bit offsets; lower "
                  "batch_rows", d->data->size);
@@ -1481,7 +1494,28 @@ static plank_status window_strings(plank_column_reader *cr, const uint16_t *rs,
         int32_t *o = (int32_t *)(void *)d->offsets->data + at + 1;
         for (int64_t j = 0; j < k; j++) o[j] = (int32_t)ends[j];
     }
-    consume_levels(cr, W);
+    return PLANK_OK;
+}
+
+/* window_kept in dictionary mode, on a page that is not dictionary-encoded:
+ * the selected values become fallback values (after the chunk dictionary's
+ * entries and the fallback values so far, as read_dict_slots lays them
+ * out), and the slots at `at` their codes. */
+static plank_status window_fallback(plank_column_reader *cr, const uint16_t *rs,
+                                    const uint16_t *rl, int64_t nr, int64_t k, int64_t W,
+                                    pk_read_dest *d, int64_t at, plank_error *err) {
+    int64_t base = cr->has_dict ? cr->dict.count : 0;
+    PK_RETURN_IF(base + d->fb_n + k > INT32_MAX, err, PLANK_ERR_LIMIT,
+                 "%lld dictionary and %lld fallback values do not fit int32 indices",
+                 (long long)base, (long long)(d->fb_n + k));
+    size_t need = ((size_t)(d->fb_n + k) + 1) * sizeof(int64_t);
+    if (d->offsets->size < need) PK_FORWARD(pk_buffer_resize(d->offsets, need, err));
+    const int64_t *ends;
+    PK_FORWARD(window_kept(cr, rs, rl, nr, k, W, d, &ends, err));
+    memcpy((int64_t *)(void *)d->offsets->data + d->fb_n + 1, ends, (size_t)k * sizeof *ends);
+    int32_t *ix = (int32_t *)(void *)d->values->data + at;
+    for (int64_t j = 0; j < k; j++) ix[j] = (int32_t)(base + d->fb_n + j);
+    d->fb_n += k;
     return PLANK_OK;
 }
 
@@ -1513,8 +1547,18 @@ static plank_status gather_window(plank_column_reader *cr, pk_read_dest *d, int6
     if (ranges < 4) return PLANK_OK;
     bool dict_page = cr->dec.encoding == PLANK_ENC_PLAIN_DICTIONARY ||
                      cr->dec.encoding == PLANK_ENC_RLE_DICTIONARY;
-    if (d->dict_mode && !dict_page) return PLANK_OK; /* fallback values stay on the plain path */
     plank_status st;
+    if (d->dict_mode && !dict_page) {
+        /* Fallback values: strings without levels (a dictionary chunk's
+         * plain pages, or a chunk read as codes that has no dictionary)
+         * through the kept read; the others on the plain path. */
+        if (cr->type != PLANK_BYTE_ARRAY || cr->max_def != 0) return PLANK_OK;
+        PK_FORWARD(window_fallback(cr, rs, rl, ranges, k, W, d, at, err));
+        cr->sel_i = i;
+        cr->sel_reading = i < cr->nsel && cr->sel[i].first < S + W;
+        *got = k;
+        return PLANK_OK;
+    }
     if (k * 2 >= W && cr->type != PLANK_BOOLEAN && (cr->type != PLANK_BYTE_ARRAY || d->dict_mode)) {
         /* Most of the window is selected: its runs are copied whole. */
         PK_FORWARD(copy_window_runs(cr, rs, rl, ranges, W, d, at, err));
