@@ -35,6 +35,8 @@ typedef struct pk_step {
                                 until measured */
     bool dict;               /* one column (not boolean): evaluated on dictionary codes */
     bool strings;            /* one column of byte strings read as values (estimate_steps) */
+    int32_t id;              /* its place in build order: the same step in every
+                                worker's scan (explain sums them) */
     /* measured: time, values evaluated and values passed (for ordering) */
     double ns, values, passed;
     double est;              /* the rank until measured (estimate_steps) */
@@ -281,8 +283,9 @@ static plank_status build_steps(plank_scan *s, plank_error *err) {
             done[i] = true;
             pk_bnode *merged = merge_ranges_node(b, node);
             if (merged) node = merged;
-            pk_step *st = &s->steps[s->nsteps++];
+            pk_step *st = &s->steps[s->nsteps];
             memset(st, 0, sizeof *st);
+            st->id = s->nsteps++;
             st->node = node;
             memset(used, 0, (size_t)b->ncols + 1);
             collect_cols(node, used);
@@ -2078,9 +2081,17 @@ size_t plank_scan_explain(const plank_scan *s, char *buf, size_t size) {
         const pk_step *st = &s->steps[i];
         pk_scan_append(buf, size, &len, "step %d%s: ", (int)(i + 1), st->dict ? " (dictionary codes)" : "");
         pk_bound_describe(&s->b, st->node, buf, size, &len);
-        if (st->values > 0)
+        /* A parallel scan's workers measured their own row groups: summed. */
+        double ns = st->ns, values = st->values, passed = st->passed;
+        for (int32_t k = 0; k < s->nsibs; k++)
+            for (int32_t j = 0; j < s->sibs[k]->nsteps; j++) {
+                const pk_step *o = &s->sibs[k]->steps[j];
+                if (o->id != st->id) continue;
+                ns += o->ns, values += o->values, passed += o->passed;
+            }
+        if (values > 0)
             pk_scan_append(buf, size, &len, "  [%.0f values, %.1f%% passed, %.2f ns/value]",
-                st->values, 100.0 * st->passed / st->values, st->ns / st->values);
+                values, 100.0 * passed / values, ns / values);
         pk_scan_append(buf, size, &len, "\n");
     }
     return len;

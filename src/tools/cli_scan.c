@@ -10,8 +10,8 @@
  * binding: unknown columns, literals that do not fit a column) print
  * "plank scan: message"; errors of the file itself print as in every other
  * command ("plank: FILE: message (at ...)"). --explain writes the bound plan
- * before the scan and its statistics after it on stderr, so that stdout
- * holds only the rows.
+ * (each step with its measured cost) and the scan's statistics on stderr
+ * after the scan, so that stdout holds only the rows.
  */
 #include <stdlib.h>
 
@@ -259,8 +259,6 @@ int cli_scan_main(int argc, char **argv) {
         rc = scan_report(a.o.file, st, &err);
         goto done;
     }
-    if (a.explain) print_explain(scan);
-
     if (a.count) {
         int64_t n = 0;
         st = plank_scan_count(scan, &n, &err);
@@ -274,7 +272,12 @@ int cli_scan_main(int argc, char **argv) {
     } else {
         rc = print_rows(&a, r, scan, &so, format, remaining);
     }
-    if (rc == 0 && a.explain) print_stats(scan);
+    /* After the scan, so that each filter step shows what it was measured
+     * to cost and pass, in the order the scan settled on. */
+    if (rc == 0 && a.explain) {
+        print_explain(scan);
+        print_stats(scan);
+    }
 
 done:
     plank_scan_close(scan);
