@@ -905,6 +905,22 @@ static plank_status put_offsets(const pk_read_dest *d, int64_t at, int64_t k, co
     return PLANK_OK;
 }
 
+/* Dictionary mode: room for n more fallback values (a page that is not
+ * dictionary-encoded), whose codes follow the chunk dictionary's entries
+ * and the batch's fallback values so far; byte arrays' ends go to
+ * offsets[fb_n + 1 ..]. */
+static plank_status fallback_room(const plank_column_reader *cr, pk_read_dest *d, int64_t n,
+                                  plank_error *err) {
+    int64_t base = cr->has_dict ? cr->dict.count : 0;
+    PK_RETURN_IF(base + d->fb_n + n > INT32_MAX, err, PLANK_ERR_LIMIT,
+                 "%lld dictionary and %lld fallback values do not fit int32 indices",
+                 (long long)base, (long long)(d->fb_n + n));
+    size_t need = ((size_t)(d->fb_n + n) + 1) * sizeof(int64_t);
+    if (cr->type == PLANK_BYTE_ARRAY && d->offsets->size < need)
+        PK_FORWARD(pk_buffer_resize(d->offsets, need, err));
+    return PLANK_OK;
+}
+
 /* Dictionary mode: k slots (nn non-null) of the current page as int32
  * indices; see pk_read.h. */
 static plank_status read_dict_slots(plank_column_reader *cr, pk_read_dest *d, int64_t at,
@@ -941,12 +957,8 @@ static plank_status read_dict_slots(plank_column_reader *cr, pk_read_dest *d, in
                              (unsigned)tmp[j], (long long)base);
         cr->dec.pos += nn;
     } else {
-        PK_RETURN_IF(base + d->fb_n + nn > INT32_MAX, err, PLANK_ERR_LIMIT,
-                     "%lld dictionary and %lld fallback values do not fit int32 indices",
-                     (long long)base, (long long)(d->fb_n + nn));
+        PK_FORWARD(fallback_room(cr, d, nn, err));
         if (cr->type == PLANK_BYTE_ARRAY) {
-            size_t need = ((size_t)(d->fb_n + nn) + 1) * sizeof(int64_t);
-            if (d->offsets->size < need) PK_FORWARD(pk_buffer_resize(d->offsets, need, err));
             int64_t *offs = (int64_t *)(void *)d->offsets->data;
             PK_FORWARD(pk_decoder_get_binary(&cr->dec, nn, d->data, offs + d->fb_n + 1, err));
         } else {
@@ -1505,11 +1517,7 @@ static plank_status window_fallback(plank_column_reader *cr, const uint16_t *rs,
                                     const uint16_t *rl, int64_t nr, int64_t k, int64_t W,
                                     pk_read_dest *d, int64_t at, plank_error *err) {
     int64_t base = cr->has_dict ? cr->dict.count : 0;
-    PK_RETURN_IF(base + d->fb_n + k > INT32_MAX, err, PLANK_ERR_LIMIT,
-                 "%lld dictionary and %lld fallback values do not fit int32 indices",
-                 (long long)base, (long long)(d->fb_n + k));
-    size_t need = ((size_t)(d->fb_n + k) + 1) * sizeof(int64_t);
-    if (d->offsets->size < need) PK_FORWARD(pk_buffer_resize(d->offsets, need, err));
+    PK_FORWARD(fallback_room(cr, d, k, err));
     const int64_t *ends;
     PK_FORWARD(window_kept(cr, rs, rl, nr, k, W, d, &ends, err));
     memcpy((int64_t *)(void *)d->offsets->data + d->fb_n + 1, ends, (size_t)k * sizeof *ends);
