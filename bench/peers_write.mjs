@@ -6,11 +6,15 @@
 // `COPY t TO 'file' (FORMAT parquet, COMPRESSION codec)`. Polars (run with
 // POLARS_MAX_THREADS=1) loads the Parquet file DuckDB wrote, so it holds the
 // same types (decimals stay decimals), and the timed part is writeParquet.
-// With PLANK=path/to/plank in the environment, each round also runs
-// `plank bench write --repeat 1` (dictionary on, then off) right before the
-// peers, so the samples of all writers are taken side by side (this
-// machine's load changes from minute to minute; plank's time excludes its
-// table generation, as the peers' excludes the CSV load).
+// With PLANK=path/to/plank in the environment, each round also has one
+// long-lived `plank bench write --serve` process write the table (dictionary
+// on, then off) right before the peers, so the samples of all writers are
+// taken side by side (this machine's load changes from minute to minute;
+// plank's time excludes its table generation, as the peers' excludes the
+// CSV load), every writer from a process that has written before. Each
+// round also times one write by a fresh plank process (`plank bench write
+// --repeat 1`, dictionary on), reported as plank_cold: what a one-off
+// `plank convert` pays, first touches of its buffers included.
 // Prints one JSON line per (writer, codec): median and best seconds of REPEAT
 // rounds and the output size.
 import fs from 'node:fs';
@@ -53,14 +57,36 @@ const polarsSrc = path.join(outdir, 'polars_source.parquet');
 await con.run(`COPY t TO '${polarsSrc}' (FORMAT parquet, COMPRESSION uncompressed)`);
 const df = pl.readParquet(polarsSrc);
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import readline from 'node:readline';
 const plank = process.env.PLANK;
 const rowsArg = String(rows);
 
-function plankOnce(codec, dict, file) {
-  const c = codec === 'uncompressed' ? 'none' : codec;
+// The serving plank process: its table is generated once, as the peers'
+// is loaded once; one request line per write, one JSON answer line.
+let server = null, answers = null;
+async function answer() {
+  const r = await answers.next();
+  if (r.done) throw new Error('plank bench write --serve stopped answering');
+  return JSON.parse(r.value);
+}
+if (plank) {
+  server = spawn(plank, ['bench', 'write', '--rows', rowsArg, '--serve'],
+                 { stdio: ['pipe', 'pipe', 'inherit'] });
+  answers = readline.createInterface({ input: server.stdout })[Symbol.asyncIterator]();
+  await answer(); // the table is ready
+}
+const plankCodec = codec => (codec === 'uncompressed' ? 'none' : codec);
+
+async function plankOnce(codec, dict, file) {
+  server.stdin.write(`--codec ${plankCodec(codec)} --dictionary ${dict} --threads ${threads} -o ${file}\n`);
+  const r = await answer();
+  return { secs: r.seconds, bytes: r.file_bytes };
+}
+
+function plankCold(codec, file) {
   const out = execFileSync(plank, ['bench', 'write', '--rows', rowsArg, '--repeat', '1',
-    '--codec', c, '--dictionary', dict, '--threads', threads, '-o', file, '--json'],
+    '--codec', plankCodec(codec), '--dictionary', 'on', '--threads', threads, '-o', file, '--json'],
     { encoding: 'utf8' });
   const r = JSON.parse(out.trim().split('\n').pop());
   return { secs: r.median_seconds, bytes: r.file_bytes };
@@ -69,15 +95,18 @@ function plankOnce(codec, dict, file) {
 for (const codec of codecs) {
   const dfile = path.join(outdir, `duckdb_${codec}.parquet`);
   const pfile = path.join(outdir, `polars_${codec}.parquet`);
-  const times = { duckdb: [], polars: [], plank_on: [], plank_off: [] };
+  const times = { duckdb: [], polars: [], plank_on: [], plank_off: [], plank_cold: [] };
   const bytes = {};
   for (let i = 0; i < repeat; i++) {
     if (plank) {
       for (const dict of ['on', 'off']) {
-        const r = plankOnce(codec, dict, path.join(outdir, `plank_${codec}_${dict}.parquet`));
+        const r = await plankOnce(codec, dict, path.join(outdir, `plank_${codec}_${dict}.parquet`));
         times[`plank_${dict}`].push(r.secs);
         bytes[`plank_${dict}`] = r.bytes;
       }
+      const r = plankCold(codec, path.join(outdir, `plank_${codec}_cold.parquet`));
+      times.plank_cold.push(r.secs);
+      bytes.plank_cold = r.bytes;
     }
     let t0 = process.hrtime.bigint();
     await con.run(`COPY t TO '${dfile}' (FORMAT parquet, COMPRESSION ${codec})`);
@@ -93,4 +122,8 @@ for (const codec of codecs) {
     console.log(JSON.stringify({ peer, codec, rows, repeat, threads: Number(threads), ...stats(t),
                                  bytes: bytes[peer] }));
   }
+}
+if (server) {
+  server.stdin.end();
+  await new Promise(resolve => server.on('close', resolve));
 }

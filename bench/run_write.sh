@@ -5,8 +5,9 @@
 # writing the same lineitem-like table, per codec, with output sizes.
 # plank generates the table (deterministic) and exports it as CSV; the peers
 # load that CSV once (not timed) and time only their Parquet write. The
-# writers take turns round by round (plank dictionary on, off, DuckDB,
-# Polars), so every writer's samples see the same machine load.
+# writers take turns round by round (plank dictionary on, off, from one
+# long-lived process as the peers write from theirs; plank in a fresh process;
+# DuckDB; Polars), so every writer's samples see the same machine load.
 # Prints one JSON line per writer and codec and a summary table (medians of
 # REPEAT rounds; ratios are peer time / plank time, > 1: plank is faster).
 set -eu
@@ -35,12 +36,12 @@ node -e '
 const rows = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(JSON.parse);
 const norm = c => ({ uncompressed: "none" }[c] ?? c);
 const name = { plank_on: "plank (dictionary on)", plank_off: "plank (dictionary off)",
-               duckdb: "DuckDB", polars: "Polars" };
+               plank_cold: "plank (dictionary on, fresh process)", duckdb: "DuckDB", polars: "Polars" };
 console.log("| threads | codec | writer | median s | best s | rows/s (median) | file MB | speedup of plank (dictionary on) |");
 console.log("|---:|---|---|---:|---:|---:|---:|---:|");
 for (const t of [...new Set(rows.map(r => r.threads ?? 1))])
 for (const c of ["snappy", "zstd", "none"]) {
-  const order = ["plank_on", "plank_off", "duckdb", "polars"];
+  const order = ["plank_on", "plank_off", "plank_cold", "duckdb", "polars"];
   const here = rows.filter(r => norm(r.codec) === c && (r.threads ?? 1) === t)
                    .sort((a, b) => order.indexOf(a.peer) - order.indexOf(b.peer));
   const p = here.find(r => r.peer === "plank_on");

@@ -18,6 +18,15 @@
  * as CSV (decimals with two digits, dates as YYYY-MM-DD) for other tools;
  * with --repeat 0 only the CSV is written. `plank convert` reads it back
  * with the types given in README.md.
+ *
+ * --serve keeps the generated table and writes it once per line read from
+ * stdin, each line holding writer options and `-o PATH` (words separated by
+ * spaces), answering each with one JSON line. bench/peers_write.mjs uses it
+ * so that plank, like DuckDB and Polars inside their Node process, writes
+ * from a process that has written before: a fresh process's first write
+ * also pays for its first touch of every buffer page, which on this
+ * project's virtual machines varied from 0.1 to 0.6 s (bench/README.md,
+ * "Writer").
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -343,10 +352,82 @@ static void put_num(cli_buf *b, double v) {
     else cli_buf_puts(b, "null");
 }
 
+/* The size and row-group count of a written file (-1 each when unknown). */
+static void li_file_facts(const char *path, int64_t *size, int32_t *groups) {
+    struct stat sb;
+    *size = stat(path, &sb) == 0 ? (int64_t)sb.st_size : -1;
+    *groups = -1;
+    plank_reader *r;
+    if (plank_reader_open_path(&r, path, NULL, NULL) == PLANK_OK) {
+        *groups = plank_reader_num_row_groups(r);
+        plank_reader_close(r);
+    }
+}
+
+#define LI_SERVE_WORDS 64
+
+/* One --serve request: the words of `line` (cut in place) as writer options
+ * and -o PATH; writes the table once and prints one JSON line. 0, or an
+ * exit code after reporting the error. */
+static int li_serve_one(const li_table *t, char *line) {
+    char *argv[LI_SERVE_WORDS];
+    int argc = 0;
+    for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+        if (argc == LI_SERVE_WORDS) return cli_usage_error("bench write --serve: too many words");
+        argv[argc++] = tok;
+    }
+    if (argc == 0) return 0;
+    cli_wopts wo;
+    cli_wopts_init(&wo);
+    const char *path = NULL;
+    int rc = 0;
+    for (int i = 0; i < argc && rc == 0; i++) {
+        const char *a = argv[i], *value;
+        size_t len = strcspn(a, "=");
+        int kind = cli_wopts_kind(a, len);
+        bool is_out = (len == 2 && strncmp(a, "-o", 2) == 0);
+        if (kind < 0 && !is_out) {
+            rc = cli_usage_error("bench write --serve: unknown argument '%s'", a);
+        } else if (!(rc = cli_option_value(argc, argv, &i, "bench write", kind != 0, &value))) {
+            if (is_out) path = value;
+            else rc = cli_wopts_parse(&wo, "bench write", a, value);
+        }
+    }
+    if (rc == 0 && !path) rc = cli_usage_error("bench write --serve: a request needs -o PATH");
+    if (rc == 0) {
+        cli_wopts_finish(&wo);
+        double secs;
+        rc = li_write_once(t, path, &wo.opts, &secs);
+        if (rc == 0) {
+            int64_t size;
+            int32_t groups;
+            li_file_facts(path, &size, &groups);
+            printf("{\"seconds\":%.9f,\"file_bytes\":%lld,\"row_groups\":%d}\n", secs,
+                   (long long)size, (int)groups);
+            if (fflush(stdout) != 0) rc = cli_fail("bench write", "cannot write the output");
+        }
+    }
+    cli_wopts_free(&wo);
+    return rc;
+}
+
+/* --serve: announces the table, then one write per line until end of input. */
+static int li_serve(const li_table *t, double gen_secs) {
+    printf("{\"rows\":%lld,\"columns\":%d,\"memory_bytes\":%llu,\"generate_seconds\":%.6f}\n",
+           (long long)t->rows, LI_COLUMNS, (unsigned long long)t->bytes, gen_secs);
+    if (fflush(stdout) != 0) return cli_fail("bench write", "cannot write the output");
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    while (rc == 0 && getline(&line, &cap, stdin) >= 0) rc = li_serve_one(t, line);
+    free(line);
+    return rc;
+}
+
 int cli_bench_write_main(int argc, char **argv) {
     const char *output = NULL, *csv = NULL;
     int64_t rows = LI_DEFAULT_ROWS, repeat = LI_DEFAULT_REPEAT;
-    bool json = false;
+    bool json = false, serve = false;
     cli_wopts wo;
     cli_wopts_init(&wo);
     int rc = 0;
@@ -363,6 +444,11 @@ int cli_bench_write_main(int argc, char **argv) {
         if (IS("--json")) {
             rc = cli_option_value(argc, argv, &i, "bench write", false, &value);
             json = true;
+            continue;
+        }
+        if (IS("--serve")) {
+            rc = cli_option_value(argc, argv, &i, "bench write", false, &value);
+            serve = true;
             continue;
         }
         if (!(IS("--rows") || IS("--repeat") || IS("-o") || IS("--output") || IS("--csv"))) {
@@ -402,6 +488,12 @@ int cli_bench_write_main(int argc, char **argv) {
     if (csv) rc = li_write_csv(&t, csv);
     volatile uint64_t touched = li_touch(&t);
     (void)touched;
+    if (serve) {
+        if (rc == 0) rc = li_serve(&t, gen_secs);
+        li_free(&t);
+        cli_wopts_free(&wo);
+        return rc;
+    }
 
     char tmp[4096];
     const char *path = output;
@@ -416,14 +508,9 @@ int cli_bench_write_main(int argc, char **argv) {
     for (int64_t i = 0; i < repeat && rc == 0; i++) rc = li_write_once(&t, path, &wo.opts, &times[i]);
 
     if (rc == 0 && repeat > 0) {
-        struct stat sb;
-        int64_t size = stat(path, &sb) == 0 ? (int64_t)sb.st_size : -1;
-        int32_t groups = -1;
-        plank_reader *r;
-        if (plank_reader_open_path(&r, path, NULL, NULL) == PLANK_OK) {
-            groups = plank_reader_num_row_groups(r);
-            plank_reader_close(r);
-        }
+        int64_t size;
+        int32_t groups;
+        li_file_facts(path, &size, &groups);
         qsort(times, (size_t)repeat, sizeof *times, cmp_double);
         double med = repeat % 2 ? times[repeat / 2] : (times[repeat / 2 - 1] + times[repeat / 2]) / 2;
         double best = times[0];
