@@ -1,4 +1,5 @@
-/* test_simd_lengths.c: the byte-array length kernels (sum_u32, dba_chain) at
+/* test_simd_lengths.c: the byte-array length kernels (sum_u32, dba_chain,
+ * offsets_bad) at
  * every dispatch level this machine has, against loops written here in 64-bit
  * arithmetic, over lengths 0..4096 and a few large ones, starts 0..3 values
  * into a buffer (unaligned for every vector width), exact-size heap copies
@@ -175,11 +176,58 @@ static void test_sum(const pk_kernels *k) {
     free(pool);
 }
 
+/* offsets_bad against a check in signed 64-bit arithmetic: arrays of valid
+ * offsets (first offset 0 or past 2^31, lengths up to INT32_MAX), then each
+ * fault at a random place: one decrease by 1, one length of INT32_MAX + 1, a
+ * negative first offset. */
+static bool ref_offsets_bad(const int64_t *off, size_t n) {
+    if (off[0] < 0) return true;
+    for (size_t i = 0; i < n; i++)
+        if (off[i + 1] < off[i] || off[i + 1] - off[i] > INT32_MAX) return true;
+    return false;
+}
+
+static void test_offsets(const pk_kernels *k) {
+    ref_rng r = {11};
+    int bad = 0;
+    for (size_t n = 0; n <= MAXN + 3 && bad < 5; n++) {
+        size_t len = n <= MAXN ? n : n == MAXN + 1 ? 65537 : n == MAXN + 2 ? 131071 : 300000;
+        for (int fault = 0; fault < 5; fault++) {
+            if (fault > 0 && fault < 4 && len == 0) continue;
+            for (size_t start = 0; start < 4; start++) {
+                int64_t *off = malloc((len + 1 + start) * sizeof *off);
+                int64_t at = (n % 2) ? INT64_C(3) << 31 : 0;
+                for (size_t i = 0; i <= len + start; i++) {
+                    off[i] = at;
+                    uint64_t x = ref_next(&r);
+                    at += (x & 0xFF) == 0 ? (int64_t)INT32_MAX : (int64_t)(x % 50);
+                }
+                int64_t *o = off + start;
+                size_t pos = len ? (size_t)(ref_next(&r) % len) : 0;
+                if (fault == 1) o[pos + 1] = o[pos] - 1;                            /* decrease */
+                if (fault == 2) o[pos + 1] = o[pos] + (int64_t)INT32_MAX + 1;        /* too long */
+                if (fault == 3) o[pos + 1] = INT64_MIN;                             /* wraps */
+                if (fault == 4) o[0] = -1 - (int64_t)(ref_next(&r) % 100);          /* negative */
+                bool want = ref_offsets_bad(o, len);
+                bool got = k->offsets_bad(o, len) != 0;
+                if (got != want) {
+                    bad++;
+                    fprintf(stderr, "%s offsets_bad n %zu start %zu fault %d at %zu: %d, want %d\n",
+                            pk_simd_level_name(k->level), len, start, fault, pos, got, want);
+                }
+                free(off);
+            }
+        }
+    }
+    CHECK_MSG(bad == 0, "%s: offsets_bad differs from the reference", pk_simd_level_name(k->level));
+}
+
 int main(void) {
     const pk_kernels *sets[4];
     int nsets = simd_sets(sets);
     for (int t = 0; t < nsets; t++) {
-        CHECK(sets[t]->sum_u32 && sets[t]->dba_chain);
+        CHECK(sets[t]->sum_u32 && sets[t]->dba_chain && sets[t]->offsets_bad);
+        test_offsets(sets[t]);
         test_sum(sets[t]);
         test_chain(sets[t]);
     }

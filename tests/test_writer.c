@@ -1440,6 +1440,21 @@ static void test_failures(const char *dir) {
     plank_error err;
     CHECK(plank_writer_write_rows(w, b, 11, &err) == PLANK_ERR_INVALID_ARGUMENT);
     CHECK(strstr(err.message, "records") != NULL);
+    /* byte-array offsets that decrease, or start below 0, named by slot */
+    {
+        int64_t keep[11];
+        memcpy(keep, cb[5].offsets, sizeof keep);
+        for (int i = 0; i <= 10; i++) cb[5].offsets[i] = i;
+        cb[5].offsets[6] = 4; /* slot 5: 5 -> 4 */
+        CHECK(plank_writer_write_rows(w, b, 10, &err) == PLANK_ERR_INVALID_ARGUMENT);
+        CHECK_MSG(strstr(err.message, "offsets decrease at slot 5") != NULL, "%s", err.message);
+        CHECK(plank_writer_write_column(w, 5, &b[5], &err) == PLANK_ERR_INVALID_ARGUMENT);
+        CHECK_MSG(strstr(err.message, "offsets decrease at slot 5") != NULL, "%s", err.message);
+        for (int i = 0; i <= 10; i++) cb[5].offsets[i] = i - 1;
+        CHECK(plank_writer_write_rows(w, b, 10, &err) == PLANK_ERR_INVALID_ARGUMENT);
+        CHECK_MSG(strstr(err.message, "offsets decrease at slot 0") != NULL, "%s", err.message);
+        memcpy(cb[5].offsets, keep, sizeof keep);
+    }
     CHECK(plank_writer_write_column(w, 0, &b[0], NULL) == PLANK_OK);
     CHECK(plank_writer_end_row_group(w, &err) == PLANK_ERR_INVALID_ARGUMENT); /* columns differ */
     for (int c = 1; c < NCOL; c++) CHECK(plank_writer_write_column(w, c, &b[c], NULL) == PLANK_OK);

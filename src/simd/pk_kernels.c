@@ -27,6 +27,7 @@ static const pk_kernels pk_kernels_scalar = {
     /* byte-array lengths (pk_length_kernels.c) */
     .sum_u32 = pk_sum_u32_scalar,
     .dba_chain = pk_dba_chain_scalar,
+    .offsets_bad = pk_offsets_bad_scalar,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_scalar,
     .count_bits = pk_count_bits_scalar,
@@ -81,6 +82,7 @@ static const pk_kernels pk_kernels_avx2 = {
     /* byte-array lengths (pk_length_kernels.c) */
     .sum_u32 = pk_sum_u32_avx2,
     .dba_chain = pk_dba_chain_avx2,
+    .offsets_bad = pk_offsets_bad_avx2,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_avx2,
     .count_bits = pk_count_bits_avx2,
@@ -137,6 +139,7 @@ static const pk_kernels pk_kernels_avx512 = {
     /* byte-array lengths (pk_length_kernels.c) */
     .sum_u32 = pk_sum_u32_avx512,
     .dba_chain = pk_dba_chain_avx512,
+    .offsets_bad = pk_offsets_bad_avx512,
     /* bitmaps and null spreading (pk_bits_*.c) */
     .copy_bits = pk_copy_bits_avx2,
     .count_bits = pk_count_bits_avx2,

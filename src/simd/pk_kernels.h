@@ -97,6 +97,10 @@ typedef struct pk_kernels {
      * suffix lengths' sum and *longest the longest value's length. */
     uint32_t (*dba_chain)(const uint32_t *pre, const uint32_t *len, size_t n, uint32_t lim,
                           bool exact, uint64_t *sum, uint32_t *longest);
+    /* The n values' byte-array offsets off[0..n] (n + 1 entries): 0 when off[0] >= 0 and
+     * every length off[i + 1] - off[i] is in 0..INT32_MAX, nonzero otherwise (the
+     * caller then finds the culprit, value by value). */
+    uint64_t (*offsets_bad)(const int64_t *off, size_t n);
 
     /* ---- bitmaps and null spreading (pk_bits_*.c) ---- */
     /* Copies n bits: bit (dst_bit + i) of dst = bit (src_bit + i) of src. Reads only the
@@ -369,7 +373,8 @@ int pk_kernels_available(const pk_kernels **out);
 #define PK_LENGTH_KERNELS(isa)                                                              \
     uint64_t pk_sum_u32_##isa(const uint32_t *v, size_t n, uint32_t *ors);                    \
     uint32_t pk_dba_chain_##isa(const uint32_t *pre, const uint32_t *len, size_t n,           \
-                                uint32_t lim, bool exact, uint64_t *sum, uint32_t *longest);
+                                uint32_t lim, bool exact, uint64_t *sum, uint32_t *longest);  \
+    uint64_t pk_offsets_bad_##isa(const int64_t *off, size_t n);
 
 /* The hash kernels of one instruction set (pk_hash_kernels.c). */
 #define PK_HASH_KERNELS(isa)                                                                \

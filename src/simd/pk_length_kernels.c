@@ -1,7 +1,8 @@
 /*
  * pk_length_kernels.c: the kernels over the length arrays of the byte-array
  * encodings (DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY): their sums and the
- * check of a DELTA_BYTE_ARRAY page's prefix chain. Contracts in pk_kernels.h.
+ * check of a DELTA_BYTE_ARRAY page's prefix chain; and the writer's check of
+ * the offsets it is given. Contracts in pk_kernels.h.
  *
  * One body, stamped per instruction set with its target attribute: the
  * loops carry no dependency but their sums, which the compiler turns into
@@ -51,6 +52,13 @@
         *sum = s + len[n - 1];                                                               \
         *longest = mx;                                                                       \
         return bad | (hi >> 31);                                                             \
+    }                                                                                        \
+    ATTR uint64_t pk_offsets_bad_##isa(const int64_t *off, size_t n) {                       \
+        /* A decrease wraps to 2^64 - k: like a length above INT32_MAX, it sets          \
+         * a bit above 30, so one OR of the differences tells both. */                       \
+        uint64_t d = 0;                                                                      \
+        for (size_t i = 0; i < n; i++) d |= (uint64_t)off[i + 1] - (uint64_t)off[i];        \
+        return (d >> 31) | ((uint64_t)off[0] >> 63);                                         \
     }
 
 PK_LENGTH_KERNELS_BODY(scalar, )

@@ -656,11 +656,10 @@ static plank_status check_batch(plank_writer *w, const pk_colw *c, const plank_b
             if (!b->offsets || !b->data)
                 return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
                                     "column %s: BYTE_ARRAY batch without offsets or data", path);
-            /* branch-free over the batch; the slot is searched for only
-             * when the batch is bad */
-            uint64_t bad = (uint64_t)(b->offsets[begin] < 0);
-            for (int64_t i = begin; i < end; i++)
-                bad |= (uint64_t)(b->offsets[i + 1] < b->offsets[i]);
+            /* one vector pass over the batch (it also flags lengths above
+             * INT32_MAX, which the encoders refuse later with their own
+             * message); the slot is searched for only when it flags */
+            uint64_t bad = w->kernels->offsets_bad(b->offsets + begin, n);
             for (int64_t i = begin; bad && i < end; i++)
                 if (b->offsets[i] < 0 || b->offsets[i + 1] < b->offsets[i])
                     return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
