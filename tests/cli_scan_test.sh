@@ -190,6 +190,15 @@ if scan "$WORK/got" "$L" --where "$W" --columns l_orderkey,l_discount,l_tax --ex
 fi
 scan "$WORK/got" "$L" --where "$W" --count --explain &&
     check "--count --explain: plan and statistics on stderr: $(cat "$WORK/err")" explained "$n"
+# --explain says how each step ran: the ship mode on dictionary codes where the
+# chunks have dictionaries, on values in the DELTA file (no dictionary).
+SM="l_shipmode IN ('MAIL', 'SHIP') AND l_quantity < 30"
+scan "$WORK/got" "$L" --where "$SM" --count --explain &&
+    check "--explain on the dictionary file: $(grep '^step' "$WORK/err")" \
+        eval 'grep -q "^step [0-9] (dictionary codes): l_shipmode" "$WORK/err"'
+scan "$WORK/got" "$WORK/delta/lineitem.parquet" --where "$SM" --count --explain &&
+    check "--explain on the DELTA file: $(grep '^step' "$WORK/err")" \
+        eval 'grep -q "^step [0-9]: l_shipmode" "$WORK/err" && ! grep -q "dictionary codes" "$WORK/err"'
 # No order key 600001 exists: statistics prune every row group of the delta
 # file (8 of them).
 scan "$WORK/got" "$WORK/delta/lineitem.parquet" --where "l_orderkey = 600001" --count --explain &&

@@ -39,6 +39,8 @@ typedef struct pk_step {
                                 worker's scan (explain sums them) */
     /* measured: time, values evaluated and values passed (for ordering) */
     double ns, values, passed;
+    double code_values;      /* of values, those evaluated on a chunk read as codes (a
+                                dict step's chunk without a dictionary reads values) */
     double est;              /* the rank until measured (estimate_steps) */
 } pk_step;
 
@@ -1384,6 +1386,7 @@ static plank_status run_step(plank_scan *s, pk_step *step, int32_t g, int64_t ro
     *left = passed;
     s->st.values_evaluated += done;
     step->values += (double)before;
+    if (step->dict && s->fs[step->cols[0]].codes) step->code_values += (double)before;
     step->passed += (double)passed;
     step->ns += (double)pk_now_ns() - t0;
     return PLANK_OK;
@@ -2079,16 +2082,24 @@ size_t plank_scan_explain(const plank_scan *s, char *buf, size_t size) {
         s->o.use_dictionaries ? "on" : "off", s->o.pushdown ? "" : " (pushdown off)");
     for (int32_t i = 0; i < s->nsteps; i++) {
         const pk_step *st = &s->steps[i];
-        pk_scan_append(buf, size, &len, "step %d%s: ", (int)(i + 1), st->dict ? " (dictionary codes)" : "");
-        pk_bound_describe(&s->b, st->node, buf, size, &len);
         /* A parallel scan's workers measured their own row groups: summed. */
-        double ns = st->ns, values = st->values, passed = st->passed;
+        double ns = st->ns, values = st->values, passed = st->passed, codes = st->code_values;
         for (int32_t k = 0; k < s->nsibs; k++)
             for (int32_t j = 0; j < s->sibs[k]->nsteps; j++) {
                 const pk_step *o = &s->sibs[k]->steps[j];
                 if (o->id != st->id) continue;
-                ns += o->ns, values += o->values, passed += o->passed;
+                ns += o->ns, values += o->values, passed += o->passed, codes += o->code_values;
             }
+        /* How the step ran, not how it was planned: a step planned on codes
+         * reads values where its chunks have no dictionary (DELTA files). */
+        pk_scan_append(buf, size, &len, "step %d", (int)(i + 1));
+        if (codes > 0 && codes == values)
+            pk_scan_append(buf, size, &len, " (dictionary codes)");
+        else if (codes > 0)
+            pk_scan_append(buf, size, &len, " (dictionary codes for %.1f%% of values)",
+                           100.0 * codes / values);
+        pk_scan_append(buf, size, &len, ": ");
+        pk_bound_describe(&s->b, st->node, buf, size, &len);
         if (values > 0)
             pk_scan_append(buf, size, &len, "  [%.0f values, %.1f%% passed, %.2f ns/value]",
                 values, 100.0 * passed / values, ns / values);
