@@ -372,7 +372,9 @@ static void li_file_facts(const char *path, int64_t *size, int32_t *groups) {
 static int li_serve_one(const li_table *t, char *line) {
     char *argv[LI_SERVE_WORDS];
     int argc = 0;
-    for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+    char *save = NULL;
+    for (char *tok = strtok_r(line, " \t\r\n", &save); tok;
+         tok = strtok_r(NULL, " \t\r\n", &save)) {
         if (argc == LI_SERVE_WORDS) return cli_usage_error("bench write --serve: too many words");
         argv[argc++] = tok;
     }
