@@ -1515,6 +1515,119 @@ static void check_decode_once_strings(const char *path) {
     }
 }
 
+/* A string step where few rows are left alive by the steps before it
+ * reads packed batches (only the alive rows' values, evaluated alone;
+ * pk_scan.c packed_batch_done), from PLAIN (no dictionary; pages of 1001
+ * rows, so view batches end off a byte), DELTA_LENGTH_BYTE_ARRAY and
+ * DELTA_BYTE_ARRAY pages, some snappy. a leaves about 4% of the rows for
+ * the string terms (packed), or 30% (not packed, the comparison), and none
+ * in the last quarter of the rows (batches with nothing alive). The strings
+ * share prefixes longer than 16 bytes, repeat, and include the empty one.
+ * Each scan's rows, a and s both projected (the strings kept by the step
+ * for the projection), are checked against the data, in order. */
+static void check_packed_strings(const char *path) {
+    enum { PN = 40000 };
+    plank_schema_field f[3];
+    flat_fields(f, 2, (const char *const[]){"a", "s"},
+                (const plank_physical_type[]){PLANK_INT32, PLANK_BYTE_ARRAY});
+    f[2].logical.kind = PLANK_LOGICAL_STRING;
+    static const char *words[] = {"x1", "x22", "x3", "", "long-prefix-value-1",
+                                  "long-prefix-value-22", "long-prefix-value-3", "lo"};
+    static int32_t a[PN];
+    static int64_t offs[PN + 1];
+    static char tx[PN * 24];
+    static int wi[PN];
+    uint64_t x = 77;
+    int64_t pos = 0;
+    for (int64_t i = 0; i < PN; i++) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        a[i] = i < PN / 4 * 3 ? (int32_t)((x >> 33) % 100) : 200 + (int32_t)((x >> 33) % 100);
+        wi[i] = (int)((x >> 45) % 8);
+        size_t l = strlen(words[wi[i]]);
+        memcpy(tx + pos, words[wi[i]], l);
+        pos += (int64_t)l;
+        offs[i + 1] = pos;
+    }
+    static const char *texts[] = {
+        "a < 4 AND s IN ('x1', 'long-prefix-value-3')", "a < 4 AND s LIKE 'lo%'",
+        "a < 4 AND NOT (s >= 'x2' AND s < 'x3')", "a >= 96 AND s = ''",
+        "a < 30 AND s = 'long-prefix-value-22'"};
+    for (int enc = 0; enc < 3; enc++) {
+        plank_writer_options o;
+        plank_writer_options_init(&o);
+        o.page_rows = 1001;
+        o.row_group_rows = 12000;
+        o.dictionary = false;
+        o.codec = enc == 1 ? PLANK_CODEC_SNAPPY : PLANK_CODEC_UNCOMPRESSED;
+        plank_column_options co;
+        plank_column_options_init(&co);
+        co.path = "s";
+        co.encoding = enc == 0   ? PLANK_ENC_PLAIN
+                      : enc == 1 ? PLANK_ENC_DELTA_LENGTH_BYTE_ARRAY
+                                 : PLANK_ENC_DELTA_BYTE_ARRAY;
+        o.columns = &co;
+        o.num_column_options = 1;
+        plank_reader *r = write_int_string(path, f, &o, a, offs, tx, PN);
+        for (size_t q = 0; q < sizeof texts / sizeof texts[0]; q++) {
+            int64_t want = 0;
+            for (int64_t i = 0; i < PN; i++) {
+                int w = wi[i];
+                bool ok = q == 0   ? a[i] < 4 && (w == 0 || w == 6)
+                          : q == 1 ? a[i] < 4 && (w >= 4)
+                          : q == 2 ? a[i] < 4 && !(w == 1)
+                          : q == 3 ? a[i] >= 96 && w == 3
+                                   : a[i] < 30 && w == 5;
+                want += ok;
+            }
+            plank_arrow_options ao;
+            plank_arrow_options_init(&ao);
+            plank_expr *e;
+            struct ArrowArrayStream st;
+            const char *cols[] = {"a", "s"};
+            plank_scan *sc = open_stream(r, texts[q], &ao, cols, 2, &e, &st);
+            int64_t got = 0, bad = 0, row = 0;
+            for (;;) {
+                struct ArrowArray b;
+                CHECK(st.get_next(&st, &b) == 0);
+                if (!b.release) break;
+                for (int64_t i = 0; i < b.length; i++, got++) {
+                    int32_t av = ((const int32_t *)b.children[0]->buffers[1])[i];
+                    const char *sp;
+                    int64_t sl;
+                    arrow_str(b.children[1], false, i, &sp, &sl);
+                    /* the next row of the data that matches, in order */
+                    while (row < PN) {
+                        int w = wi[row];
+                        bool ok = q == 0   ? a[row] < 4 && (w == 0 || w == 6)
+                                  : q == 1 ? a[row] < 4 && (w >= 4)
+                                  : q == 2 ? a[row] < 4 && !(w == 1)
+                                  : q == 3 ? a[row] >= 96 && w == 3
+                                           : a[row] < 30 && w == 5;
+                        if (ok) break;
+                        row++;
+                    }
+                    bool ok = row < PN && av == a[row] && sl == offs[row + 1] - offs[row] &&
+                              memcmp(sp, tx + offs[row], (size_t)sl) == 0;
+                    bad += !ok;
+                    row++;
+                }
+                b.release(&b);
+            }
+            st.release(&st);
+            CHECK_MSG(bad == 0 && got == want, "%s (encoding %d): %lld rows, %lld expected, "
+                      "%lld wrong", texts[q], enc, (long long)got, (long long)want,
+                      (long long)bad);
+            plank_scan_close(sc);
+            plank_expr_free(e);
+            plank_scan_stats ss;
+            int64_t n = dict_count(r, texts[q], &ss);
+            CHECK_MSG(n == want, "%s (encoding %d): count %lld, expected %lld", texts[q], enc,
+                      (long long)n, (long long)want);
+        }
+        plank_reader_close(r);
+    }
+}
+
 int main(void) {
     static data x;
     gen(&x);
@@ -1556,6 +1669,7 @@ int main(void) {
     check_live_offsets(path);
     check_decode_once(path);
     check_decode_once_strings(path);
+    check_packed_strings(path);
     unlink(path);
     TEST_END();
 }

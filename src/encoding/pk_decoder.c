@@ -657,8 +657,9 @@ static size_t dba_walk(const uint32_t *pres, const uint32_t *sufs, int64_t i, in
  * all_ends: ends[i] for every value, the unselected ones empty (the live
  * reads); else only the selected ones', packed (the kept reads). Returns
  * the ends written. The caller reserved d->last for the last value and dst
- * for every value (PK_BUFFER_PADDING past it); d->last holds value n - 1 at
- * the end, as after dba_run. */
+ * for the selected values (their lengths' sum; a value of up to 16 bytes is
+ * stored as 16, into the buffer's PK_BUFFER_PADDING past it at the end);
+ * d->last holds value n - 1 at the end, as after dba_run. */
 static int64_t dba_sparse(pk_decoder *d, int64_t n, const uint8_t *sel, int64_t bit,
                           uint8_t *dst, int64_t *ends, int64_t base, bool all_ends) {
     const uint32_t *pres = d->prefixes + d->pos, *sufs = d->lengths + d->pos;
@@ -1191,12 +1192,19 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
         return PLANK_OK;
     }
     if (d->kernels && d->encoding == PLANK_ENC_DELTA_BYTE_ARRAY) {
+        /* The output sized by the values written: the kept ones when only
+         * those are built. */
+        bool sparse = keep && few_set(d, keep, 0, n, DBA_SPARSE);
+        const uint32_t *pres = d->prefixes + d->pos, *sufs = d->lengths + d->pos;
         size_t total = 0;
-        for (int64_t i = 0; i < n; i++)
-            total += (size_t)d->prefixes[d->pos + i] + d->lengths[d->pos + i];
+        if (sparse) {
+            PK_FOR_LIVE(keep, 0, n, i, total += (size_t)pres[i] + sufs[i]);
+        } else {
+            for (int64_t i = 0; i < n; i++) total += (size_t)pres[i] + sufs[i];
+        }
         PK_FORWARD(dba_reserve_last(d, n, err));
         PK_FORWARD(pk_buffer_reserve(data, base + total, err));
-        if (keep && few_set(d, keep, 0, n, DBA_SPARSE))
+        if (sparse)
             c = dba_sparse(d, n, keep, 0, data->data + base, ends, (int64_t)base, false);
         else
             c = dba_run(d, n, data->data + base, data->data + data->capacity, ends,
@@ -1239,9 +1247,11 @@ plank_status pk_decoder_get_binary_live(pk_decoder *d, int64_t n, const uint8_t 
         d->type != PLANK_BYTE_ARRAY || !few_set(d, live, bit, n, DBA_SPARSE))
         return pk_decoder_get_binary(d, n, data, ends, err);
     PK_FORWARD(check_count(d, n, err));
+    /* Only the selected values are written: their lengths, not all n
+     * (fewer than one in DBA_SPARSE), size the output. */
     size_t base = data->size, total = 0;
-    for (int64_t i = 0; i < n; i++)
-        total += (size_t)d->prefixes[d->pos + i] + d->lengths[d->pos + i];
+    const uint32_t *pres = d->prefixes + d->pos, *sufs = d->lengths + d->pos;
+    PK_FOR_LIVE(live, bit, n, i, total += (size_t)pres[i] + sufs[i]);
     PK_FORWARD(dba_reserve_last(d, n, err));
     PK_FORWARD(pk_buffer_reserve(data, base + total, err));
     dba_sparse(d, n, live, bit, data->data + base, ends, (int64_t)base, true);

@@ -101,6 +101,9 @@ struct plank_column_reader {
     pk_delta_bound bound;
     const uint8_t *live;      /* see pk_column_reader_set_live (next read only) */
     int64_t live_base;
+    const uint8_t *keep;      /* see pk_column_reader_set_keep (next read only) */
+    int64_t keep_base;
+    int64_t last_slots;       /* slots the last kept read went over */
     pk_buffer runs;           /* the batch's logged runs of codes (int64 pairs) */
     const uint8_t *view;      /* the batch's values in the chunk (view mode), else NULL */
     int64_t fb_n;             /* fallback values in the batch (dictionary mode) */
@@ -1711,14 +1714,25 @@ plank_status plank_column_reader_read(plank_column_reader *cr, int64_t max_value
     d.live = cr->live;
     d.live_base = cr->live_base;
     cr->live = NULL;
+    d.keep = cr->keep;
+    d.keep_base = cr->keep_base;
+    cr->keep = NULL;
+    if (d.keep) {
+        /* A kept read writes the kept values only: no views of pages, no
+         * live bits (every kept value is built). */
+        d.view_ok = false;
+        d.page_stop = false;
+        d.live = NULL;
+    }
     cr->runs.size = 0;
     cr->view = NULL;
     plank_status st = locate(cr, advance(cr, max_values, &d, NULL, err), err);
     if (st != PLANK_OK) return st;
     cr->view = d.view;
     cr->fb_n = d.fb_n;
+    cr->last_slots = d.length;
     memset(out, 0, sizeof *out);
-    out->length = d.length;
+    out->length = d.keep ? d.kept : d.length;
     out->null_count = d.null_count;
     out->validity = d.null_count ? cr->validity.data : NULL;
     out->physical_type = cr->type;
@@ -1841,6 +1855,14 @@ void pk_column_reader_set_live(plank_column_reader *cr, const uint8_t *live, int
     cr->live = live;
     cr->live_base = base;
 }
+
+void pk_column_reader_set_keep(plank_column_reader *cr, const uint8_t *keep, int64_t base) {
+    if (!cr) return;
+    cr->keep = keep;
+    cr->keep_base = base;
+}
+
+int64_t pk_column_reader_slots(const plank_column_reader *cr) { return cr ? cr->last_slots : 0; }
 
 void pk_column_reader_set_bound(plank_column_reader *cr, bool on, int64_t lo, int64_t hi) {
     if (!cr) return;

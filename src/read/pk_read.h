@@ -229,6 +229,14 @@ int64_t pk_column_reader_fallback_count(const plank_column_reader *cr);
  * pages build only those, the others are empty). live must stay valid, and
  * readable 8 bytes past its bits, until that read returns. */
 void pk_column_reader_set_live(plank_column_reader *cr, const uint8_t *live, int64_t base);
+/* For the next read only: only slot i with bit base + i of keep set is read
+ * out, densely from the start of the batch (pk_read_dest.keep: flat
+ * required columns without a selection or dictionary mode); the batch's
+ * length is the number kept, pk_column_reader_slots the number of slots
+ * read. keep must stay valid, and readable 8 bytes past its bits, until
+ * that read returns. */
+void pk_column_reader_set_keep(plank_column_reader *cr, const uint8_t *keep, int64_t base);
+int64_t pk_column_reader_slots(const plank_column_reader *cr);
 /* For the reads until it is turned off (INT32 and INT64 columns; off by
  * default): the caller drops every row whose value lies outside [lo, hi]
  * (inclusive, signed), so a DELTA_BINARY_PACKED run whose range (from its
