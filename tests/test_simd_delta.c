@@ -279,6 +279,50 @@ static void check_stream(const uint64_t *v, size_t n, const ref_delta_opts *op, 
     free(o.data);
 }
 
+/* A batched read that ends inside a block stages the block (the values
+ * after the read's end decoded ahead): the per-value reference API must go
+ * on from there. At every kernel level: a batched read of m values, then
+ * pk_delta_get of the next ones (INT32 values sign-extended, as
+ * pk_delta_get gives them), compared with v; then, on a fresh decoder, a
+ * batched read of m values and pk_delta_end straight after (the values left
+ * passed over), whose end must be the stream's. */
+static void check_mixed(const uint64_t *v, size_t n, const ref_delta_opts *op, uint64_t seed,
+                        const char *what) {
+    ref_out o = {0};
+    ref_rng r = {seed};
+    ref_delta(&o, v, n, op, &r);
+    size_t w = op->is64 ? 8 : 4;
+    uint8_t *tmp = malloc(n * w + 1);
+    uint64_t *got = malloc(n * sizeof *got + 8);
+    for (int s = 1; s < nsets; s++) {
+        const pk_kernels *k = sets[s];
+        size_t m = 1 + ref_below(&r, n > 1 ? n - 1 : 1);
+        if (m > n) m = n;
+        pk_delta_decoder d;
+        plank_error err = {0};
+        CHECK(pk_delta_init(&d, o.data, o.size, op->is64, &err) == PLANK_OK);
+        bool ok = (op->is64 ? pk_delta_read_i64(&d, k, tmp, (int64_t)m, &err)
+                            : pk_delta_read_i32(&d, k, tmp, (int64_t)m, &err)) == PLANK_OK;
+        ok = ok && pk_delta_get(&d, got, (int64_t)(n - m), &err) == PLANK_OK;
+        CHECK_MSG(ok, "%s %s: %s", what, set_name(k), err.message);
+        size_t bad = 0;
+        for (size_t j = 0; ok && j < n - m; j++) bad += got[j] != v[m + j];
+        CHECK_MSG(bad == 0, "%s %s: %zu values wrong after a batched read of %zu", what,
+                  set_name(k), bad, m);
+        if (op->truncate_last) continue;
+        CHECK(pk_delta_init(&d, o.data, o.size, op->is64, &err) == PLANK_OK);
+        const uint8_t *end = NULL;
+        ok = (op->is64 ? pk_delta_read_i64(&d, k, tmp, (int64_t)m, &err)
+                       : pk_delta_read_i32(&d, k, tmp, (int64_t)m, &err)) == PLANK_OK &&
+             pk_delta_end(&d, &end, &err) == PLANK_OK;
+        CHECK_MSG(ok && end == o.data + o.size, "%s %s: end after a batched read of %zu: %s",
+                  what, set_name(k), m, err.message);
+    }
+    free(tmp);
+    free(got);
+    free(o.data);
+}
+
 /* Values whose deltas (after the minimum is subtracted) fit in bw bits; INT32
  * values are sign-extended and their deltas taken in 32 bits. */
 static void gen(uint64_t *v, size_t n, int bw, bool is64, uint64_t md, ref_rng *r) {
@@ -310,6 +354,7 @@ static void test_widths(void) {
                          n, op.block, op.minis);
                 check_stream(v, n, &op, (uint64_t)(bw * 100 + li), 0, false, what);
                 check_stream(v, n, &op, (uint64_t)(bw * 100 + li), 70, true, what);
+                check_mixed(v, n, &op, (uint64_t)(bw * 100 + li), what);
             }
         }
     }

@@ -21,7 +21,7 @@
 
 plank_status pk_delta_init(pk_delta_decoder *d, const uint8_t *buf, size_t len, bool is64,
                            plank_error *err) {
-    memset(d, 0, sizeof *d);
+    memset(d, 0, offsetof(pk_delta_decoder, stage));
     d->start = buf;
     d->p = buf;
     d->end = buf + len;
@@ -122,6 +122,10 @@ plank_status pk_delta_get(pk_delta_decoder *d, uint64_t *out, int64_t n, plank_e
     if (n > 0 && d->values_read == 0) {
         out[i++] = delta_fix(d, d->last);
         d->values_read = 1;
+    }
+    for (; i < n && d->stage_pos < d->stage_n; i++, d->stage_pos++, d->values_read++) {
+        const uint8_t *v = d->stage + (size_t)d->stage_pos * (d->is64 ? 8 : 4);
+        out[i] = d->is64 ? pk_load_u64(v) : delta_fix(d, pk_load_u32(v));
     }
     while (i < n) {
         if (!d->in_block) PK_FORWARD(delta_block_start(d, err));
@@ -437,6 +441,16 @@ static int64_t delta_blocks(pk_delta_decoder *d, const pk_kernels *k, uint8_t *o
     return (int64_t)(b * bs);
 }
 
+/* Hands out up to n staged values (w bytes each); returns how many. */
+static int64_t delta_unstage(pk_delta_decoder *d, uint8_t *out, int64_t n, size_t w) {
+    int64_t m = (int64_t)(d->stage_n - d->stage_pos);
+    if (m > n) m = n;
+    memcpy(out, d->stage + (size_t)d->stage_pos * w, (size_t)m * w);
+    d->stage_pos += (uint32_t)m;
+    d->values_read += m;
+    return m;
+}
+
 static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t *out,
                                int64_t n, size_t w, pk_delta_bound *bound, plank_error *err) {
     PK_RETURN_IF(d->is64 != (w == 8), err, PLANK_ERR_INVALID_ARGUMENT,
@@ -473,12 +487,29 @@ static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t
         out += w;
         n--;
     }
+    if (n > 0 && d->stage_pos < d->stage_n) {
+        int64_t m = delta_unstage(d, out, n, w);
+        out += (size_t)m * w;
+        n -= m;
+    }
     while (n > 0) {
         if (!d->in_block && (uint64_t)n >= d->block_size) {
             int64_t m = delta_blocks(d, k, out, n, w, bound);
             out += (size_t)m * w;
             n -= m;
             if (n == 0) break;
+        }
+        if (!d->in_block && (uint64_t)n < d->block_size && d->block_size <= PK_DELTA_STAGE_MAX &&
+            pk_delta_remaining(d) >= (int64_t)d->block_size &&
+            delta_blocks(d, k, d->stage, (int64_t)d->block_size, w, NULL) > 0) {
+            /* The read ends inside a whole block: decoded ahead in one
+             * kernel call, the rest handed out by the next reads, instead
+             * of its miniblocks and partial groups one by one. */
+            d->values_read -= (int64_t)d->block_size;
+            d->stage_n = (uint32_t)d->block_size;
+            d->stage_pos = 0;
+            delta_unstage(d, out, n, w);
+            break;
         }
         if (!d->in_block) PK_FORWARD(delta_block_start(d, err));
         if (d->mini_pos == 0) PK_FORWARD(delta_mini_check(d, err));

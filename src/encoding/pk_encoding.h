@@ -75,6 +75,10 @@ int pk_bit_width_for(uint64_t max_value);
 
 /* ---- DELTA_BINARY_PACKED --------------------------------------------------- */
 
+/* Blocks of at most this many values (the common 128, and 256) are staged
+ * whole when a batched read ends inside one (pk_delta_decoder.stage). */
+#define PK_DELTA_STAGE_MAX 256
+
 typedef struct pk_delta_decoder {
     const uint8_t *start;       /* for byte offsets in error messages */
     const uint8_t *p;
@@ -92,6 +96,12 @@ typedef struct pk_delta_decoder {
     uint64_t mini_pos;          /* values consumed in current miniblock */
     const uint8_t *mini_data;   /* start of current miniblock's packed data */
     bool in_block;
+    /* A whole block decoded ahead by a batched read that ended inside it
+     * (pk_delta_fast.h), as 4- or 8-byte values: stage_n of them, handed
+     * out up to stage_pos; the stream's state is past the block. Last, as
+     * pk_delta_init clears only what comes before it. */
+    uint32_t stage_n, stage_pos;
+    uint8_t stage[PK_DELTA_STAGE_MAX * 8];
 } pk_delta_decoder;
 
 /* A filter's interval (pk_delta_read_bounded, pk_decoder_get_fixed_bounded):
