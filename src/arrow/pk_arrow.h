@@ -269,24 +269,35 @@ plank_status pk_arrow_stream_planned(plank_reader *r, const bool *mask,
  * top-level leaf whose Arrow values are fixed width or strings (not
  * boolean); when it says yes, that leaf's batches
  * come from gather() (fixed width) or gather_strings() instead of its
- * column reader, which is then not read. Both take the plan's rows from
- * range ri, row `row` on (the walk of pk_range_step), n of them, none null:
+ * column reader, which is then not read. Both take the batch's n rows
+ * (pk_given_rows), none null:
  * gather() writes their values in the column's physical type and width to
  * dst; gather_strings() writes n + 1 Arrow offsets of ow bytes (from 0) to
  * offs and the bytes into data (resized to fit; a leaf exported as a
  * dictionary array gets them as its batch's dictionary, indices 0 .. n-1).
  * They may run on several
  * threads at once (a column fan-out), each call for another column. */
+/* The rows of a given leaf's batch: the plan's ranges from range ri, row
+ * `row` on (the walk of pk_range_step); or, for a batch of a row group the
+ * plan gave as a bitmap (bits not NULL), the rows row + i of the row group
+ * for the set bits i of bits[0, slots) (readable 8 bytes past them). */
+typedef struct pk_given_rows {
+    const plank_row_range *rr;
+    int64_t ri, row;
+    const uint8_t *bits;
+    int64_t slots;
+} pk_given_rows;
+
 typedef struct pk_stream_given {
     /* Told, when the stream is given these, each column it may take so: the
      * owner keeps only what will be asked for. */
     void (*want)(void *opaque, int32_t column);
     bool (*has)(void *opaque, int32_t column);
-    plank_status (*gather)(void *opaque, int32_t column, const plank_row_range *rr, int64_t ri,
-                           int64_t row, int64_t n, uint8_t *dst, plank_error *err);
-    plank_status (*gather_strings)(void *opaque, int32_t column, const plank_row_range *rr,
-                                   int64_t ri, int64_t row, int64_t n, size_t ow, uint8_t *offs,
-                                   pk_buffer *data, plank_error *err);
+    plank_status (*gather)(void *opaque, int32_t column, const pk_given_rows *at, int64_t n,
+                           uint8_t *dst, plank_error *err);
+    plank_status (*gather_strings)(void *opaque, int32_t column, const pk_given_rows *at,
+                                   int64_t n, size_t ow, uint8_t *offs, pk_buffer *data,
+                                   plank_error *err);
 } pk_stream_given;
 /* Gives a planned stream (before its first batch) the plan owner's values,
  * asked with the plan's opaque. */
@@ -295,9 +306,9 @@ void pk_stream_set_given(struct ArrowArrayStream *st, const pk_stream_given *giv
  * writes in the column's physical layout, converted to the leaf's Arrow
  * type when they differ. */
 plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_stream_given *g,
-                                void *opaque, const plank_row_range *rr, int64_t ri,
-                                int64_t row, int64_t rows, const plank_allocator *a,
-                                struct ArrowArray *out, plank_error *err);
+                                void *opaque, const pk_given_rows *at, int64_t rows,
+                                const plank_allocator *a, struct ArrowArray *out,
+                                plank_error *err);
 /* Whether a flat leaf's values can be given (fixed width or strings, as
  * plain or dictionary arrays). */
 bool pk_flat_leaf_givable(const pk_anode *an);

@@ -237,9 +237,9 @@ bool pk_flat_leaf_givable(const pk_anode *an) {
 /* A dictionary-array leaf's given batch: the owner's strings as the
  * batch's own dictionary, indices 0 .. rows - 1. */
 static plank_status given_dictionary(const pk_anode *an, const pk_stream_given *g, void *opaque,
-                                     const plank_row_range *rr, int64_t ri, int64_t row,
-                                     int64_t rows, const plank_allocator *a,
-                                     struct ArrowArray *out, plank_error *err) {
+                                     const pk_given_rows *at, int64_t rows,
+                                     const plank_allocator *a, struct ArrowArray *out,
+                                     plank_error *err) {
     size_t ow = an->large ? 8 : 4;
     PK_RETURN_IF(rows > INT32_MAX, err, PLANK_ERR_LIMIT, "%lld rows in one batch",
                  (long long)rows);
@@ -257,7 +257,7 @@ static plank_status given_dictionary(const pk_anode *an, const pk_stream_given *
                                    : NULL;
     if (st == PLANK_OK && !offs) st = PLANK_ERR_OUT_OF_MEMORY;
     if (st == PLANK_OK)
-        st = g->gather_strings(opaque, an->pn->column, rr, ri, row, rows, ow, offs, &data, err);
+        st = g->gather_strings(opaque, an->pn->column, at, rows, ow, offs, &data, err);
     if (st == PLANK_OK) st = pk_array_adopt(da, 2, &data, err);
     pk_buffer_reset(&data);
     if (da->release) out->dictionary = da;
@@ -266,12 +266,12 @@ static plank_status given_dictionary(const pk_anode *an, const pk_stream_given *
 }
 
 plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_stream_given *g,
-                                void *opaque, const plank_row_range *rr, int64_t ri,
-                                int64_t row, int64_t rows, const plank_allocator *a,
-                                struct ArrowArray *out, plank_error *err) {
+                                void *opaque, const pk_given_rows *at, int64_t rows,
+                                const plank_allocator *a, struct ArrowArray *out,
+                                plank_error *err) {
     memset(out, 0, sizeof *out);
     const plank_schema_node *pn = an->pn;
-    if (an->dict) return given_dictionary(an, g, opaque, rr, ri, row, rows, a, out, err);
+    if (an->dict) return given_dictionary(an, g, opaque, at, rows, a, out, err);
     if (an->conv == PK_CONV_BINARY) {
         size_t ow = an->large ? 8 : 4;
         PK_FORWARD(pk_array_new(a, out, rows, 3, 0, err));
@@ -280,7 +280,7 @@ plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_s
         uint8_t *offs = pk_array_buffer_uninit(out, 1, (size_t)(rows + 1) * ow, err);
         plank_status st = offs ? PLANK_OK : PLANK_ERR_OUT_OF_MEMORY;
         if (st == PLANK_OK)
-            st = g->gather_strings(opaque, pn->column, rr, ri, row, rows, ow, offs, &data, err);
+            st = g->gather_strings(opaque, pn->column, at, rows, ow, offs, &data, err);
         if (st == PLANK_OK) st = pk_array_adopt(out, 2, &data, err);
         pk_buffer_reset(&data);
         if (st != PLANK_OK) out->release(out);
@@ -299,7 +299,7 @@ plank_status pk_flat_leaf_given(pk_flat_leaf *fl, const pk_anode *an, const pk_s
         dst = phys = pk_array_buffer_uninit(out, 1, (size_t)rows * (size_t)w, err);
     }
     if (st == PLANK_OK && !dst) st = PLANK_ERR_OUT_OF_MEMORY;
-    if (st == PLANK_OK) st = g->gather(opaque, pn->column, rr, ri, row, rows, phys, err);
+    if (st == PLANK_OK) st = g->gather(opaque, pn->column, at, rows, phys, err);
     if (st == PLANK_OK && convert)
         st = pk_convert_fixed(an->conv, phys, w, rows, dst, an->out_width, err);
     if (st != PLANK_OK && out->release) out->release(out);

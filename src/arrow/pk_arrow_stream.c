@@ -579,7 +579,7 @@ static plank_status next_row_group(pk_stream *s, plank_error *err) {
                 PK_FORWARD(open_row_group(s, g, NULL, 0, err));
                 s->mask = mask;
                 s->mask_wide = kept_only(s);
-                s->g_rr = NULL; /* the given leaves walk each batch's ranges */
+                s->g_rr = NULL; /* the given leaves take each batch's bits */
                 return PLANK_OK;
             }
             PK_FORWARD(plank_row_ranges_from_bitmap(mask, info.num_rows, 0, &s->alloc, &s->mrr,
@@ -642,10 +642,11 @@ static plank_status direct_read(pk_stream *s, int32_t i, int64_t take, struct Ar
     plank_status st;
     const pk_anode *an = s->t.leaf_nodes[i];
     if (given_leaf(s, i)) {
-        /* only the selected rows: a bitmap batch's kept ones, from its ranges */
-        st = pk_flat_leaf_given(&s->flat[i], an, &s->given, s->plan_opaque, s->g_rr, s->g_ri,
-                                s->g_row, s->mask ? s->mkeep : take, &s->alloc, &dst[i],
-                                err);
+        /* only the selected rows: a bitmap batch's kept ones, by its bits */
+        pk_given_rows at = {s->g_rr, s->g_ri, s->g_row, NULL, 0};
+        if (s->mask) at = (pk_given_rows){NULL, 0, s->mask_pos, s->mbits.data, take};
+        st = pk_flat_leaf_given(&s->flat[i], an, &s->given, s->plan_opaque, &at,
+                                s->mask ? s->mkeep : take, &s->alloc, &dst[i], err);
     } else {
         /* a bitmap batch keeps its rows only, never as a view */
         if (s->mask)
@@ -775,8 +776,8 @@ static int64_t mask_span(const pk_stream *s, int64_t take) {
 }
 
 /* A bitmap row group's batch of `take` rows: its bits (mbits, from bit 0)
- * and how many are set; the given leaves' ranges of them. A batch without
- * a selected row is skipped in every column reader (*empty). */
+ * and how many are set (the given leaves take them by these bits too). A
+ * batch without a selected row is skipped in every column reader (*empty). */
 static plank_status mask_batch(pk_stream *s, int64_t take, bool *empty, plank_error *err) {
     const pk_kernels *kn = s->r->kernels;
     PK_FORWARD(pk_buffer_resize(&s->mbits, (size_t)(take + 7) / 8 + 8, err));
@@ -797,15 +798,6 @@ static plank_status mask_batch(pk_stream *s, int64_t take, bool *empty, plank_er
         s->mask_pos += take;
         s->rows_left -= take;
         return PLANK_OK;
-    }
-    if (s->from_given) {
-        free_mask_ranges(s);
-        PK_FORWARD(pk_row_ranges_counted(s->mbits.data, take, s->mask_pos,
-                                         kn->count_runs(s->mbits.data, take), &s->alloc, &s->mrr,
-                                         &s->nmrr, err));
-        s->g_rr = s->mrr;
-        s->g_ri = 0;
-        s->g_row = s->mrr[0].first;
     }
     return PLANK_OK;
 }

@@ -80,6 +80,8 @@ typedef struct pk_fstate {
     bool from_kept;          /* the running step reads from kept */
     bool wanted;             /* the projection's stream takes the kept values */
     pk_buffer kbuf;          /* a batch gathered from kept */
+    pk_buffer gbits, gsel, gtmp; /* a bitmap batch's gather: kbits of its rows, the
+                                    kept values it takes, values compacted */
 } pk_fstate;
 
 struct plank_scan {
@@ -1077,11 +1079,63 @@ static plank_status kept_run(const pk_fstate *f, int64_t row, int64_t m, int64_t
     return PLANK_OK;
 }
 
-/* n kept values of w bytes (the rows of rr from range ri, row `row` on)
- * into dst. */
-static plank_status kept_gather(const pk_fstate *f, size_t w, const plank_row_range *rr,
-                                int64_t ri, int64_t row, int64_t n, uint8_t *dst,
+/* A bitmap batch's rows (at->bits over at->slots rows from at->row), n of
+ * them, in f's kept values: the first kept index of the batch's rows in
+ * *first, and gsel's bits [0, *count) telling which of the *count kept
+ * rows from there the batch takes (by row: every row is kept, and the
+ * batch's bits are those). Every row taken must have been kept. */
+static plank_status kept_select(pk_fstate *f, const pk_kernels *kn, const pk_given_rows *at,
+                                int64_t n, int64_t *first, int64_t *count,
+                                const uint8_t **sel, plank_error *err) {
+    int64_t row = at->row, slots = at->slots;
+    *first = kept_rank(f, row);
+    *count = kept_rank(f, row + slots) - *first;
+    if (f->by_row) {
+        *sel = at->bits;
+        return PLANK_OK;
+    }
+    size_t nb = (size_t)(slots + 7) / 8 + 8;
+    PK_FORWARD(pk_buffer_resize(&f->gbits, nb, err));
+    PK_FORWARD(pk_buffer_resize(&f->gsel, nb, err));
+    memset(f->gbits.data, 0, nb);
+    kn->copy_bits(f->kbits.data, row, f->gbits.data, 0, (size_t)slots);
+    /* the batch's bits of the kept rows, in kept order */
+    int64_t taken = kn->compact_bits(f->gsel.data, at->bits, f->gbits.data, (size_t)slots);
+    PK_RETURN_IF(taken != n || *count > slots, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "rows %lld..%lld asked of a filter column's kept values were not kept",
+                 (long long)row, (long long)(row + slots));
+    *sel = f->gsel.data;
+    return PLANK_OK;
+}
+
+/* A bitmap batch's n kept values of w bytes into dst (kept_gather). */
+static plank_status kept_gather_bits(pk_fstate *f, const pk_kernels *kn, size_t w,
+                                     const pk_given_rows *at, int64_t n, uint8_t *dst,
+                                     plank_error *err) {
+    int64_t first, count;
+    const uint8_t *sel;
+    PK_FORWARD(kept_select(f, kn, at, n, &first, &count, &sel, err));
+    size_t kw = f->kept_dict ? 4 : w;
+    PK_FORWARD(pk_buffer_resize(&f->gtmp, (size_t)count * kw + kw, err));
+    int64_t got = kn->compact_fixed(f->gtmp.data, f->kept.data + (size_t)first * kw, kw, sel,
+                                    (size_t)count);
+    PK_RETURN_IF(got != n, err, PLANK_ERR_INVALID_ARGUMENT,
+                 "%lld of %lld rows asked of a filter column's kept values were kept",
+                 (long long)got, (long long)n);
+    if (f->kept_dict)
+        return lookup_codes(f->kept_dict, w, (const int32_t *)(const void *)f->gtmp.data, n, dst,
+                            err);
+    memcpy(dst, f->gtmp.data, (size_t)n * w);
+    return PLANK_OK;
+}
+
+/* n kept values of w bytes (the rows of given) into dst. */
+static plank_status kept_gather(pk_fstate *f, const pk_kernels *kn, size_t w,
+                                const pk_given_rows *given, int64_t n, uint8_t *dst,
                                 plank_error *err) {
+    if (given->bits) return kept_gather_bits(f, kn, w, given, n, dst, err);
+    const plank_row_range *rr = given->rr;
+    int64_t ri = given->ri, row = given->row;
     const uint8_t *src = f->kept.data;
     for (int64_t p = 0, m, at; p < n; row += m, p += m) {
         m = pk_range_step(rr, &ri, &row, n - p);
@@ -1095,12 +1149,56 @@ static plank_status kept_gather(const pk_fstate *f, size_t w, const plank_row_ra
     return PLANK_OK;
 }
 
-/* n kept strings (the rows of rr from range ri, row `row` on: the
- * projection's, all kept) as Arrow offsets of ow bytes (n + 1 of them, into
- * offs) and bytes (into data). */
-static plank_status kept_gather_strings(const pk_fstate *f, const plank_row_range *rr,
-                                        int64_t ri, int64_t row, int64_t n, size_t ow,
+/* Kept string i (at: kept's places) appended to out at *pos, its end the
+ * Arrow offset k + 1 (ow bytes). */
+static inline void kept_string_out(const pk_fstate *f, const uint32_t *at, int64_t i,
+                                   uint8_t *out, uint64_t *pos, uint8_t *offs, size_t ow,
+                                   int64_t k) {
+    size_t len = at[2 * i + 1];
+    if (len) memcpy(out + *pos, f->kdata.data + at[2 * i], len);
+    *pos += len;
+    if (ow == 8) ((int64_t *)(void *)offs)[k + 1] = (int64_t)*pos;
+    else ((int32_t *)(void *)offs)[k + 1] = (int32_t)*pos;
+}
+
+/* A bitmap batch's n kept strings (kept_gather_strings). */
+static plank_status kept_gather_strings_bits(pk_fstate *f, const pk_kernels *kn,
+                                             const pk_given_rows *given, int64_t n, size_t ow,
+                                             uint8_t *offs, pk_buffer *data, plank_error *err) {
+    int64_t first, count;
+    const uint8_t *sel;
+    PK_FORWARD(kept_select(f, kn, given, n, &first, &count, &sel, err));
+    const uint32_t *at = (const uint32_t *)(const void *)f->kept.data;
+    uint64_t total = 0;
+    for (int64_t j = 0; j < count; j++)
+        if (pk_bit_get(sel, j)) total += at[2 * (first + j) + 1];
+    PK_RETURN_IF(ow == 4 && total > INT32_MAX, err, PLANK_ERR_LIMIT,
+                 "%llu string bytes in one batch do not fit 32-bit offsets",
+                 (unsigned long long)total);
+    PK_FORWARD(pk_buffer_resize(data, (size_t)total, err));
+    memset(offs, 0, ow);
+    uint64_t pos = 0;
+    int64_t k = 0;
+    for (int64_t w0 = 0; w0 < count; w0 += 64) {
+        uint64_t bits = pk_load_u64(sel + (w0 >> 3));
+        if (count - w0 < 64) bits &= ((uint64_t)1 << (count - w0)) - 1;
+        while (bits) {
+            kept_string_out(f, at, first + w0 + __builtin_ctzll(bits), data->data, &pos, offs,
+                            ow, k++);
+            bits &= bits - 1;
+        }
+    }
+    return PLANK_OK;
+}
+
+/* n kept strings (the rows of given: the projection's, all kept) as Arrow
+ * offsets of ow bytes (n + 1 of them, into offs) and bytes (into data). */
+static plank_status kept_gather_strings(pk_fstate *f, const pk_kernels *kn,
+                                        const pk_given_rows *given, int64_t n, size_t ow,
                                         uint8_t *offs, pk_buffer *data, plank_error *err) {
+    if (given->bits) return kept_gather_strings_bits(f, kn, given, n, ow, offs, data, err);
+    const plank_row_range *rr = given->rr;
+    int64_t ri = given->ri, row = given->row;
     const uint32_t *at = (const uint32_t *)(const void *)f->kept.data;
     /* The bytes first, so that the copy goes to a buffer of its final size. */
     uint64_t total = 0;
@@ -1119,13 +1217,8 @@ static plank_status kept_gather_strings(const pk_fstate *f, const plank_row_rang
     int64_t k = 0;
     for (int64_t p = 0, m; p < n; row += m, p += m) {
         m = pk_range_step(rr, &ri, &row, n - p);
-        for (int64_t i = kept_rank(f, row), e = i + m; i < e; i++, k++) {
-            size_t len = at[2 * i + 1];
-            memcpy(out + pos, f->kdata.data + at[2 * i], len);
-            pos += len;
-            if (ow == 8) ((int64_t *)(void *)offs)[k + 1] = (int64_t)pos;
-            else ((int32_t *)(void *)offs)[k + 1] = (int32_t)pos;
-        }
+        for (int64_t i = kept_rank(f, row), e = i + m; i < e; i++, k++)
+            kept_string_out(f, at, i, out, &pos, offs, ow, k);
     }
     return PLANK_OK;
 }
@@ -1144,7 +1237,8 @@ static plank_status kept_batch(pk_fstate *f, const pk_fcol *c, size_t w,
         values = f->kept.data + (size_t)at * w;
     } else {
         PK_FORWARD(pk_buffer_resize(&f->kbuf, (size_t)n * w, err));
-        PK_FORWARD(kept_gather(f, w, rr, ri, row, n, f->kbuf.data, err));
+        pk_given_rows rows = {rr, ri, row, NULL, 0};
+        PK_FORWARD(kept_gather(f, NULL, w, &rows, n, f->kbuf.data, err));
         values = f->kbuf.data;
     }
     memset(b, 0, sizeof *b);
@@ -1660,6 +1754,9 @@ static void scan_free(plank_scan *s) {
             pk_buffer_reset(&s->fs[k].df);
             pk_buffer_reset(&s->fs[k].kept);
             pk_buffer_reset(&s->fs[k].kbuf);
+            pk_buffer_reset(&s->fs[k].gbits);
+            pk_buffer_reset(&s->fs[k].gsel);
+            pk_buffer_reset(&s->fs[k].gtmp);
             pk_buffer_reset(&s->fs[k].kdata);
             pk_buffer_reset(&s->fs[k].kbits);
             pk_buffer_reset(&s->fs[k].krank);
@@ -1833,6 +1930,9 @@ plank_status plank_scan_open(plank_scan **out, plank_reader *r, const plank_scan
             pk_buffer_init(&s->fs[k].df, &s->alloc);
             pk_buffer_init(&s->fs[k].kept, &s->alloc);
             pk_buffer_init(&s->fs[k].kbuf, &s->alloc);
+            pk_buffer_init(&s->fs[k].gbits, &s->alloc);
+            pk_buffer_init(&s->fs[k].gsel, &s->alloc);
+            pk_buffer_init(&s->fs[k].gtmp, &s->alloc);
             pk_buffer_init(&s->fs[k].kdata, &s->alloc);
             pk_buffer_init(&s->fs[k].kbits, &s->alloc);
             pk_buffer_init(&s->fs[k].krank, &s->alloc);
@@ -2046,24 +2146,22 @@ static bool stream_has(void *opaque, int32_t column) {
     return true;
 }
 
-static plank_status stream_gather_strings(void *opaque, int32_t column,
-                                          const plank_row_range *rr, int64_t ri, int64_t row,
+static plank_status stream_gather_strings(void *opaque, int32_t column, const pk_given_rows *at,
                                           int64_t n, size_t ow, uint8_t *offs, pk_buffer *data,
                                           plank_error *err) {
     plank_scan *s = opaque;
     int32_t k = filter_slot(s, column);
     PK_RETURN_IF(k < 0 || s->b.cols[k].node->physical_type != PLANK_BYTE_ARRAY, err,
                  PLANK_ERR_INVALID_ARGUMENT, "column %d is not kept", (int)column);
-    return kept_gather_strings(&s->fs[k], rr, ri, row, n, ow, offs, data, err);
+    return kept_gather_strings(&s->fs[k], s->ev.k, at, n, ow, offs, data, err);
 }
 
-static plank_status stream_gather(void *opaque, int32_t column, const plank_row_range *rr,
-                                  int64_t ri, int64_t row, int64_t n, uint8_t *dst,
-                                  plank_error *err) {
+static plank_status stream_gather(void *opaque, int32_t column, const pk_given_rows *at,
+                                  int64_t n, uint8_t *dst, plank_error *err) {
     plank_scan *s = opaque;
     int32_t k = filter_slot(s, column);
     PK_RETURN_IF(k < 0, err, PLANK_ERR_INVALID_ARGUMENT, "column %d is not kept", (int)column);
-    return kept_gather(&s->fs[k], kept_width(&s->b.cols[k]), rr, ri, row, n, dst, err);
+    return kept_gather(&s->fs[k], s->ev.k, kept_width(&s->b.cols[k]), at, n, dst, err);
 }
 
 /* The projection's column readers: what they read and skipped. */
