@@ -375,8 +375,11 @@ typedef struct plank_reader_options {
      * this many bytes that slides over it, a page at least, rather than
      * into a buffer for the whole chunk: each byte is then checked and
      * decoded while still in the core's cache, and a column reader holds a
-     * few windows instead of a chunk. Chunks up to twice this size are read
-     * at once. 0 = default (256 KiB, or PLANK_READ_WINDOW: see the top). */
+     * few windows instead of a chunk. A window also holds two of the
+     * chunk's largest pages met so far (up to 4 MiB), so that a page that
+     * runs past its end is rarely moved. Chunks up to twice the window are
+     * read at once. 0 = default (256 KiB, or PLANK_READ_WINDOW: see the
+     * top). */
     uint64_t read_window;
 } plank_reader_options;
 

@@ -20,6 +20,10 @@
 #define PK_FETCH_BLOCK 4096u
 #define PK_HEADER_PROBE 4096u
 #define PK_SPARE_WINDOWS 4
+/* chunk_need: a window holds at least this many of the chunk's largest pages,
+ * up to PK_WINDOW_MAX bytes (or read_window, if larger) */
+#define PK_WINDOW_PAGES 2
+#define PK_WINDOW_MAX ((uint64_t)4 << 20)
 
 /* True for parquet-mr before 1.2.9 (or without a version), whose
  * total_compressed_size misses the dictionary page header. */
@@ -54,6 +58,7 @@ struct plank_column_reader {
      * chunk_owned holds chunk bytes [win_off, win_off + win_len) */
     bool have_all;            /* the window holds the whole chunk */
     uint64_t win_off, win_len;
+    uint64_t page_span;       /* the largest page (header and body) met in the chunk */
     /* earlier windows that exported arrays may still point into: reused
      * once nothing else holds them */
     pk_shared *spare[PK_SPARE_WINDOWS];
@@ -418,6 +423,18 @@ static plank_status chunk_need(plank_column_reader *cr, uint64_t off, uint64_t l
     if (len > cr->chunk_len - off) len = cr->chunk_len - off;
     if (!reads_whole(cr)) return window_need(cr, off, off + len, PK_FETCH_BLOCK, err);
     uint64_t w = cr->r->read_window;
+    /* A page that runs past the window's end is moved to the front of the
+     * next one, about half a page per refill: with plank's PLAIN int64
+     * pages (158 KiB) in 256 KiB windows a third of the bytes went through
+     * memory twice, and a page larger than the window took two reads. A
+     * window of at least two of the chunk's largest pages moves a quarter
+     * of itself at most; four were no faster on TPC-H Q6 and slowed the
+     * sixteen-column read of lineitem (their windows left the cache), and
+     * PK_WINDOW_MAX bounds what one stream's columns hold (bench/README.md,
+     * "Read windows of whole pages"). */
+    uint64_t span = cr->page_span > PK_WINDOW_MAX / PK_WINDOW_PAGES ? PK_WINDOW_MAX
+                                                                    : cr->page_span * PK_WINDOW_PAGES;
+    if (w < span) w = span;
     if (cr->chunk_len <= 2 * w) return window_need(cr, 0, cr->chunk_len, w, err);
     return window_need(cr, off, off + len, w, err);
 }
@@ -759,6 +776,8 @@ static plank_status next_page(plank_column_reader *cr, int64_t skip_to, plank_er
                      (unsigned long long)(cr->chunk_len - cr->pos - hlen));
         uint64_t body_off = cr->pos + hlen;
         cr->pos += hlen + (uint64_t)h.compressed_page_size;
+        if (hlen + (uint64_t)h.compressed_page_size > cr->page_span)
+            cr->page_span = hlen + (uint64_t)h.compressed_page_size;
         bool data = h.type == PLANK_PAGE_DATA || h.type == PLANK_PAGE_DATA_V2;
         if (data) {
             bool v2 = h.type == PLANK_PAGE_DATA_V2;
