@@ -1523,7 +1523,8 @@ typedef struct plank_writer_options {
     const plank_allocator *allocator; /* NULL: malloc/realloc/free */
     plank_codec codec;          /* default SNAPPY when built, else UNCOMPRESSED; LZ4 means
                                    the deprecated Hadoop-framed codec, only if asked */
-    int32_t codec_level;        /* GZIP 1..12, ZSTD 1..22, BROTLI 0..11; 0: codec default.
+    int32_t codec_level;        /* GZIP 1..12, ZSTD 1..22, BROTLI 0..11; 0: codec default
+                                   (GZIP 6, ZSTD 1 as in Arrow C++ and arrow-rs, BROTLI 8).
                                    ZSTD compresses pages of bit-packed data (dictionary
                                    indices, DELTA_BINARY_PACKED) at level 1 whatever the
                                    level: higher levels gain under 1% there at 2-3x the
