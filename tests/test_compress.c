@@ -270,8 +270,49 @@ static void test_stream_headers(void) {
     free(d);
 }
 
+/* Level 0 is each codec's documented default (plank.h, codec_level): ZSTD
+ * 1, checked against libzstd's own one-shot output at level 1 (and unlike
+ * its own default, 3), GZIP 6 and BROTLI 8 against the explicit levels. */
+static void test_default_levels(void) {
+    size_t n = 200000;
+    uint8_t *d = make_data(n, KIND_TEXT);
+    pk_buffer a, b;
+    pk_buffer_init(&a, NULL);
+    pk_buffer_init(&b, NULL);
+#ifdef PLANK_HAVE_ZSTD
+    CHECK(pk_compress(PLANK_CODEC_ZSTD, 0, d, n, &a, NULL) == PLANK_OK);
+    size_t cap = ZSTD_compressBound(n);
+    uint8_t *ref = malloc(cap), *ref3 = malloc(cap);
+    size_t r1 = ZSTD_compress(ref, cap, d, n, 1), r3 = ZSTD_compress(ref3, cap, d, n, 3);
+    CHECK(!ZSTD_isError(r1) && !ZSTD_isError(r3));
+    CHECK_MSG(a.size == r1 && memcmp(a.data, ref, r1) == 0,
+              "ZSTD level 0: %zu bytes, libzstd at level 1: %zu", a.size, r1);
+    CHECK(r3 != r1 || memcmp(ref3, ref, r1) != 0); /* the data tells the levels apart */
+    free(ref);
+    free(ref3);
+    a.size = 0;
+#endif
+    static const struct {
+        plank_codec c;
+        int level;
+    } dflt[] = {{PLANK_CODEC_GZIP, 6}, {PLANK_CODEC_BROTLI, 8}};
+    for (size_t k = 0; k < sizeof dflt / sizeof dflt[0]; k++) {
+        if (!pk_compress_available(dflt[k].c)) continue;
+        CHECK(pk_compress(dflt[k].c, 0, d, n, &a, NULL) == PLANK_OK);
+        CHECK(pk_compress(dflt[k].c, dflt[k].level, d, n, &b, NULL) == PLANK_OK);
+        CHECK_MSG(a.size == b.size && memcmp(a.data, b.data, a.size) == 0,
+                  "%s level 0 differs from level %d", plank_codec_name(dflt[k].c),
+                  dflt[k].level);
+        a.size = b.size = 0;
+    }
+    pk_buffer_reset(&a);
+    pk_buffer_reset(&b);
+    free(d);
+}
+
 int main(void) {
     test_levels_and_unsupported();
+    test_default_levels();
     test_stream_headers();
     test_lz4_hadoop_framing();
     test_round_trips();
