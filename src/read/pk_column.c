@@ -1144,6 +1144,11 @@ static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t
     uint8_t *validity = d->validity ? d->validity->data : NULL;
     if (def) nn = kn->def_to_bitmap(def, (size_t)k, cr->max_def, validity, at);
     d->null_count += k - nn;
+    /* The levels place values in slots only where some slot is null: slots
+     * of an optional column without a null read as a required column's do
+     * (DuckDB writes every column optional; its TPC-H files have no null,
+     * and spreading their dictionary codes slot by slot was 17% of Q6). */
+    if (nn == k) def = NULL;
 
     if (d->dict_mode) return read_dict_slots(cr, d, at, k, nn, def, err);
     if (cr->type == PLANK_BYTE_ARRAY) {
