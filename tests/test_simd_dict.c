@@ -54,6 +54,12 @@ static void test_kernels(void) {
     /* Around the register lookups' limits (8/16 entries of AVX2, 16/32 of AVX-512) and
      * gathers from small and large dictionaries. */
     static const int64_t counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 70000};
+    /* At AVX-512 also the table this CPU does not use: hardware gathers on CPUs
+     * with slow ones, scalar loads elsewhere (pk_kernels_avx512_alternate). */
+    const pk_kernels *alt = nsets ? pk_kernels_avx512_alternate(sets[nsets - 1]) : NULL;
+    if (alt && nsets < 4) sets[nsets++] = alt;
+    fprintf(stderr, "gathers: %d tables%s\n", nsets,
+            alt ? " (both AVX-512 gather variants)" : "");
     for (int s = 0; s < nsets; s++) {
         for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++) {
             for (size_t n = 0; n <= 4096; n += n < 70 ? 1 : 331) {

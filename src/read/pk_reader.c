@@ -261,7 +261,7 @@ static plank_status reader_new(plank_reader **out, const plank_reader_options *o
     r->max_page_size = opts && opts->max_page_size ? opts->max_page_size : PK_DEFAULT_MAX_PAGE;
     pk_cpu cpu;
     pk_cpu_detect(&cpu);
-    r->kernels = pk_kernels_for(cpu.level);
+    r->kernels = pk_kernels_for_cpu(&cpu);
     r->max_dictionary_size = opts && opts->max_dictionary_size ? opts->max_dictionary_size
                                                                : PK_DEFAULT_MAX_DICTIONARY;
     r->max_chunk_buffer = opts && opts->max_chunk_buffer ? opts->max_chunk_buffer

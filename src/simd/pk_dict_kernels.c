@@ -199,13 +199,18 @@ PK_AVX512_INLINE unsigned g_loop(const uint8_t *dict, const __m512i *d, __m512i 
     return bad;
 }
 
+/* hw: dictionaries beyond two registers through vpgather (else by the AVX2
+ * kernel's scalar loads, for CPUs whose gathers are slow: pk_cpu.slow_gather). */
 PK_AVX512_INLINE bool gather_avx512(const uint8_t *dict, int64_t count, const uint32_t *idx,
-                                    size_t n, uint8_t *out, const int wide) {
+                                    size_t n, uint8_t *out, const int wide, const int hw) {
     if (n == 0 || count <= 0 || count > INT32_MAX)
         return wide ? pk_dict_gather64_scalar(dict, count, idx, n, out)
                     : pk_dict_gather32_scalar(dict, count, idx, n, out);
     const __m512i top = _mm512_set1_epi32((int)(count - 1));
     const size_t w = wide ? 8 : 4;
+    if ((size_t)count * w > 128 && !hw)
+        return wide ? pk_dict_gather64_avx2(dict, count, idx, n, out)
+                    : pk_dict_gather32_avx2(dict, count, idx, n, out);
     if ((size_t)count * w > 128) return g_loop(dict, NULL, top, idx, n, out, wide, 0) == 0;
     /* The first `count` entries in two registers, zeros after them. */
     uint8_t small[128] = {0};
@@ -217,11 +222,21 @@ PK_AVX512_INLINE bool gather_avx512(const uint8_t *dict, int64_t count, const ui
 
 PK_AVX512 bool pk_dict_gather32_avx512(const uint8_t *dict, int64_t count, const uint32_t *idx,
                                        size_t n, uint8_t *out) {
-    return gather_avx512(dict, count, idx, n, out, 0);
+    return gather_avx512(dict, count, idx, n, out, 0, 1);
 }
 
 PK_AVX512 bool pk_dict_gather64_avx512(const uint8_t *dict, int64_t count, const uint32_t *idx,
                                        size_t n, uint8_t *out) {
-    return gather_avx512(dict, count, idx, n, out, 1);
+    return gather_avx512(dict, count, idx, n, out, 1, 1);
+}
+
+PK_AVX512 bool pk_dict_gather32_avx512_loads(const uint8_t *dict, int64_t count,
+                                             const uint32_t *idx, size_t n, uint8_t *out) {
+    return gather_avx512(dict, count, idx, n, out, 0, 0);
+}
+
+PK_AVX512 bool pk_dict_gather64_avx512_loads(const uint8_t *dict, int64_t count,
+                                             const uint32_t *idx, size_t n, uint8_t *out) {
+    return gather_avx512(dict, count, idx, n, out, 1, 0);
 }
 #endif /* PK_HAVE_X86_KERNELS */

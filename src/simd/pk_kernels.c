@@ -116,61 +116,86 @@ static const pk_kernels pk_kernels_avx2 = {
 };
 
 /* AVX-512 F, BW, VL, DQ where it measured at least as fast as AVX2 on the AVX-512
- * machine of bench/README.md ("AVX-512 kernels"); the other fields are the AVX2 ones. */
-static const pk_kernels pk_kernels_avx512 = {
-    .level = PK_SIMD_AVX512,
-    .unpack8 = pk_unpack8_avx512,
-    .unpack16 = pk_unpack16_avx512,
-    .unpack32 = pk_unpack32_avx512,
-    .unpack64 = pk_unpack64_avx512,
-    .count_eq16 = pk_count_eq16_avx512,
-    .sum01_16 = pk_sum01_16_avx512,
-    .levels_in_range = pk_levels_in_range_avx512,
-    .def_to_bitmap = pk_def_to_bitmap_avx512,
-    .level_hist16 = pk_level_hist16_avx512,
-    /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */
-    .delta_i32 = pk_delta_i32_avx512,
-    .delta_i64 = pk_delta_i64_avx512,
-    .delta_sum = pk_delta_sum_avx512,
-    .dict_gather32 = pk_dict_gather32_avx512,
-    .dict_gather64 = pk_dict_gather64_avx512,
-    .bss_decode = pk_bss_decode_avx2,
-    .bss_encode = pk_bss_encode_avx2,
-    /* byte-array lengths (pk_length_kernels.c) */
-    .sum_u32 = pk_sum_u32_avx512,
-    .dba_chain = pk_dba_chain_avx512,
-    .offsets_bad = pk_offsets_bad_avx512,
-    /* bitmaps and null spreading (pk_bits_*.c) */
-    .copy_bits = pk_copy_bits_avx2,
-    .count_bits = pk_count_bits_avx2,
-    .count_runs = pk_count_runs_avx2,
-    .spread_bits = pk_spread_bits_avx2,
-    .spread_fixed = pk_spread_fixed_avx2,
-    .compact_fixed = pk_compact_fixed_avx512,
-    .compact_bits = pk_compact_bits_avx2,
-    /* filters of the pushdown scan (pk_filter_kernels.c) */
-    .filter_i32 = pk_filter_i32_avx512,
-    .filter_i64 = pk_filter_i64_avx512,
-    .filter_f32 = pk_filter_f32_avx512,
-    .filter_f64 = pk_filter_f64_avx512,
-    .filter_codes = pk_filter_codes_avx512,
-    .compare_i32 = pk_compare_i32_avx512,
-    .compare_i64 = pk_compare_i64_avx512,
-    /* the writer's encoders (pk_encode_kernels.c) */
-    .pack32 = pk_pack32_avx512,
-    .pack64 = pk_pack64_avx512,
-    .rle_scan32 = pk_rle_scan32_avx2,
-    .minmax_i32 = pk_minmax_i32_avx512,
-    .minmax_i64 = pk_minmax_i64_avx512,
-    .minmax_f32 = pk_minmax_f32_avx2,
-    .minmax_f64 = pk_minmax_f64_avx2,
-    .delta_block64 = pk_delta_block64_avx512,
-    .delta_block32 = pk_delta_block32_avx512,
-    .hash_fixed32 = pk_hash_fixed32_avx512,
-    .hash_fixed64 = pk_hash_fixed64_avx512,
-    .hash_short = pk_hash_short_avx512,
-};
+ * machine of bench/README.md ("AVX-512 kernels"); the other fields are the AVX2 ones.
+ * Two tables that differ in the dictionary gathers: with vpgatherdd / vpgatherdq
+ * for dictionaries beyond two registers, and with scalar loads there for CPUs whose
+ * gathers are microcoded (pk_cpu.slow_gather: AMD's, where the loads measured 1.5x
+ * the gathers; bench/README.md, "Dictionary gathers on AMD"). */
+#define PK_AVX512_TABLE(gather32, gather64) \
+    {                                                                                    \
+    .level = PK_SIMD_AVX512,                                                         \
+    .unpack8 = pk_unpack8_avx512,                                                    \
+    .unpack16 = pk_unpack16_avx512,                                                  \
+    .unpack32 = pk_unpack32_avx512,                                                  \
+    .unpack64 = pk_unpack64_avx512,                                                  \
+    .count_eq16 = pk_count_eq16_avx512,                                              \
+    .sum01_16 = pk_sum01_16_avx512,                                                  \
+    .levels_in_range = pk_levels_in_range_avx512,                                    \
+    .def_to_bitmap = pk_def_to_bitmap_avx512,                                        \
+    .level_hist16 = pk_level_hist16_avx512,                                          \
+    /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */ \
+    .delta_i32 = pk_delta_i32_avx512,                                                \
+    .delta_i64 = pk_delta_i64_avx512,                                                \
+    .delta_sum = pk_delta_sum_avx512,                                                \
+    .dict_gather32 = gather32,                                                           \
+    .dict_gather64 = gather64,                                                           \
+    .bss_decode = pk_bss_decode_avx2,                                                \
+    .bss_encode = pk_bss_encode_avx2,                                                \
+    /* byte-array lengths (pk_length_kernels.c) */                                   \
+    .sum_u32 = pk_sum_u32_avx512,                                                    \
+    .dba_chain = pk_dba_chain_avx512,                                                \
+    .offsets_bad = pk_offsets_bad_avx512,                                            \
+    /* bitmaps and null spreading (pk_bits_*.c) */                                   \
+    .copy_bits = pk_copy_bits_avx2,                                                  \
+    .count_bits = pk_count_bits_avx2,                                                \
+    .count_runs = pk_count_runs_avx2,                                                \
+    .spread_bits = pk_spread_bits_avx2,                                              \
+    .spread_fixed = pk_spread_fixed_avx2,                                            \
+    .compact_fixed = pk_compact_fixed_avx512,                                        \
+    .compact_bits = pk_compact_bits_avx2,                                            \
+    /* filters of the pushdown scan (pk_filter_kernels.c) */                         \
+    .filter_i32 = pk_filter_i32_avx512,                                              \
+    .filter_i64 = pk_filter_i64_avx512,                                              \
+    .filter_f32 = pk_filter_f32_avx512,                                              \
+    .filter_f64 = pk_filter_f64_avx512,                                              \
+    .filter_codes = pk_filter_codes_avx512,                                          \
+    .compare_i32 = pk_compare_i32_avx512,                                            \
+    .compare_i64 = pk_compare_i64_avx512,                                            \
+    /* the writer's encoders (pk_encode_kernels.c) */                                \
+    .pack32 = pk_pack32_avx512,                                                      \
+    .pack64 = pk_pack64_avx512,                                                      \
+    .rle_scan32 = pk_rle_scan32_avx2,                                                \
+    .minmax_i32 = pk_minmax_i32_avx512,                                              \
+    .minmax_i64 = pk_minmax_i64_avx512,                                              \
+    .minmax_f32 = pk_minmax_f32_avx2,                                                \
+    .minmax_f64 = pk_minmax_f64_avx2,                                                \
+    .delta_block64 = pk_delta_block64_avx512,                                        \
+    .delta_block32 = pk_delta_block32_avx512,                                        \
+    .hash_fixed32 = pk_hash_fixed32_avx512,                                          \
+    .hash_fixed64 = pk_hash_fixed64_avx512,                                          \
+    .hash_short = pk_hash_short_avx512,                                              \
+    }
+static const pk_kernels pk_kernels_avx512 =
+    PK_AVX512_TABLE(pk_dict_gather32_avx512, pk_dict_gather64_avx512);
+static const pk_kernels pk_kernels_avx512_loads =
+    PK_AVX512_TABLE(pk_dict_gather32_avx512_loads, pk_dict_gather64_avx512_loads);
 #endif
+
+const pk_kernels *pk_kernels_for_cpu(const pk_cpu *cpu) {
+#ifdef PK_KERNELS_X86
+    if (cpu->level >= PK_SIMD_AVX512 && cpu->slow_gather) return &pk_kernels_avx512_loads;
+#endif
+    return pk_kernels_for(cpu->level);
+}
+
+const pk_kernels *pk_kernels_avx512_alternate(const pk_kernels *k) {
+#ifdef PK_KERNELS_X86
+    if (k == &pk_kernels_avx512) return &pk_kernels_avx512_loads;
+    if (k == &pk_kernels_avx512_loads) return &pk_kernels_avx512;
+#endif
+    (void)k;
+    return NULL;
+}
 
 const pk_kernels *pk_kernels_for(pk_simd_level level) {
 #ifdef PK_KERNELS_X86
@@ -187,7 +212,7 @@ int pk_kernels_available(const pk_kernels **out) {
     for (int l = PK_SIMD_SCALAR; l <= PK_SIMD_AVX512; l++) {
         pk_cpu cpu;
         pk_cpu_detect_capped(&cpu, (pk_simd_level)l);
-        const pk_kernels *k = pk_kernels_for(cpu.level);
+        const pk_kernels *k = pk_kernels_for_cpu(&cpu);
         if (n == 0 || out[n - 1] != k) out[n++] = k;
     }
     return n;

@@ -298,11 +298,20 @@ static inline uint8_t *pk_bitw_end(pk_bitw *w) {
     return w->o + (w->nb + 7) / 8;
 }
 
-/* The kernels to use at `level` (never NULL). */
+/* The kernels to use at `level` (never NULL): at AVX-512, the table with
+ * hardware gathers. */
 const pk_kernels *pk_kernels_for(pk_simd_level level);
+/* The kernels to use on `cpu` (pk_cpu_detect): pk_kernels_for(cpu->level),
+ * except that an AVX-512 CPU with slow gathers gets the AVX-512 table whose
+ * dictionary gathers load entry by entry. What readers and writers use. */
+const pk_kernels *pk_kernels_for_cpu(const pk_cpu *cpu);
+/* The other AVX-512 table (hardware gathers or loads) for an AVX-512 table,
+ * else NULL: tests run the body this CPU does not use too. */
+const pk_kernels *pk_kernels_avx512_alternate(const pk_kernels *k);
 /* The distinct tables this machine can run under the current caps, lowest
- * level first (scalar always); for tests and benchmarks that sweep levels.
- * out must hold PK_SIMD_AVX512 + 1 entries. Returns how many. */
+ * level first (scalar always; pk_kernels_for_cpu's at each level); for tests
+ * and benchmarks that sweep levels. out must hold PK_SIMD_AVX512 + 1
+ * entries. Returns how many. */
 int pk_kernels_available(const pk_kernels **out);
 
 /* ---- implementations (named <kernel>_<isa>), referenced by pk_kernels.c ---- */

@@ -345,7 +345,7 @@ static plank_status setup(plank_writer *w, const plank_schema_field *schema, int
     w->fsync = opts->fsync;
     pk_cpu cpu;
     pk_cpu_detect(&cpu);
-    w->kernels = pk_kernels_for(cpu.level);
+    w->kernels = pk_kernels_for_cpu(&cpu);
     PK_FORWARD(build_schema(w, schema, num_fields, err));
 
     /* footer fields known now */
