@@ -1,7 +1,9 @@
 /*
- * pk_kernels.c: one static const kernel table per dispatch level. A level
- * without its own version of a kernel takes the next lower one. To add a
- * kernel: a field in pk_kernels.h and one line per table here.
+ * pk_kernels.c: one static const kernel table per dispatch level (two at
+ * AVX-512, by the CPU's gathers: PK_AVX512_TABLE). A level without its own
+ * version of a kernel takes the next lower one. To add a kernel: a field in
+ * pk_kernels.h and one line per table here (the AVX-512 ones share
+ * PK_AVX512_TABLE's).
  */
 #include "pk_kernels.h"
 
