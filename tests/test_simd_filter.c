@@ -302,10 +302,12 @@ static void fence_free(fence *f) {
 
 static void codes(size_t n) {
     /* Around the one- and two-register lookups (256 / 512 entries of AVX2, 1024 of
-     * AVX-512), the gathers' last partial dword (npass % 32), and none. */
-    static const int64_t npasses[] = {0,   -5,  1,   7,    8,    9,    31,   32,   33,  255,
-                                      256, 257, 500, 511,  512,  513,  600,  1000, 1023, 1024,
-                                      1025, 1033, 1057, 4101, 70000};
+     * AVX-512), AVX-512's four register pairs (up to 4096: each pair's edges, and
+     * TPC-H's 2,526 dates), the gathers' last partial dword (npass % 32), and none. */
+    static const int64_t npasses[] = {0,    -5,   1,    7,    8,    9,    31,   32,   33,
+                                      255,  256,  257,  500,  511,  512,  513,  600,  1000,
+                                      1023, 1024, 1025, 1033, 1057, 2047, 2048, 2049, 2526,
+                                      3071, 3073, 4095, 4096, 4097, 4101, 70000};
     const size_t np = sizeof npasses / sizeof *npasses;
     int32_t *c = malloc(4 * (n + 1));
     for (size_t j = 0; j < 5; j++) {
