@@ -35,19 +35,20 @@ static uint64_t xgetbv0(void) {
 static void detect_raw(pk_cpu *cpu) {
     cpu->detected = PK_SIMD_SCALAR;
     cpu->avx512vbmi = false;
-    cpu->slow_gather = false;
+    cpu->amd_core = false;
 #ifdef PK_X86
     unsigned a, b, c, d;
     /* The vendor (leaf 0: EBX, EDX, ECX spell it): AMD's gathers are
-     * microcoded, slower than one load per entry (bench/README.md,
-     * "Dictionary gathers on AMD"). */
+     * microcoded, slower than one load per entry, and its AVX-512 DELTA
+     * kernels slower than AVX2's (bench/README.md, "Dictionary gathers on
+     * AMD", "DELTA kernels on AMD"). */
     if (__get_cpuid(0, &a, &b, &c, &d)) {
         char v[13];
         memcpy(v, &b, 4);
         memcpy(v + 4, &d, 4);
         memcpy(v + 8, &c, 4);
         v[12] = 0;
-        cpu->slow_gather = strcmp(v, "AuthenticAMD") == 0 || strcmp(v, "HygonGenuine") == 0;
+        cpu->amd_core = strcmp(v, "AuthenticAMD") == 0 || strcmp(v, "HygonGenuine") == 0;
     }
     if (!__get_cpuid(1, &a, &b, &c, &d)) return;
     bool osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;

@@ -94,7 +94,7 @@ bool pk_dict_gather32_avx512(const uint8_t *dict, int64_t count, const uint32_t 
 bool pk_dict_gather64_avx512(const uint8_t *dict, int64_t count, const uint32_t *idx, size_t n,
                              uint8_t *out);
 /* The same, with scalar loads instead of vpgatherdd / vpgatherdq for dictionaries
- * beyond two registers (CPUs with slow gathers: pk_cpu.slow_gather). */
+ * beyond two registers (CPUs with slow gathers: AMD's, pk_cpu.amd_core). */
 bool pk_dict_gather32_avx512_loads(const uint8_t *dict, int64_t count, const uint32_t *idx,
                                    size_t n, uint8_t *out);
 bool pk_dict_gather64_avx512_loads(const uint8_t *dict, int64_t count, const uint32_t *idx,

@@ -200,7 +200,7 @@ PK_AVX512_INLINE unsigned g_loop(const uint8_t *dict, const __m512i *d, __m512i 
 }
 
 /* hw: dictionaries beyond two registers through vpgather (else by the AVX2
- * kernel's scalar loads, for CPUs whose gathers are slow: pk_cpu.slow_gather). */
+ * kernel's scalar loads, for CPUs whose gathers are slow: AMD's, pk_cpu.amd_core). */
 PK_AVX512_INLINE bool gather_avx512(const uint8_t *dict, int64_t count, const uint32_t *idx,
                                     size_t n, uint8_t *out, const int wide, const int hw) {
     if (n == 0 || count <= 0 || count > INT32_MAX)

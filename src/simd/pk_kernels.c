@@ -1,6 +1,6 @@
 /*
  * pk_kernels.c: one static const kernel table per dispatch level (two at
- * AVX-512, by the CPU's gathers: PK_AVX512_TABLE). A level without its own
+ * AVX-512, by the CPU's vendor: PK_AVX512_TABLE). A level without its own
  * version of a kernel takes the next lower one. To add a kernel: a field in
  * pk_kernels.h and one line per table here (the AVX-512 ones share
  * PK_AVX512_TABLE's).
@@ -118,12 +118,16 @@ static const pk_kernels pk_kernels_avx2 = {
 };
 
 /* AVX-512 F, BW, VL, DQ where it measured at least as fast as AVX2 on the AVX-512
- * machine of bench/README.md ("AVX-512 kernels"); the other fields are the AVX2 ones.
- * Two tables that differ in the dictionary gathers: with vpgatherdd / vpgatherdq
- * for dictionaries beyond two registers, and with scalar loads there for CPUs whose
- * gathers are microcoded (pk_cpu.slow_gather: AMD's, where the loads measured 1.5x
- * the gathers; bench/README.md, "Dictionary gathers on AMD"). */
-#define PK_AVX512_TABLE(gather32, gather64) \
+ * machine of bench/README.md ("AVX-512 kernels", an Intel Xeon); the other fields are
+ * the AVX2 ones. Two tables: the one above, and one for AMD's cores (pk_cpu.amd_core)
+ * that differs in two families of kernels, each measured on an AMD EPYC (Zen 5):
+ * - dictionary gathers beyond two registers by scalar loads instead of vpgatherdd /
+ *   vpgatherdq, which are microcoded there (the loads: 1.5x; bench/README.md,
+ *   "Dictionary gathers on AMD");
+ * - DELTA_BINARY_PACKED decoding and sums by the AVX2 kernels: the AVX-512 ones,
+ *   1.06-1.36x AVX2 on the Xeon, were 0.80-0.90x there through the stream
+ *   (bench/README.md, "DELTA kernels on AMD"). */
+#define PK_AVX512_TABLE(gather32, gather64, delta32, delta64, deltasum) \
     {                                                                                    \
     .level = PK_SIMD_AVX512,                                                         \
     .unpack8 = pk_unpack8_avx512,                                                    \
@@ -136,11 +140,11 @@ static const pk_kernels pk_kernels_avx2 = {
     .def_to_bitmap = pk_def_to_bitmap_avx512,                                        \
     .level_hist16 = pk_level_hist16_avx512,                                          \
     /* DELTA, dictionary and BYTE_STREAM_SPLIT kernels (pk_delta_*.c, pk_dict_*.c, pk_bss_*.c) */ \
-    .delta_i32 = pk_delta_i32_avx512,                                                \
-    .delta_i64 = pk_delta_i64_avx512,                                                \
-    .delta_sum = pk_delta_sum_avx512,                                                \
-    .dict_gather32 = gather32,                                                           \
-    .dict_gather64 = gather64,                                                           \
+    .delta_i32 = delta32,                                                            \
+    .delta_i64 = delta64,                                                            \
+    .delta_sum = deltasum,                                                           \
+    .dict_gather32 = gather32,                                                       \
+    .dict_gather64 = gather64,                                                       \
     .bss_decode = pk_bss_decode_avx2,                                                \
     .bss_encode = pk_bss_encode_avx2,                                                \
     /* byte-array lengths (pk_length_kernels.c) */                                   \
@@ -178,22 +182,24 @@ static const pk_kernels pk_kernels_avx2 = {
     .hash_short = pk_hash_short_avx512,                                              \
     }
 static const pk_kernels pk_kernels_avx512 =
-    PK_AVX512_TABLE(pk_dict_gather32_avx512, pk_dict_gather64_avx512);
-static const pk_kernels pk_kernels_avx512_loads =
-    PK_AVX512_TABLE(pk_dict_gather32_avx512_loads, pk_dict_gather64_avx512_loads);
+    PK_AVX512_TABLE(pk_dict_gather32_avx512, pk_dict_gather64_avx512, pk_delta_i32_avx512,
+                    pk_delta_i64_avx512, pk_delta_sum_avx512);
+static const pk_kernels pk_kernels_avx512_amd =
+    PK_AVX512_TABLE(pk_dict_gather32_avx512_loads, pk_dict_gather64_avx512_loads,
+                    pk_delta_i32_avx2, pk_delta_i64_avx2, pk_delta_sum_avx2);
 #endif
 
 const pk_kernels *pk_kernels_for_cpu(const pk_cpu *cpu) {
 #ifdef PK_KERNELS_X86
-    if (cpu->level >= PK_SIMD_AVX512 && cpu->slow_gather) return &pk_kernels_avx512_loads;
+    if (cpu->level >= PK_SIMD_AVX512 && cpu->amd_core) return &pk_kernels_avx512_amd;
 #endif
     return pk_kernels_for(cpu->level);
 }
 
 const pk_kernels *pk_kernels_avx512_alternate(const pk_kernels *k) {
 #ifdef PK_KERNELS_X86
-    if (k == &pk_kernels_avx512) return &pk_kernels_avx512_loads;
-    if (k == &pk_kernels_avx512_loads) return &pk_kernels_avx512;
+    if (k == &pk_kernels_avx512) return &pk_kernels_avx512_amd;
+    if (k == &pk_kernels_avx512_amd) return &pk_kernels_avx512;
 #endif
     (void)k;
     return NULL;

@@ -302,11 +302,12 @@ static inline uint8_t *pk_bitw_end(pk_bitw *w) {
  * hardware gathers. */
 const pk_kernels *pk_kernels_for(pk_simd_level level);
 /* The kernels to use on `cpu` (pk_cpu_detect): pk_kernels_for(cpu->level),
- * except that an AVX-512 CPU with slow gathers gets the AVX-512 table whose
- * dictionary gathers load entry by entry. What readers and writers use. */
+ * except that an AMD core with AVX-512 (pk_cpu.amd_core) gets the AMD table:
+ * dictionary gathers by entry loads, DELTA by the AVX2 kernels. What readers
+ * and writers use. */
 const pk_kernels *pk_kernels_for_cpu(const pk_cpu *cpu);
-/* The other AVX-512 table (hardware gathers or loads) for an AVX-512 table,
- * else NULL: tests run the body this CPU does not use too. */
+/* The other AVX-512 table (Intel's or AMD's) for an AVX-512 table, else NULL:
+ * tests run the bodies this CPU does not use too. */
 const pk_kernels *pk_kernels_avx512_alternate(const pk_kernels *k);
 /* The distinct tables this machine can run under the current caps, lowest
  * level first (scalar always; pk_kernels_for_cpu's at each level); for tests

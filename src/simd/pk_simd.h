@@ -27,9 +27,10 @@ typedef struct pk_cpu {
     pk_simd_level level;  /* the level to use: detected, then capped */
     pk_simd_level detected;
     bool avx512vbmi;      /* usable only when level == PK_SIMD_AVX512 */
-    /* vpgatherdd / vpgatherqq are microcoded (AMD's cores through Zen 5, and
-     * Hygon's): scalar loads are faster (pk_kernels_for_cpu) */
-    bool slow_gather;
+    /* An AMD (or Hygon) core: its vpgatherdd / vpgatherqq are microcoded
+     * (scalar loads are faster) and its AVX-512 DELTA kernels measured slower
+     * than the AVX2 ones (pk_kernels_for_cpu: the AMD table) */
+    bool amd_core;
 } pk_cpu;
 
 /* The CPU's level with the caps applied (PLANK_SIMD, PLANK_SIMD_MAX). */
