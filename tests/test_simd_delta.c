@@ -463,14 +463,22 @@ static void test_mixed_widths(void) {
     free(v);
 }
 
-/* ---- DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY through pk_decoder ----------------------- */
+/* ---- Byte arrays (PLAIN, DELTA_LENGTH, DELTA_BYTE_ARRAY) through pk_decoder ------------ */
 
 static void check_bytes(plank_encoding enc, plank_physical_type type, int32_t tlen,
                         const char *const *s, const size_t *len, size_t n, uint64_t seed) {
     ref_out o = {0};
     ref_rng r = {seed};
-    if (enc == PLANK_ENC_DELTA_BYTE_ARRAY) ref_delta_byte_array(&o, s, len, n, &r);
-    else ref_delta_length(&o, s, len, n, &r);
+    if (enc == PLANK_ENC_DELTA_BYTE_ARRAY) {
+        ref_delta_byte_array(&o, s, len, n, &r);
+    } else if (enc == PLANK_ENC_PLAIN) {
+        for (size_t i = 0; i < n; i++) {
+            ref_u32le(&o, (uint32_t)len[i]);
+            ref_bytes(&o, s[i], len[i]);
+        }
+    } else {
+        ref_delta_length(&o, s, len, n, &r);
+    }
     uint8_t *buf = malloc(o.size ? o.size : 1);
     if (o.size) memcpy(buf, o.data, o.size);
     for (int si = 0; si < nsets; si++) {
@@ -487,7 +495,9 @@ static void check_bytes(plank_encoding enc, plank_physical_type type, int32_t tl
         bool ok = true;
         size_t bad = 0;
         for (size_t i = 0; i < n && ok;) {
-            size_t m = 1 + ref_below(&cr, 50);
+            /* Reads of up to 50 values, and some of up to 600 (the keep
+             * reads' 64-bit words of keep bits). */
+            size_t m = 1 + ref_below(&cr, ref_below(&cr, 8) ? 50 : 600);
             if (m > n - i) m = n - i;
             if (ref_below(&cr, 4) == 0) {
                 ok = pk_decoder_skip(&d, (int64_t)m, &err) == PLANK_OK;
@@ -498,7 +508,7 @@ static void check_bytes(plank_encoding enc, plank_physical_type type, int32_t tl
             } else if (ref_below(&cr, 4) == 0) {
                 /* Only the values whose bit of live (from a bit offset) is
                  * set; the others empty or themselves. */
-                uint8_t live[32] = {0};
+                uint8_t live[96] = {0};
                 size_t off = ref_below(&cr, 64), den = 1 + ref_below(&cr, 12);
                 for (size_t j = 0; j < m; j++)
                     if (ref_below(&cr, (uint32_t)den) == 0)
@@ -518,7 +528,7 @@ static void check_bytes(plank_encoding enc, plank_physical_type type, int32_t tl
                 /* Only the values whose bit is set, packed (the others are
                  * built for the next one's prefix, then overwritten, or,
                  * when few are kept, not built). */
-                uint8_t keep[8] = {0};
+                uint8_t keep[80] = {0};
                 uint32_t den = ref_below(&cr, 2) ? 3 : 2 + ref_below(&cr, 30);
                 bool sparse = den > 3;
                 for (size_t j = 0; j < m; j++)
@@ -559,6 +569,56 @@ static void check_bytes(plank_encoding enc, plank_physical_type type, int32_t tl
     free(o.data);
 }
 
+/* A PLAIN byte-array page with one bad length (past the page, or a page cut
+ * inside a length), reached by a skip, a dense keep read and a sparse one
+ * (the values before the kept one passed over by their lengths): each an
+ * error that names the value, never a read past the page. */
+static void test_plain_bytes_bad(void) {
+    enum { N = 300 };
+    for (size_t bad = 0; bad < N; bad += 37) {
+        for (int cut = 0; cut < 2; cut++) {
+            ref_out o = {0};
+            for (size_t i = 0; i < N; i++) {
+                if (cut && i == bad) {
+                    ref_byte(&o, 5); /* two bytes of a length, then the page ends */
+                    ref_byte(&o, 0);
+                    break;
+                }
+                ref_u32le(&o, i == bad ? 100000 : 5);
+                ref_bytes(&o, "abcde", 5);
+            }
+            char want[64];
+            snprintf(want, sizeof want, "PLAIN byte array %zu", bad);
+            for (int si = 0; si < nsets; si++) {
+                for (int how = 0; how < 3; how++) {
+                    pk_decoder d;
+                    plank_error err = {0};
+                    CHECK(pk_decoder_init_k(&d, PLANK_ENC_PLAIN, PLANK_BYTE_ARRAY, 0, o.data,
+                                            o.size, N, NULL, sets[si], pk_default_allocator(),
+                                            &err) == PLANK_OK);
+                    pk_buffer data;
+                    pk_buffer_init(&data, pk_default_allocator());
+                    int64_t ends[N], kept = 0;
+                    uint8_t keep[N / 8 + 1] = {0};
+                    keep[(N - 1) / 8] = (uint8_t)(1u << ((N - 1) % 8)); /* the last value */
+                    if (how == 1) memset(keep, 0xFF, sizeof keep);
+                    plank_status st;
+                    if (how == 0)
+                        st = pk_decoder_skip(&d, N, &err);
+                    else
+                        st = pk_decoder_get_binary_keep(&d, N, keep, &data, ends, &kept, &err);
+                    CHECK_MSG(st == PLANK_ERR_CORRUPT && strstr(err.message, want),
+                              "bad %zu cut %d how %d %s: status %d, '%s'", bad, cut, how,
+                              set_name(sets[si]), (int)st, err.message);
+                    pk_buffer_reset(&data);
+                    pk_decoder_release(&d);
+                }
+            }
+            free(o.data);
+        }
+    }
+}
+
 static void test_byte_arrays(void) {
     ref_rng r = {13};
     enum { N = 3000 };
@@ -585,6 +645,8 @@ static void test_byte_arrays(void) {
                         (const char *const *)s, len, ns[k], k);
             check_bytes(PLANK_ENC_DELTA_BYTE_ARRAY, PLANK_BYTE_ARRAY, 0, (const char *const *)s,
                         len, ns[k], k + 100);
+            check_bytes(PLANK_ENC_PLAIN, PLANK_BYTE_ARRAY, 0, (const char *const *)s, len, ns[k],
+                        k + 200);
         }
     }
     /* FIXED_LEN_BYTE_ARRAY(5) */
@@ -769,6 +831,7 @@ int main(void) {
     test_mixed_widths();
     test_bounded_skips();
     test_byte_arrays();
+    test_plain_bytes_bad();
     test_compact_binary();
     test_corrupt();
     TEST_END();

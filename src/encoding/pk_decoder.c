@@ -748,6 +748,10 @@ static bool few_set(const pk_decoder *d, const uint8_t *sel, int64_t bit, int64_
 #define DBA_SPARSE 10
 /* See pk_decoder_get_fixed_live. */
 #define FIXED_LIVE 10
+/* A keep read of a PLAIN byte-array page walks the values between the kept
+ * ones by their lengths only (plain_bytes_skip) where fewer than one in this
+ * many is kept: bench/README.md, "PLAIN strings between the kept ones". */
+#define PLAIN_SPARSE 8
 
 /* The next byte array of a DELTA_LENGTH / DELTA_BYTE_ARRAY / PLAIN page. */
 static plank_status next_bytes(pk_decoder *d, const uint8_t **v, size_t *vlen, plank_error *err) {
@@ -779,6 +783,28 @@ static plank_status next_bytes(pk_decoder *d, const uint8_t **v, size_t *vlen, p
         return PLANK_OK;
     }
     }
+}
+
+/* Passes over n PLAIN byte arrays by their length chain alone: one load and
+ * one add a value, the two checks predicted (next_bytes takes a switch and
+ * two stores a value). A value that fails them is left to next_bytes, whose
+ * error names it. */
+static plank_status plain_bytes_skip(pk_decoder *d, int64_t n, plank_error *err) {
+    const uint8_t *p = d->p, *end = d->end;
+    int64_t i = 0;
+    for (; i < n; i++) {
+        size_t left = (size_t)(end - p);
+        if (PK_UNLIKELY(left < 4)) break;
+        uint32_t l = pk_load_u32(p);
+        if (PK_UNLIKELY(l > left - 4)) break;
+        p += 4 + (size_t)l;
+    }
+    d->p = p;
+    d->pos += i;
+    if (i == n) return PLANK_OK;
+    const uint8_t *v;
+    size_t vlen;
+    return next_bytes(d, &v, &vlen, err);
 }
 
 plank_status pk_decoder_get_bits(pk_decoder *d, int64_t n, uint8_t *out, int64_t bit,
@@ -1131,6 +1157,27 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
         *kept = c;
         return PLANK_OK;
     }
+    if (d->encoding == PLANK_ENC_PLAIN && keep && few_set(d, keep, 0, n, PLAIN_SPARSE)) {
+        /* Few kept (Q12's l_shipmode, 2% of its rows after the date terms):
+         * the values between them passed over by the length chain alone,
+         * and only the kept ones checked and copied. */
+        size_t base = data->size;
+        int64_t at = 0, end = (int64_t)base;
+        PK_FOR_LIVE(keep, 0, n, j, {
+            PK_FORWARD(plain_bytes_skip(d, j - at, err));
+            const uint8_t *v;
+            size_t vlen;
+            PK_FORWARD(next_bytes(d, &v, &vlen, err));
+            PK_FORWARD(pk_buffer_append(data, v, vlen, err));
+            ends[c++] = end += (int64_t)vlen;
+            at = j + 1;
+        });
+        PK_FORWARD(plain_bytes_skip(d, n - at, err));
+        PK_FORWARD(pk_buffer_reserve(data, data->size, err));
+        memset(data->data + data->size, 0, 16); /* the padding stays zero */
+        *kept = c;
+        return PLANK_OK;
+    }
     if (d->encoding == PLANK_ENC_PLAIN) {
         /* One pass: each length checked and its bytes copied. The buffer is
          * reserved for a guess (64 bytes a value, never more than the page
@@ -1264,7 +1311,7 @@ plank_status pk_decoder_skip(pk_decoder *d, int64_t n, plank_error *err) {
     PK_FORWARD(check_count(d, n, err));
     switch (d->encoding) {
     case PLANK_ENC_PLAIN:
-        if (d->type == PLANK_BYTE_ARRAY) break;
+        if (d->type == PLANK_BYTE_ARRAY) return plain_bytes_skip(d, n, err);
         d->pos += n;
         return PLANK_OK;
     case PLANK_ENC_BYTE_STREAM_SPLIT:
