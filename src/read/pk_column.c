@@ -1406,16 +1406,43 @@ static plank_status gather_slots(plank_column_reader *cr, const pk_read_dest *g,
 /* A window of a PLAIN page of fixed-width values without levels: the
  * selected values are gathered straight from the page (no decode into the
  * window buffer first). False when the page or column is not of that kind. */
+/* Whether the next W entries of the page hold no null: none of a required
+ * column, else when all their definition levels are the maximum (DuckDB and
+ * Polars write every column optional, most of them without a null). */
+static bool window_no_null(const plank_column_reader *cr, int64_t W) {
+    if (cr->max_def == 0) return true;
+    const int16_t *def = page_def(cr);
+    return def && pk_count_eq16(cr->r->kernels, def, (size_t)W, cr->max_def) == W;
+}
+
+/* Marks n slots from slot `at` of an optional column's destination valid
+ * (their levels the maximum, where the caller wants levels). */
+static void mark_valid(const plank_column_reader *cr, pk_read_dest *d, int64_t at, int64_t n) {
+    if (cr->max_def == 0 || n <= 0) return;
+    uint8_t *bits = d->validity->data;
+    int64_t i = at, end = at + n;
+    for (; i < end && (i & 7); i++) pk_bit_set(bits, i);
+    if (end - i >= 8) {
+        memset(bits + (i >> 3), 0xFF, (size_t)((end - i) >> 3));
+        i += (end - i) & ~(int64_t)7;
+    }
+    for (; i < end; i++) pk_bit_set(bits, i);
+    if (d->def) {
+        int16_t *lv = (int16_t *)(void *)d->def->data + at;
+        for (int64_t j = 0; j < n; j++) lv[j] = (int16_t)cr->max_def;
+    }
+}
+
 static bool gather_plain_direct(plank_column_reader *cr, const uint16_t *idx, int64_t k,
                                 int64_t W, pk_read_dest *d, int64_t at, plank_error *err,
                                 plank_status *st) {
     const pk_decoder *dec = &cr->dec;
     size_t w = (size_t)cr->width;
     *st = PLANK_OK;
-    if (cr->max_def != 0 || d->dict_mode || dec->encoding != PLANK_ENC_PLAIN ||
-        cr->type == PLANK_BYTE_ARRAY || cr->type == PLANK_BOOLEAN || w == 0 ||
-        (size_t)dec->width != w || dec->pos + W > dec->num_values ||
-        (size_t)(dec->end - dec->start) / w < (size_t)(dec->pos + W))
+    if (d->dict_mode || dec->encoding != PLANK_ENC_PLAIN || cr->type == PLANK_BYTE_ARRAY ||
+        cr->type == PLANK_BOOLEAN || w == 0 || (size_t)dec->width != w ||
+        dec->pos + W > dec->num_values ||
+        (size_t)(dec->end - dec->start) / w < (size_t)(dec->pos + W) || !window_no_null(cr, W))
         return false;
     if (!d->values_ready) {
         *st = pk_buffer_resize(d->values, (size_t)d->capacity * w, err);
@@ -1424,6 +1451,7 @@ static bool gather_plain_direct(plank_column_reader *cr, const uint16_t *idx, in
     }
     /* Copied before the window is consumed: the page may be released then. */
     gather_fixed(d->values->data + (size_t)at * w, dec->start + (size_t)dec->pos * w, idx, k, w);
+    mark_valid(cr, d, at, k);
     *st = pk_decoder_skip(&cr->dec, W, err);
     if (*st == PLANK_OK) consume_levels(cr, W);
     return true;
@@ -1464,14 +1492,16 @@ static plank_status copy_window_runs(plank_column_reader *cr, const uint16_t *rs
         d->values_ready = true;
     }
     uint8_t *dst = d->values->data + (size_t)at * w;
-    if (!d->dict_mode && cr->max_def == 0 && dec->encoding == PLANK_ENC_PLAIN &&
-        (size_t)dec->width == w &&
+    if (!d->dict_mode && dec->encoding == PLANK_ENC_PLAIN && (size_t)dec->width == w &&
         dec->pos + W <= dec->num_values &&
-        (size_t)(dec->end - dec->start) / w >= (size_t)(dec->pos + W)) {
+        (size_t)(dec->end - dec->start) / w >= (size_t)(dec->pos + W) && window_no_null(cr, W)) {
         const uint8_t *src = dec->start + (size_t)dec->pos * w;
+        int64_t off = at;
         for (int64_t r = 0; r < nr; r++) {
             memcpy(dst, src + (size_t)rs[r] * w, (size_t)rl[r] * w);
             dst += (size_t)rl[r] * w;
+            mark_valid(cr, d, off, rl[r]);
+            off += rl[r];
         }
         PK_FORWARD(pk_decoder_skip(&cr->dec, W, err));
         consume_levels(cr, W);
