@@ -238,6 +238,17 @@ check "--format xml" usage_error "$L" --format xml
 check "--limit -1" usage_error "$L" --limit -1
 check "an unknown option" usage_error "$L" --no-such-option
 check "no FILE" usage_error --count
+# bench read --batch-rows: the file's rows (SF 0.01 lineitem has 60,175, as
+# the reference table's lines), read in batches of that size; usage errors.
+"$PLANK" bench read "$L" --arrow --batch-rows 1000 --repeat 1 > "$WORK/bench" 2> "$WORK/err"
+check "bench read --arrow --batch-rows 1000: $(cat "$WORK/err")" \
+    grep -q "^rows: *60175 in " "$WORK/bench"
+bench_usage() {
+    "$PLANK" bench read "$@" > /dev/null 2>&1
+    [ $? -eq 2 ]
+}
+check "bench read --batch-rows 0" bench_usage "$L" --arrow --batch-rows 0
+check "bench read --batch-rows without --arrow" bench_usage "$L" --batch-rows 100
 
 # ---- Datasets: a directory, a glob, several files -------------------------------------
 # The dataset scan's rows and counts are checked against DuckDB in test_dataset;

@@ -77,7 +77,8 @@ enum {
     CLI_OPT_ROWS = 1 << 7,
     CLI_OPT_MMAP = 1 << 8,
     CLI_OPT_THREADS = 1 << 9,
-    CLI_OPT_DATASET = 1 << 10 /* more than one FILE (a dataset) */
+    CLI_OPT_DATASET = 1 << 10, /* more than one FILE (a dataset) */
+    CLI_OPT_BATCH_ROWS = 1 << 11
 };
 
 #define CLI_MAX_FILES 256 /* FILE arguments of one command; directories and globs hold more */
@@ -94,6 +95,7 @@ typedef struct cli_options {
     const char *rows;    /* --rows every:K | range:FIRST:COUNT (bench read) */
     bool mmap;           /* --mmap: plank_reader_options.memory_map (bench read) */
     int32_t threads;     /* --threads N (0..1024): plank_arrow_options.threads; -1 absent */
+    int64_t batch_rows;  /* --batch-rows N: plank_arrow_options.batch_rows; 0 absent */
     const char *more[CLI_MAX_FILES]; /* FILE arguments after the first (CLI_OPT_DATASET) */
     int32_t nmore;
 } cli_options;

@@ -166,7 +166,7 @@ static int open_selected(const char *file, const int32_t *cols, int32_t nc, bool
 
 /* One repeat through the Arrow stream: open, read every batch, close. */
 static int bench_arrow_once(const char *file, const int32_t *cols, int32_t nc, bool mmap,
-                            int32_t threads, double *total, bench_totals *t,
+                            int32_t threads, int64_t batch_rows, double *total, bench_totals *t,
                             const bench_rows *sel) {
     double t0 = now_seconds();
     plank_reader *r;
@@ -184,6 +184,7 @@ static int bench_arrow_once(const char *file, const int32_t *cols, int32_t nc, b
     plank_arrow_options ao;
     plank_arrow_options_init(&ao);
     ao.threads = cli_read_threads(threads, -1);
+    if (batch_rows > 0) ao.batch_rows = batch_rows;
     plank_status st = sel ? plank_reader_arrow_stream_rows(r, sel->ranges, sel->n, &ao, &s, &err)
                           : plank_reader_arrow_stream(r, NULL, 0, &ao, &s, &err);
     if (st != PLANK_OK) {
@@ -270,7 +271,8 @@ int cli_bench_main(int argc, char **argv) {
     cli_options o;
     int rc = cli_parse_options(argc, argv,
                                CLI_OPT_COLUMNS | CLI_OPT_REPEAT | CLI_OPT_JSON | CLI_OPT_ARROW |
-                                   CLI_OPT_ROWS | CLI_OPT_MMAP | CLI_OPT_THREADS | CLI_OPT_DATASET,
+                                   CLI_OPT_ROWS | CLI_OPT_MMAP | CLI_OPT_THREADS | CLI_OPT_DATASET |
+                                   CLI_OPT_BATCH_ROWS,
                                "bench read", &o);
     if (rc) return rc;
     int repeat = o.repeat > 0 ? (int)o.repeat : BENCH_DEFAULT_REPEAT;
@@ -280,6 +282,8 @@ int cli_bench_main(int argc, char **argv) {
                                    "--columns)");
         return cli_dataset_bench(&o);
     }
+    if (o.batch_rows > 0 && !o.arrow)
+        return cli_usage_error("bench read: --batch-rows needs --arrow");
     if (o.threads >= 0 && !o.arrow)
         return cli_usage_error("bench read: --threads needs --arrow (the column readers "
                                "are timed one at a time)");
@@ -342,8 +346,9 @@ int cli_bench_main(int argc, char **argv) {
         uint64_t before = t.bytes;
         const bench_rows *sel = o.rows ? &selrows : NULL;
         if (o.rows && !tmp) rc = cli_fail(o.file, "out of memory");
-        else if (o.arrow) rc = bench_arrow_once(o.file, cols, nc, o.mmap, o.threads, &totals[i], &t,
-                                             sel);
+        else if (o.arrow)
+            rc = bench_arrow_once(o.file, cols, nc, o.mmap, o.threads, o.batch_rows, &totals[i], &t,
+                                  sel);
         else rc = bench_once(o.file, cols, nc, o.mmap, col_once, &totals[i], &t, col_bytes, sel,
                             tmp);
         bytes_per_repeat = t.bytes - before;

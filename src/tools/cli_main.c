@@ -102,13 +102,14 @@ void cli_usage(FILE *f) {
           "                               scan's statistics on stderr; --no-*: a pruning\n"
           "                               level off (--no-pushdown: filter after reading)\n"
           "  bench read FILE [--columns a,b] [--repeat N] [--json] [--arrow] [--rows SEL] [--mmap]\n"
-          "      [--threads N]\n"
+          "      [--threads N] [--batch-rows N]\n"
           "                               decode the columns fully N times (default 5) and\n"
           "                               report the median time, rows/s and bytes/s\n"
           "                               (--arrow: through the Arrow stream, nested\n"
           "                               records assembled; --rows every:K or\n"
           "                               range:FIRST:COUNT reads only those rows;\n"
-          "                               --mmap maps the file instead of reading it)\n"
+          "                               --mmap maps the file instead of reading it;\n"
+          "                               --batch-rows: records per Arrow batch)\n"
           "  bench scan FILE --where EXPR [--columns a,b] [--count] [--repeat N] [--mmap]\n"
           "             [--no-pushdown] [--no-verify-checksums] [--json] [--threads N]\n"
           "  bench write [--rows N] [--repeat N] [-o PATH] [--csv PATH] [--json] [--serve]\n"
@@ -203,6 +204,7 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
         {"--json", CLI_OPT_JSON, false},      {"--no-checksum", CLI_OPT_NO_CHECKSUM, false},
         {"--arrow", CLI_OPT_ARROW, false},    {"--rows", CLI_OPT_ROWS, true},
         {"--mmap", CLI_OPT_MMAP, false},      {"--threads", CLI_OPT_THREADS, true},
+        {"--batch-rows", CLI_OPT_BATCH_ROWS, true},
     };
     memset(o, 0, sizeof *o);
     o->limit = -1;
@@ -258,6 +260,12 @@ int cli_parse_options(int argc, char **argv, unsigned allowed, const char *comma
             o->threads = (int32_t)t;
             break;
         }
+        case CLI_OPT_BATCH_ROWS:
+            if (!parse_count(value, &o->batch_rows) || o->batch_rows < 1 ||
+                o->batch_rows > INT32_MAX)
+                return cli_usage_error("%s: --batch-rows needs a row count from 1, not '%s'",
+                                       command, value);
+            break;
         case CLI_OPT_REPEAT:
             if (!parse_count(value, &o->repeat) || o->repeat < 1 || o->repeat > 1000000)
                 return cli_usage_error("%s: --repeat needs a count from 1, not '%s'", command,
