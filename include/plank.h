@@ -816,7 +816,7 @@ typedef struct plank_executor {
 
 typedef struct plank_arrow_options {
     size_t struct_size;     /* sizeof(plank_arrow_options); set by _init */
-    int64_t batch_rows;     /* top-level records per ArrowArray; default 65536 */
+    int64_t batch_rows;     /* top-level records per ArrowArray; default 16384 */
     bool dictionary_arrays; /* export BYTE_ARRAY (string/binary) leaves as Arrow dictionary
                                arrays: int32 indices ("i") with a per-batch dictionary made of
                                the chunk's dictionary page plus any values of non-dictionary
@@ -869,7 +869,10 @@ typedef struct plank_arrow_options {
                                statistics do not depend on the thread count. Range 0..1024 */
     int32_t batches_in_flight; /* with threads > 1: decoded batches held for get_next at
                                most, beyond those of the row group get_next is at (0,
-                               default: 2 per thread). Memory is bounded by it */
+                               default: the batches of 2 x 65536 records a thread, that
+                               is 2 x ceil(65536 / batch_rows) batches a thread, at least
+                               2 and at most 32).
+                               Memory is bounded by it */
     bool any_order;         /* with threads > 1: batches in the order they are ready,
                                instead of file order (default false). Each row group's
                                batches stay in order */

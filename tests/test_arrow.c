@@ -123,7 +123,7 @@ static void test_alltypes(const char *dir) {
 
     plank_arrow_options o;
     plank_arrow_options_init(&o);
-    CHECK_EQ_I64(o.batch_rows, 65536);
+    CHECK_EQ_I64(o.batch_rows, 16384);
     CHECK(!o.dictionary_arrays && !o.int96_as_binary);
     o.int96_as_binary = true;
     CHECK(plank_reader_arrow_schema(r, &o, &s, &e) == PLANK_OK);

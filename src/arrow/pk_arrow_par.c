@@ -406,7 +406,14 @@ plank_status pk_par_stream(const plank_allocator *a, const plank_arrow_options *
     if (nw < 1) nw = 1;
     p->nw = (int32_t)nw;
     p->fanout = threads / p->nw;
-    p->limit = o->batches_in_flight > 0 ? o->batches_in_flight : 2 * (int64_t)threads;
+    /* The default holds the records of two 65,536-record batches a thread
+     * for batches down to 4,096 records (plank.h); below, 32 batches a
+     * thread, since every batch held costs a queue entry too. */
+    int64_t per = 1;
+    if (o->batch_rows > 0 && o->batch_rows < 65536)
+        per = (65536 + o->batch_rows - 1) / o->batch_rows;
+    if (per > 16) per = 16;
+    p->limit = o->batches_in_flight > 0 ? o->batches_in_flight : 2 * (int64_t)threads * per;
     p->qcap = p->limit > 1 << 20 ? 1 << 20 : (int32_t)p->limit;
     if (p->qcap < 2) p->qcap = 2;
     if (st == PLANK_OK) {
