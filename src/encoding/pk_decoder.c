@@ -71,6 +71,25 @@ static plank_status dict_decode(pk_dict *dict, plank_physical_type type, int32_t
         dict->storage2.size = total;
         dict->offsets = offsets;
         dict->data = dict->storage2.data;
+        if (count > 0 && count <= PK_DICT_SHORT_COUNT && (int64_t)total <= 32 * count) {
+            int64_t longest = 0;
+            for (int64_t i = 0; i < count; i++)
+                if (offsets[i + 1] - offsets[i] > longest) longest = offsets[i + 1] - offsets[i];
+            if (longest <= 32) {
+                size_t sw = longest <= 16 ? 16 : 32;
+                PK_FORWARD(pk_buffer_resize(&dict->storage3, (size_t)count * (sw + 1), err));
+                uint8_t *slots = dict->storage3.data, *lens = slots + (size_t)count * sw;
+                memset(slots, 0, (size_t)count * sw);
+                for (int64_t i = 0; i < count; i++) {
+                    size_t l = (size_t)(offsets[i + 1] - offsets[i]);
+                    memcpy(slots + (size_t)i * sw, dict->data + offsets[i], l);
+                    lens[i] = (uint8_t)l;
+                }
+                dict->short_slots = slots;
+                dict->short_lens = lens;
+                dict->short_width = (int32_t)sw;
+            }
+        }
     }
     return PLANK_OK;
 }
@@ -82,6 +101,7 @@ plank_status pk_dict_decode(pk_dict *dict, plank_physical_type type, int32_t typ
     memset(dict, 0, sizeof *dict);
     pk_buffer_init(&dict->storage, alloc);
     pk_buffer_init(&dict->storage2, alloc);
+    pk_buffer_init(&dict->storage3, alloc);
     plank_status st = dict_decode(dict, type, type_length, buf, len, count, err);
     if (st != PLANK_OK) pk_dict_release(dict);
     return st;
@@ -91,6 +111,9 @@ void pk_dict_release(pk_dict *dict) {
     if (!dict) return;
     pk_buffer_reset(&dict->storage);
     pk_buffer_reset(&dict->storage2);
+    pk_buffer_reset(&dict->storage3);
+    dict->short_slots = NULL;
+    dict->short_lens = NULL;
     dict->values = NULL;
     dict->offsets = NULL;
     dict->data = NULL;
@@ -366,6 +389,13 @@ static plank_status dict_check(const pk_decoder *d, const uint32_t *idx, int64_t
 /* Next dictionary indices, range-checked. */
 static plank_status dict_indices(pk_decoder *d, uint32_t *idx, int64_t k, plank_error *err) {
     PK_FORWARD(pk_rle_get_u32(&d->rle, idx, k, err));
+    if (k <= 0) return PLANK_OK;
+    /* The largest index by the vector kernel (unsigned: the sign bit
+     * flipped); the scalar loop only to name the culprit. */
+    int32_t mn, mx;
+    kernels_of(d)->minmax_i32((const int32_t *)(const void *)idx, (size_t)k, 0x80000000u, &mn,
+                              &mx);
+    if ((uint64_t)(uint32_t)mx < (uint64_t)d->dict->count) return PLANK_OK;
     return dict_check(d, idx, k, err);
 }
 
@@ -1136,6 +1166,32 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
                                                  keep + done / 8, (size_t)k)
                              : k;
             done += k;
+            if (dict->short_slots) {
+                /* Short entries: each value one move of the slot's width
+                 * from the table, the output advanced by its length. The
+                 * width a value bounds what is written (the buffer's
+                 * padding takes the last move's overhang). */
+                size_t base = data->size;
+                PK_FORWARD(pk_buffer_reserve(data, base + (size_t)m * 32, err));
+                uint8_t *out = data->data, *dst = out + base;
+                const uint8_t *slots = dict->short_slots, *lens = dict->short_lens;
+                if (dict->short_width == 16) {
+                    for (int64_t i = 0; i < m; i++) {
+                        memcpy(dst, slots + (size_t)idx[i] * 16, 16);
+                        dst += lens[idx[i]];
+                        ends[c++] = (int64_t)(dst - out);
+                    }
+                } else {
+                    for (int64_t i = 0; i < m; i++) {
+                        memcpy(dst, slots + (size_t)idx[i] * 32, 32);
+                        dst += lens[idx[i]];
+                        ends[c++] = (int64_t)(dst - out);
+                    }
+                }
+                data->size = (size_t)(dst - out);
+                memset(data->data + data->size, 0, 16); /* the padding stays zero */
+                continue;
+            }
             size_t total = 0, base = data->size;
             for (int64_t i = 0; i < m; i++) total += (size_t)(doff[idx[i] + 1] - doff[idx[i]]);
             PK_FORWARD(pk_buffer_reserve(data, base + total, err));

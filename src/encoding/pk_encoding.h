@@ -142,7 +142,19 @@ typedef struct pk_dict {
     const uint8_t *data;
     pk_buffer storage;     /* owns values/offsets/data */
     pk_buffer storage2;
+    /* BYTE_ARRAY dictionaries of at most PK_DICT_SHORT_COUNT entries, none
+     * longer than 32 bytes (flags, modes, codes, names): entry i zero-padded
+     * in the short_width (16 or 32) bytes at short_slots + short_width * i,
+     * its length in short_lens[i], so that a value is expanded by one move
+     * of short_width bytes from a table in L1 or L2. NULL otherwise. Owned
+     * by storage3. */
+    const uint8_t *short_slots;
+    const uint8_t *short_lens;
+    int32_t short_width;
+    pk_buffer storage3;
 } pk_dict;
+
+#define PK_DICT_SHORT_COUNT 1024
 
 /* Decodes a PLAIN dictionary page of `count` values (checked against len
  * before anything is allocated). On failure everything is freed already;
