@@ -5,7 +5,8 @@
  * caller, on pools of 1 to 8 threads; the task executor (pk_exec) behind
  * plank_executor: pk_exec_for runs every index once on pools of 0 to 5
  * threads, also when each index runs a loop of its own on the same pool
- * (tasks that wait for tasks: a task not yet started runs in its wait). */
+ * (tasks that wait for tasks: a task not yet started runs in its wait);
+ * the caller's share taken from the back (no worker thread: n - 1 down to 0). */
 #include <stdatomic.h>
 
 #include "tharness.h"
@@ -184,6 +185,11 @@ static void ex_outer(void *c, int64_t i) {
     pk_exec_for(x->ex, x->inner, ex_inner, &y);
 }
 
+static void record_order(void *ctx, int64_t i) {
+    int64_t *seen = ctx;
+    seen[1 + seen[0]++] = i;
+}
+
 static void test_exec(void) {
     plank_error err;
     pk_exec *e = NULL;
@@ -211,6 +217,16 @@ static void test_exec(void) {
         }
         pk_exec_free(e);
     }
+    /* No worker: the caller takes every index, from the back; the queued
+     * task then finds none left. */
+    CHECK(pk_exec_new(&e, 0, pk_default_allocator(), &err) == PLANK_OK);
+    plank_executor ex0;
+    pk_exec_executor(e, &ex0);
+    int64_t seen[1 + 40] = {0};
+    pk_exec_for(&ex0, 40, record_order, seen);
+    CHECK_EQ_I64(seen[0], 40);
+    for (int64_t i = 0; i < 40; i++) CHECK_EQ_I64(seen[1 + i], 39 - i);
+    pk_exec_free(e);
     pk_exec_free(NULL);
 }
 

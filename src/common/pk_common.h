@@ -253,9 +253,12 @@ void pk_exec_free(pk_exec *e); /* NULL is fine */
 void pk_exec_executor(pk_exec *e, plank_executor *out);
 
 /* Calls fn(ctx, i) once for every i in [0, n): on up to ex->threads tasks
- * of ex (at most n - 1) and the calling thread, which take indices from one
- * counter; returns when every call has returned. ex NULL (or n < 2): on
- * the caller. */
+ * of ex (at most n - 1) and the calling thread; returns when every call has
+ * returned. The tasks take indices from the front (0 up), the caller from
+ * the back (n - 1 down), so that a loop run again and again over the same
+ * items (a stream's leaves, batch after batch) gives each item to the same
+ * side each time, its state staying in that core's caches. ex NULL (or
+ * n < 2): on the caller. */
 void pk_exec_for(const plank_executor *ex, int64_t n, void (*fn)(void *ctx, int64_t i),
                  void *ctx);
 
@@ -269,7 +272,7 @@ typedef struct pk_for_run {
     void (*fn)(void *ctx, int64_t i);
     void *ctx;
     int64_t n;
-    _Atomic int64_t next;
+    _Atomic uint64_t ends; /* the next front index (low 32 bits), the back end (high 32) */
     const plank_executor *ex;
     int64_t nt;
     void *h[64];

@@ -205,13 +205,27 @@ void pk_exec_executor(pk_exec *e, plank_executor *out) {
     out->wait = exec_wait;
 }
 
+/* The next index from the front (tasks) or the back (the joining caller) of
+ * what is left, or -1. */
+static int64_t for_take(pk_for_run *f, bool back) {
+    uint64_t v = atomic_load_explicit(&f->ends, memory_order_relaxed);
+    for (;;) {
+        uint64_t lo = v & 0xFFFFFFFFu, hi = v >> 32;
+        if (lo >= hi) return -1;
+        uint64_t next = back ? v - ((uint64_t)1 << 32) : v + 1;
+        if (atomic_compare_exchange_weak_explicit(&f->ends, &v, next, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return (int64_t)(back ? hi - 1 : lo);
+    }
+}
+
 static void for_task(void *arg) {
     pk_for_run *f = arg;
-    for (;;) {
-        int64_t i = atomic_fetch_add_explicit(&f->next, 1, memory_order_relaxed);
-        if (i >= f->n) return;
-        f->fn(f->ctx, i);
-    }
+    for (int64_t i; (i = for_take(f, false)) >= 0;) f->fn(f->ctx, i);
+}
+
+static void for_caller(pk_for_run *f) {
+    for (int64_t i; (i = for_take(f, true)) >= 0;) f->fn(f->ctx, i);
 }
 
 void pk_exec_for_start(pk_for_run *r, const plank_executor *ex, int64_t n,
@@ -219,7 +233,8 @@ void pk_exec_for_start(pk_for_run *r, const plank_executor *ex, int64_t n,
     r->fn = fn;
     r->ctx = ctx;
     r->n = n;
-    atomic_init(&r->next, 0);
+    /* n fits 32 bits: the callers loop over leaves, columns and row groups */
+    atomic_init(&r->ends, n > 0 ? (uint64_t)n << 32 : 0);
     r->ex = ex;
     r->nt = 0;
     if (!ex || n < 2 || ex->threads < 1) return; /* all on the caller, at the join */
@@ -231,7 +246,7 @@ void pk_exec_for_start(pk_for_run *r, const plank_executor *ex, int64_t n,
 }
 
 void pk_exec_for_join(pk_for_run *r) {
-    if (r->n > 0) for_task(r);
+    if (r->n > 0) for_caller(r);
     /* A refused task (NULL) simply did not run: its indices were taken by
      * the others and by this thread. */
     for (int64_t t = 0; t < r->nt; t++)
