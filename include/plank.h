@@ -854,7 +854,8 @@ typedef struct plank_arrow_options {
     PLANK_LAYOUT_START int32_t threads;
                             /* threads that decode at once, the caller's excluded (it only
                                waits in get_next). 0 (default): automatic, one per
-                               processor for a reader opened on a path or memory with the
+                               processor of the process's affinity mask (taskset, cpusets)
+                               for a reader opened on a path or memory with the
                                default allocator, and 1 otherwise: a caller's source or
                                allocator may not be thread-safe, so plank calls them from
                                several threads only when threads (or executor) is set. 1:
@@ -1569,7 +1570,7 @@ typedef struct plank_writer_options {
      * group are split among them, the caller's thread included, and their
      * pages written in column order, so the file's bytes are the same for
      * every thread count. 1 (default): the caller's thread only; 0: one per
-     * processor online; at most 1024. With more than 1, the allocator is
+     * processor the process may run on (its affinity mask); at most 1024. With more than 1, the allocator is
      * called from several threads at once. */
     PLANK_LAYOUT_START int32_t threads;
     /* Since 0.3: */

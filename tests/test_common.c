@@ -6,7 +6,13 @@
  * plank_executor: pk_exec_for runs every index once on pools of 0 to 5
  * threads, also when each index runs a loop of its own on the same pool
  * (tasks that wait for tasks: a task not yet started runs in its wait);
- * the caller's share taken from the back (no worker thread: n - 1 down to 0). */
+ * the caller's share taken from the back (no worker thread: n - 1 down to 0);
+ * pk_cpu_count follows the affinity mask (narrowed to one processor, it says
+ * one). */
+#if defined(__linux__)
+#define _GNU_SOURCE /* sched_getaffinity */
+#include <sched.h>
+#endif
 #include <stdatomic.h>
 
 #include "tharness.h"
@@ -160,6 +166,20 @@ static void test_pool(void) {
     }
     pk_pool_free(NULL);
     CHECK(pk_cpu_count() >= 1);
+#if defined(__linux__)
+    /* The count of the process's affinity mask: all of it, then one. */
+    cpu_set_t all, one;
+    if (sched_getaffinity(0, sizeof all, &all) == 0) {
+        CHECK_EQ_I64(pk_cpu_count(), CPU_COUNT(&all));
+        int first = 0;
+        while (!CPU_ISSET(first, &all)) first++;
+        CPU_ZERO(&one);
+        CPU_SET(first, &one);
+        CHECK(sched_setaffinity(0, sizeof one, &one) == 0);
+        CHECK_EQ_I64(pk_cpu_count(), 1);
+        CHECK(sched_setaffinity(0, sizeof all, &all) == 0);
+    }
+#endif
 }
 
 typedef struct ex_ctx {

@@ -282,7 +282,7 @@ void pk_exec_for_start(pk_for_run *r, const plank_executor *ex, int64_t n,
 void pk_exec_for_join(pk_for_run *r);
 
 /* Processors online (1..1024). */
-int32_t pk_cpu_count(void);
+int32_t pk_cpu_count(void); /* processors of the affinity mask (else online), 1..1024 */
 
 /* ---- Arena: many small allocations freed at once (metadata) ------------- */
 

@@ -21,10 +21,6 @@
  * waits for.
  */
 #define _POSIX_C_SOURCE 200809L
-#if defined(__linux__)
-#define _GNU_SOURCE /* sched_getaffinity */
-#include <sched.h>
-#endif
 #include "pk_common.h"
 
 #include <pthread.h>
@@ -138,19 +134,6 @@ static void exec_wait(void *ctx, void *handle) {
     pk_free(e->alloc, t, sizeof *t);
 }
 
-/* Processors this thread may run on (its affinity mask, which taskset and
- * container limits narrow), else those online. */
-static int32_t usable_cpus(void) {
-#if defined(__linux__)
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        int n = CPU_COUNT(&set);
-        if (n > 0) return n;
-    }
-#endif
-    return pk_cpu_count();
-}
-
 plank_status pk_exec_new(pk_exec **out, int32_t threads, const plank_allocator *a,
                          plank_error *err) {
     *out = NULL;
@@ -172,7 +155,7 @@ plank_status pk_exec_new(pk_exec **out, int32_t threads, const plank_allocator *
     pthread_cond_init(&e->work, NULL);
     pthread_cond_init(&e->done, NULL);
     atomic_init(&e->queued, 0);
-    e->spin = threads + 1 <= usable_cpus();
+    e->spin = threads + 1 <= pk_cpu_count();
     for (int32_t i = 0; i < threads; i++) {
         if (pthread_create(&e->threads[i], NULL, exec_main, e) != 0) break;
         e->workers++;

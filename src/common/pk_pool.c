@@ -11,6 +11,10 @@
  * between loops. No global state: each pool is its own threads.
  */
 #define _POSIX_C_SOURCE 200809L
+#if defined(__linux__)
+#define _GNU_SOURCE /* sched_getaffinity */
+#include <sched.h>
+#endif
 #include "pk_common.h"
 
 #include <pthread.h>
@@ -66,8 +70,16 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
+/* The processors this process may run on: its affinity mask where the
+ * system has one (taskset, cpusets and container limits narrow it, and a
+ * thread beyond it only takes turns with the others), else those online. */
 int32_t pk_cpu_count(void) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    long n = 0;
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) n = CPU_COUNT(&set);
+#endif
+    if (n < 1) n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 1024 ? 1024 : (int32_t)n;
 }
 
