@@ -73,6 +73,23 @@ static void test_kernels(void) {
     }
 }
 
+/* n random indices (runs and bit-packed values) below count into idx, and
+ * a data page of them at index width bw, copied to an exact-size allocation
+ * (ASan sees stray reads); its size in *size. */
+static uint8_t *index_page(uint32_t *idx, size_t n, int64_t count, int bw, ref_rng *r,
+                           size_t *size) {
+    ref_fill_runs(idx, n, pk_bit_width_for((uint64_t)count - 1), r);
+    for (size_t i = 0; i < n; i++) idx[i] %= (uint32_t)count;
+    ref_out o = {0};
+    ref_byte(&o, (uint8_t)bw);
+    ref_hybrid(&o, idx, n, bw, r);
+    uint8_t *page = malloc(o.size);
+    memcpy(page, o.data, o.size);
+    *size = o.size;
+    free(o.data);
+    return page;
+}
+
 /* A page of n indices into a dictionary of `count` values of type `type`,
  * with index bit width bw (>= the width the indices need). */
 static void check_page(plank_physical_type type, int64_t count, size_t n, int bw, ref_rng *r) {
@@ -84,19 +101,14 @@ static void check_page(plank_physical_type type, int64_t count, size_t n, int bw
     CHECK(pk_dict_decode(&dict, type, 0, dvals, (size_t)count * w, count,
                          pk_default_allocator(), &err) == PLANK_OK);
     uint32_t *idx = malloc(sizeof(uint32_t) * (n + 1));
-    ref_fill_runs(idx, n, pk_bit_width_for((uint64_t)count - 1), r);
-    for (size_t i = 0; i < n; i++) idx[i] %= (uint32_t)count;
-    ref_out o = {0};
-    ref_byte(&o, (uint8_t)bw);
-    ref_hybrid(&o, idx, n, bw, r);
-    uint8_t *page = malloc(o.size);
-    memcpy(page, o.data, o.size);
+    size_t psize;
+    uint8_t *page = index_page(idx, n, count, bw, r, &psize);
     uint8_t *out = malloc(n * w + 1);
     for (int s = -1; s < nsets; s++) {
         pk_decoder d;
         /* As the column reader opens a page: the kernels given at init,
          * which must reach the indices' RLE decoder too. */
-        CHECK(pk_decoder_init_k(&d, PLANK_ENC_RLE_DICTIONARY, type, 0, page, o.size,
+        CHECK(pk_decoder_init_k(&d, PLANK_ENC_RLE_DICTIONARY, type, 0, page, psize,
                                 (int64_t)n, &dict, s < 0 ? NULL : sets[s],
                                 pk_default_allocator(), &err) == PLANK_OK);
         CHECK(d.rle.kernels == (s < 0 ? NULL : sets[s]));
@@ -116,7 +128,6 @@ static void check_page(plank_physical_type type, int64_t count, size_t n, int bw
     }
     free(out);
     free(page);
-    free(o.data);
     /* The same indices with one out of range: PLANK_ERR_CORRUPT at every level. */
     if (n && bw >= pk_bit_width_for((uint64_t)count)) {
         idx[ref_below(r, n)] = (uint32_t)count;
@@ -181,17 +192,12 @@ static void check_byte_page(int64_t count, size_t maxlen, size_t n, ref_rng *r) 
     if (slots) CHECK_EQ_I64(dict.short_width, maxlen <= 16 ? 16 : 32);
     int bw = pk_bit_width_for((uint64_t)count - 1);
     uint32_t *idx = malloc(sizeof(uint32_t) * (n + 1));
-    ref_fill_runs(idx, n, bw, r);
-    for (size_t i = 0; i < n; i++) idx[i] %= (uint32_t)count;
-    ref_out o = {0};
-    ref_byte(&o, (uint8_t)bw);
-    ref_hybrid(&o, idx, n, bw, r);
-    uint8_t *page = malloc(o.size);
-    memcpy(page, o.data, o.size);
+    size_t psize;
+    uint8_t *page = index_page(idx, n, count, bw, r, &psize);
     int64_t *ends = malloc(sizeof(int64_t) * (n + 1));
     for (int si = -1; si < nsets; si++) {
         pk_decoder d;
-        CHECK(pk_decoder_init_k(&d, PLANK_ENC_RLE_DICTIONARY, PLANK_BYTE_ARRAY, 0, page, o.size,
+        CHECK(pk_decoder_init_k(&d, PLANK_ENC_RLE_DICTIONARY, PLANK_BYTE_ARRAY, 0, page, psize,
                                 (int64_t)n, &dict, si < 0 ? NULL : sets[si],
                                 pk_default_allocator(), &err) == PLANK_OK);
         pk_buffer data;
@@ -270,7 +276,6 @@ static void check_byte_page(int64_t count, size_t maxlen, size_t n, ref_rng *r) 
     }
     free(ends);
     free(page);
-    free(o.data);
     free(idx);
     pk_dict_release(&dict);
     free(dpage);
