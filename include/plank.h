@@ -353,7 +353,9 @@ typedef struct plank_reader_options {
     uint64_t max_footer_size;       /* bytes of the footer; default 256 MiB */
     uint64_t max_page_size;         /* uncompressed bytes of one page, and bytes of the
                                        lengths a DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY
-                                       page expands to (8 / 16 per value); default 2 GiB - 1 */
+                                       page expands to (8 / 16 per value), and of a scan's
+                                       row bitmaps (a bit per row of a row group);
+                                       default 2 GiB - 1 */
     uint64_t max_dictionary_size;   /* bytes of one decoded dictionary page (uncompressed
                                        page plus 8 per value for BYTE_ARRAY offsets);
                                        default 6 GiB, what the largest valid page

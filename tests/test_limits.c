@@ -88,6 +88,7 @@ typedef struct page_spec {
     const uint8_t *body;
     size_t body_len;
     int32_t row_groups;       /* copies of the row group in the footer */
+    int64_t rows;             /* each row group's num_rows (0: 1) */
 } page_spec;
 
 /* Writes the file into out (capacity cap); returns its size. */
@@ -147,7 +148,7 @@ static size_t build_file(const page_spec *s, uint8_t *out, size_t cap) {
         end(&f);
         end(&f);
         f_int(&f, T_I64, 2, chunk_len);
-        f_int(&f, T_I64, 3, 1);
+        f_int(&f, T_I64, 3, s->rows > 0 ? s->rows : 1);
         end(&f);
     }
     end(&f);
@@ -238,7 +239,7 @@ static void test_lying_page_sizes(void) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (!plank_codec_available(cases[i].codec)) continue;
-        page_spec s = {cases[i].codec, false, PLANK_INT32, BIG, -1, cases[i].body, cases[i].len, 1};
+        page_spec s = {cases[i].codec, false, PLANK_INT32, BIG, -1, cases[i].body, cases[i].len, 1, 1};
         char label[64];
         snprintf(label, sizeof label, "%s claiming 2 GiB", plank_codec_name(cases[i].codec));
         expect(&s, NULL, PLANK_ERR_CORRUPT, cases[i].needle, label);
@@ -262,7 +263,7 @@ static void test_lying_page_sizes(void) {
     ZSTD_freeCCtx(cc);
     CHECK(left == 0);
     CHECK(ZSTD_getFrameContentSize(z, ob.pos) == ZSTD_CONTENTSIZE_UNKNOWN);
-    page_spec zs = {PLANK_CODEC_ZSTD, false, PLANK_INT32, BIG, -1, z, ob.pos, 1};
+    page_spec zs = {PLANK_CODEC_ZSTD, false, PLANK_INT32, BIG, -1, z, ob.pos, 1, 1};
     expect(&zs, NULL, PLANK_ERR_CORRUPT, "ZSTD page yields 100 bytes", "ZSTD claiming 2 GiB");
     /* The same frame with an honest header reads its first value. */
     zs.uncompressed = 100;
@@ -283,7 +284,7 @@ static void test_dictionary_larger_than_file(void) {
     /* Just under the default max_dictionary_size (1 GiB decoded). */
     const int32_t claim = (1 << 30) - 64;
     page_spec s = {PLANK_CODEC_UNCOMPRESSED, true, PLANK_BYTE_ARRAY, claim, claim, body,
-                   sizeof body, 1};
+                   sizeof body, 1, 1};
     expect(&s, NULL, PLANK_ERR_CORRUPT, "runs past the end of the column chunk",
            "dictionary stored size 1 GiB");
     s.compressed = -1;
@@ -352,7 +353,7 @@ static void test_counts_and_chunk_buffer(void) {
     /* A v1 page of a REQUIRED INT32 column has no level section: the
      * PLAIN value 7 alone. */
     static const uint8_t body[] = {7, 0, 0, 0};
-    page_spec s = {PLANK_CODEC_UNCOMPRESSED, false, PLANK_INT32, 4, -1, body, 4, 3};
+    page_spec s = {PLANK_CODEC_UNCOMPRESSED, false, PLANK_INT32, 4, -1, body, 4, 3, 1};
     expect(&s, NULL, PLANK_OK, NULL, "three row groups");
     plank_reader_options o;
     plank_reader_options_init(&o);
@@ -448,7 +449,65 @@ static void test_delta_lengths_bounded(void) {
     unlink(path);
 }
 
+/* A footer may declare any number of rows for a row group whose chunk is a
+ * few bytes; the scan's row bitmaps (a bit a row) are bounded by
+ * max_page_size, as levels are, instead of allocated from the claim. */
+static uint64_t biggest; /* the largest block asked for */
+static void *big_realloc(void *opaque, void *ptr, size_t old_size, size_t new_size) {
+    (void)opaque, (void)old_size;
+    if (new_size > biggest) biggest = new_size;
+    return realloc(ptr, new_size);
+}
+static void big_free(void *opaque, void *ptr, size_t size) {
+    (void)opaque, (void)size;
+    free(ptr);
+}
+
+static void test_scan_rows_bounded(void) {
+    static const uint8_t body[] = {7, 0, 0, 0};
+    static uint8_t file[8192];
+    const int64_t claims[] = {1, (int64_t)1 << 40, 100000};
+    for (int k = 0; k < 3; k++) {
+        page_spec s = {PLANK_CODEC_UNCOMPRESSED, false, PLANK_INT32, 4, -1, body, 4, 1, claims[k]};
+        size_t n = build_file(&s, file, sizeof file);
+        CHECK(n > 0);
+        plank_allocator al = {big_realloc, big_free, NULL};
+        plank_reader_options ro;
+        plank_reader_options_init(&ro);
+        ro.allocator = &al;
+        if (k == 2) ro.max_page_size = 1000; /* 100,000 rows need 12,500 bytes of bits */
+        plank_reader *r = NULL;
+        plank_error err;
+        CHECK_EQ_I64(plank_reader_open_memory(&r, file, n, &ro, &err), PLANK_OK);
+        if (!r) continue;
+        plank_expr *e = NULL;
+        CHECK_EQ_I64(plank_expr_parse("x > 0", NULL, &e, &err), PLANK_OK);
+        plank_scan_options so;
+        plank_scan_options_init(&so);
+        so.filter = e;
+        plank_scan *sc = NULL;
+        CHECK_EQ_I64(plank_scan_open(&sc, r, &so, &err), PLANK_OK);
+        biggest = 0;
+        int64_t count = -1;
+        plank_status st = sc ? plank_scan_count(sc, &count, &err) : PLANK_ERR_INVALID_ARGUMENT;
+        if (k == 0) {
+            CHECK_EQ_I64(st, PLANK_OK);
+            CHECK_EQ_I64(count, 1);
+        } else {
+            CHECK_EQ_I64(st, PLANK_ERR_LIMIT);
+            CHECK_MSG(strstr(err.message, "max_page_size") && strstr(err.message, "rows"),
+                      "message: %s", err.message);
+            CHECK_MSG(biggest < ((uint64_t)1 << 20), "a block of %llu bytes was asked for",
+                      (unsigned long long)biggest);
+        }
+        plank_scan_close(sc);
+        plank_expr_free(e);
+        plank_reader_close(r);
+    }
+}
+
 int main(void) {
+    test_scan_rows_bounded();
     test_lying_page_sizes();
     test_dictionary_larger_than_file();
     test_thrift_list_2g();

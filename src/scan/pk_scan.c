@@ -1653,6 +1653,14 @@ static plank_status plan_group(plank_scan *s, int32_t g, int64_t *out_rows, plan
     *out_rows = 0;
     for (int32_t k = 0; k < s->b.ncols; k++) s->fs[k].kept_g = -1;
     if (rows <= 0) return PLANK_OK;
+    /* The row group's bitmaps take a bit a row, however few bytes its
+     * chunks hold (a run of RLE codes stands for any number of rows): the
+     * footer's count is bounded like a page's levels, by max_page_size. */
+    PK_RETURN_IF((uint64_t)rows / 8 > s->r->max_page_size, err, PLANK_ERR_LIMIT,
+                 "row group %d declares %lld rows, whose row bitmaps would take %llu bytes, "
+                 "above the max_page_size limit of %llu", (int)g, (long long)rows,
+                 (unsigned long long)((uint64_t)rows / 8),
+                 (unsigned long long)s->r->max_page_size);
     size_t nb = (size_t)(rows + 7) / 8;
     PK_FORWARD(pk_buffer_resize(&s->alive, nb + 8, err));
     uint8_t *alive = s->alive.data;
