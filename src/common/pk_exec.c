@@ -12,10 +12,15 @@
  * per column of a batch, so a broadcast costs little).
  *
  * Spinning: a worker out of tasks, and a wait for a running task, first
- * poll for a while (SPIN_ROUNDS pauses, some tens of microseconds) before
- * they sleep. The streams hand out a task per batch and wait for it, and a
- * sleeping thread takes tens of microseconds to wake on a virtual machine:
- * with 16,384-row batches that was 5-13% of a two-thread read. A pool whose
+ * poll for a while (SPIN_NS, a quarter of a millisecond, by the clock:
+ * a pause takes 14-16 ns on the Zen 5 and Xeon VMs here but 140 cycles on
+ * some Intel cores) before they sleep. The streams hand out a task per
+ * batch and wait for it, and a sleeping thread takes tens of microseconds
+ * to wake on a virtual machine: with 16,384-row batches that was 5-13% of
+ * a two-thread read; and a thread that joins a batch's leaves waits about
+ * 120 us a batch on average for the longest one (a zstd lineitem on the
+ * Xeon VM), so a spin of 33 us (2,048 pauses) slept at most batches and
+ * the quarter millisecond read it 10% faster (bench/README.md). A pool whose
  * threads (with the caller's) outnumber the processors it may run on never
  * spins, since the spinner would then take the processor from the thread it
  * waits for.
@@ -26,7 +31,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#define SPIN_ROUNDS 2048
+#include <time.h>
+
+#define SPIN_NS 250000
 
 typedef struct pk_task {
     void (*fn)(void *arg);
@@ -57,12 +64,25 @@ static inline void cpu_pause(void) {
 }
 
 /* Polls *v until it differs from `from` or the spin ends; true when it changed. */
+static int64_t clock_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Polls *v until it differs from `from` or SPIN_NS pass (the clock read
+ * every 64 pauses, about a microsecond); true when it changed. */
 static bool spin_while(const _Atomic int32_t *v, int32_t from) {
-    for (int i = 0; i < SPIN_ROUNDS; i++) {
+    int64_t end = 0;
+    for (int i = 0;; i++) {
         if (atomic_load_explicit(v, memory_order_acquire) != from) return true;
+        if ((i & 63) == 0) {
+            int64_t now = clock_ns();
+            if (!end) end = now + SPIN_NS;
+            else if (now >= end) return false;
+        }
         cpu_pause();
     }
-    return false;
 }
 
 static void *exec_main(void *arg) {
