@@ -783,18 +783,13 @@ static void and_bits(uint8_t *dst, int64_t d, const uint8_t *src, int64_t s, int
         if (!pk_bit_get(src, s)) pk_bit_clear(dst, d);
         d++, s++, n--;
     }
-    /* d is byte-aligned: 64 source bits at a time from any offset (bytes
-     * s / 8 to s / 8 + 8 hold them), into whole words of dst. (Seven-byte
-     * steps made each load overlap the store before it, which the CPU
-     * cannot forward: a stall per step.) */
-    while (n >= 64) {
-        const uint8_t *sp = src + (s >> 3);
-        unsigned sh = (unsigned)(s & 7);
-        uint64_t w = pk_load_u64(sp) >> sh;
-        if (sh) w |= (uint64_t)sp[8] << (64 - sh);
-        uint64_t x = pk_load_u64(dst + (d >> 3)) & w;
-        memcpy(dst + (d >> 3), &x, 8);
-        d += 64, s += 64, n -= 64;
+    /* d is byte-aligned: take 56 source bits at a time from any offset. */
+    while (n >= 56) {
+        uint64_t w = pk_load_u64(src + (s >> 3)) >> (s & 7);
+        uint64_t x = pk_load_u64(dst + (d >> 3));
+        x &= w | ~(((uint64_t)1 << 56) - 1);
+        memcpy(dst + (d >> 3), &x, 7);
+        d += 56, s += 56, n -= 56;
     }
     while (n > 0) {
         if (!pk_bit_get(src, s)) pk_bit_clear(dst, d);
