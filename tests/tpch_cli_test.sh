@@ -100,6 +100,14 @@ done
 "$PLANK" meta "$D/bloom/lineitem.parquet" | grep -A12 'l_orderkey' | grep -q DELTA_BINARY_PACKED &&
     echo "ok: l_orderkey keeps the delta preset's encoding" || bad "l_orderkey lost DELTA_BINARY_PACKED"
 
+# the default thread count follows the affinity mask (one processor: one thread)
+if command -v taskset >/dev/null 2>&1; then
+    msg=$(taskset -c 0 "$PLANK" tpch gen --sf 0.01 --out "$D/one" --tables region 2>&1)
+    echo "$msg" | grep -q "(1 threads)" && echo "ok: pinned to one processor, one thread" ||
+        bad "pinned to one processor: $msg"
+elif [ "${CI:-}" = true ]; then bad "taskset (util-linux) not found (CI needs it)"
+else echo "skip: taskset not found, the affinity default is not checked"; fi
+
 # 4. bad arguments: exit 2 and a message naming the problem
 expect_usage() {
     want=$1; shift

@@ -3,9 +3,10 @@
  * (plank_tpch_*) behind a command line, and `plank tpch q1|q6|q12 DIR`,
  * the queries of src/tpchq (public API only) with their timing.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -18,6 +19,19 @@ static void on_progress(void *opaque, int64_t done, int64_t total) {
     cli_progress *p = opaque;
     p->total = total;
     cli_progress_update(p, done);
+}
+
+/* The default thread count: the processors this process may run on (its
+ * affinity mask, as the library's streams count them), else those online,
+ * at most `cap`. */
+static int32_t default_threads(int32_t cap) {
+    long n = -1;
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) n = CPU_COUNT(&set);
+#endif
+    if (n <= 0) n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int32_t)(n < cap ? n : cap) : 1;
 }
 
 static double now_s(void) {
@@ -58,8 +72,7 @@ static int gen_main(int argc, char **argv) {
     bool have_sf = false;
     plank_tpch_options o;
     plank_tpch_options_init(&o);
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    o.threads = ncpu > 0 ? (int32_t)(ncpu < 256 ? ncpu : 256) : 1;
+    o.threads = default_threads(256);
     cli_wopts w;
     cli_wopts_init(&w);
     int64_t parts = 1, part = 1;
@@ -195,8 +208,7 @@ static int query_main(int q, const char *name, int argc, char **argv) {
     long repeat = 0;
     tq_options o;
     tq_options_init(&o);
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    o.threads = ncpu > 0 ? (int32_t)(ncpu < 64 ? ncpu : 64) : 1;
+    o.threads = default_threads(64);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if ((strcmp(a, "--repeat") == 0 || strcmp(a, "--threads") == 0) && i + 1 < argc) {
