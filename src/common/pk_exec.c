@@ -12,15 +12,15 @@
  * per column of a batch, so a broadcast costs little).
  *
  * Spinning: a worker out of tasks, and a wait for a running task, first
- * poll for a while (SPIN_NS, a quarter of a millisecond, by the clock:
- * a pause takes 14-16 ns on the Zen 5 and Xeon VMs here but 140 cycles on
- * some Intel cores) before they sleep. The streams hand out a task per
+ * poll for a while (SPIN_NS, a quarter of a millisecond, by the clock: a
+ * pause takes 16 ns on this project's Xeon VM but about 140 cycles on
+ * Skylake-era Intel cores) before they sleep. The streams hand out a task per
  * batch and wait for it, and a sleeping thread takes tens of microseconds
  * to wake on a virtual machine: with 16,384-row batches that was 5-13% of
  * a two-thread read; and a thread that joins a batch's leaves waits about
  * 120 us a batch on average for the longest one (a zstd lineitem on the
  * Xeon VM), so a spin of 33 us (2,048 pauses) slept at most batches and
- * the quarter millisecond read it 10% faster (bench/README.md). A pool whose
+ * the quarter millisecond read it 5-10% faster (bench/README.md). A pool whose
  * threads (with the caller's) outnumber the processors it may run on never
  * spins, since the spinner would then take the processor from the thread it
  * waits for.
@@ -63,7 +63,6 @@ static inline void cpu_pause(void) {
 #endif
 }
 
-/* Polls *v until it differs from `from` or the spin ends; true when it changed. */
 static int64_t clock_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
