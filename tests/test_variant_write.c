@@ -527,6 +527,10 @@ static void test_json_containers(void) {
     JSON_BYTES(" [ [ ] , { } ] ", 0x03, 2, 0, 3, 6, 0x03, 0, 0, 0x02, 0, 0);
     JSON_TEXT("{\"z\":{\"y\":[1,\"x\",{\"a\":null}]},\"a\":\"\xc3\xa9\"}",
               "{\"a\":\"\xc3\xa9\",\"z\":{\"y\":[1,\"x\",{\"a\":null}]}}");
+    /* The empty key met again while it is the only key: its bytes (none)
+     * were never allocated (fuzz_variant: NULL + 0 under UBSan). */
+    JSON_TEXT("{\"\":{\"\":1}}", "{\"\":{\"\":1}}");
+    JSON_TEXT("[{\"\":1},{\"\":[]}]", "[{\"\":1},{\"\":[]}]");
     JSON_ERR("{\"a\":1,\"a\":2}", PLANK_ERR_INVALID_ARGUMENT, "appears twice");
     JSON_ERR("{\"a\":1,}", PLANK_ERR_INVALID_ARGUMENT, "byte offset 7");
     JSON_ERR("[1,]", PLANK_ERR_INVALID_ARGUMENT, "byte offset 3");

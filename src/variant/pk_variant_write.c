@@ -305,8 +305,10 @@ static uint64_t key_hash(const uint8_t *s, size_t len) {
 }
 
 static void own_key(const pk_vwriter *w, uint32_t id, const uint8_t **s, size_t *len) {
-    *s = w->key_bytes.data + w->key_offsets[id];
     *len = w->key_offsets[id + 1] - w->key_offsets[id];
+    /* Keys that are all empty leave the byte buffer unallocated: NULL + 0
+     * is undefined in C, so they point at an empty string instead. */
+    *s = w->key_bytes.data ? w->key_bytes.data + w->key_offsets[id] : (const uint8_t *)"";
 }
 
 /* Rebuilds the hash table with n slots (a power of two). */
@@ -341,7 +343,7 @@ static plank_status own_lookup(pk_vwriter *w, const uint8_t *s, size_t len, uint
         const uint8_t *k;
         size_t klen;
         own_key(w, w->slots[i] - 1, &k, &klen);
-        if (klen == len && memcmp(k, s, len) == 0) {
+        if (klen == len && (len == 0 || memcmp(k, s, len) == 0)) { /* s may be NULL then */
             *id = w->slots[i] - 1;
             return PLANK_OK;
         }
