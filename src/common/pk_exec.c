@@ -31,8 +31,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include <time.h>
-
 #define SPIN_NS 250000
 
 typedef struct pk_task {
@@ -63,12 +61,6 @@ static inline void cpu_pause(void) {
 #endif
 }
 
-static int64_t clock_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* Polls *v until it differs from `from` or SPIN_NS pass (the clock read
  * every 64 pauses, about a microsecond); true when it changed. */
 static bool spin_while(const _Atomic int32_t *v, int32_t from) {
@@ -76,7 +68,7 @@ static bool spin_while(const _Atomic int32_t *v, int32_t from) {
     for (int i = 0;; i++) {
         if (atomic_load_explicit(v, memory_order_acquire) != from) return true;
         if ((i & 63) == 0) {
-            int64_t now = clock_ns();
+            int64_t now = pk_now_ns();
             if (!end) end = now + SPIN_NS;
             else if (now >= end) return false;
         }
