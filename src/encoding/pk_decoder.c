@@ -702,14 +702,23 @@ static int64_t dba_sparse(pk_decoder *d, int64_t n, const uint8_t *sel, int64_t 
     memcpy(&kr, kv, sizeof kr);
     uint8_t *o = dst;
     int64_t c = 0, end = base;
-    /* the suffixes passed over, summed by the kernel (tens of values apart
-     * where this path is taken) */
+    /* the suffixes passed over: tens of values apart where this path is
+     * taken, summed in line, since the kernel's call and its set-up of wide
+     * registers cost more than such a short loop (Q12's l_shipmode on the
+     * DELTA file: bench/README.md, "Suffixes summed in line"); long gaps by
+     * the kernel */
     uint64_t (*sum_u32)(const uint32_t *, size_t, uint32_t *) = kernels_of(d)->sum_u32;
     uint32_t ors;
     PK_FOR_LIVE(sel, bit, n, i, {
         if (all_ends)
             for (; c < i; c++) ends[c] = end;
-        q += sum_u32(sufs + at, (size_t)(i - at), &ors);
+        if (i - at <= 256) {
+            uint64_t s = 0;
+            for (int64_t j = at; j < i; j++) s += sufs[j];
+            q += s;
+        } else {
+            q += sum_u32(sufs + at, (size_t)(i - at), &ors);
+        }
         at = i;
         size_t need = pres[i];
         size_t len = need + sufs[i];
