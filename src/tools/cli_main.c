@@ -477,10 +477,10 @@ void cli_sort_unique(int32_t *cols, int32_t *n) {
  * It also puts the heap on 2 MiB pages: one arena for every thread, whose
  * heap is extended once by HEAP_PAD bytes (address space only; pages come
  * as they are touched) and advised MADV_HUGEPAGE. On these machines the
- * first touch of a 4 KiB page costs 7-15 us even after
+ * first touch of a 4 KiB page costs 14-15 us, still 7 us after
  * MADV_POPULATE_WRITE, so a one-shot query paid for its few MiB of
- * buffers: TPC-H Q12 on the dictionary file took 52 ms in a fresh process
- * against 28 ms in a warm one, 32 ms with the heap on huge pages
+ * buffers: TPC-H Q12 on the dictionary file took 52-56 ms in a fresh process
+ * against 27-29 ms in a warm one, 32-46 ms with the heap on huge pages
  * (bench/README.md, "The tool's heap on 2 MiB pages"). One arena costs
  * the threads nothing measurable: the library allocates in blocks that its
  * streams pool, and `tpch gen --threads 2` ran 1.29-1.64 s against
