@@ -220,6 +220,120 @@ static void test_plain(void) {
     }
 }
 
+/* Byte arrays whose lengths cross the widths the PLAIN and dictionary
+ * copies move values by (16, 32, 64 bytes, and longer ones by memcpy): a
+ * page's lengths change class every `phase` values, so a read that chose its
+ * width from the previous read meets longer values, and the page ends inside
+ * a move's width. Read whole, in chunks, with skips, kept by a random bitmap,
+ * and through a dictionary of the same values; each against the values the
+ * test encoded. */
+static void test_byte_widths(void) {
+    ref_rng r = {91};
+    static const size_t maxes[] = {0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 200};
+    static const size_t counts[] = {1, 2, 63, 300, 2000};
+    for (size_t mi = 0; mi <= sizeof maxes / sizeof maxes[0]; mi++) {
+        for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+            size_t n = counts[ci];
+            strings S;
+            S.n = n;
+            S.s = malloc(sizeof(char *) * (n + 1));
+            S.len = malloc(sizeof(size_t) * (n + 1));
+            S.ends = malloc(sizeof(int64_t) * (n + 1));
+            size_t total = 0;
+            for (size_t i = 0; i < n; i++) {
+                /* the last profile: the class changes every 37 values */
+                size_t mx = mi < sizeof maxes / sizeof maxes[0]
+                                ? maxes[mi]
+                                : maxes[(i / 37 * 5 + 3) % (sizeof maxes / sizeof maxes[0])];
+                size_t l = (size_t)ref_below(&r, mx + 1);
+                S.s[i] = malloc(l + 1);
+                for (size_t j = 0; j < l; j++) S.s[i][j] = (char)(' ' + ref_below(&r, 90));
+                S.len[i] = l;
+                total += l;
+                S.ends[i] = (int64_t)total;
+            }
+            S.data = malloc(total + 1);
+            for (size_t i = 0, q = 0; i < n; q += S.len[i], i++)
+                memcpy(S.data + q, S.s[i], S.len[i]);
+            ref_out o = {0};
+            plain_encode(&o, PLANK_BYTE_ARRAY, 0, NULL, &S, n);
+            expect e = {(int64_t)n, 0, NULL, S.data, S.ends};
+            verify_page(PLANK_ENC_PLAIN, PLANK_BYTE_ARRAY, 0, o.data, o.size, NULL, &e, n <= 2,
+                        &r);
+
+            /* Kept by a random bitmap, in reads of 1..300 values. */
+            plank_error err;
+            pk_decoder d;
+            uint8_t *keep = calloc(n / 8 + 8, 1);
+            for (size_t i = 0; i < n; i++)
+                if (ref_below(&r, 3)) keep[i / 8] |= (uint8_t)(1u << (i % 8));
+            CHECK(pk_decoder_init(&d, PLANK_ENC_PLAIN, PLANK_BYTE_ARRAY, 0, o.data, o.size,
+                                  (int64_t)n, NULL, NULL, &err) == PLANK_OK);
+            pk_buffer data;
+            pk_buffer_init(&data, NULL);
+            int64_t *ends = malloc(sizeof(int64_t) * (n + 1));
+            bool ok = true;
+            for (size_t at = 0; at < n && ok;) {
+                /* whole keep bytes per read */
+                size_t k = 8 * (1 + (size_t)ref_below(&r, 40));
+                if (k > n - at) k = n - at;
+                data.size = 0;
+                int64_t kept = 0;
+                ok = pk_decoder_get_binary_keep(&d, (int64_t)k, keep + at / 8, &data, ends, &kept,
+                                                &err) == PLANK_OK;
+                int64_t c = 0, prev = 0;
+                for (size_t i = at; ok && i < at + k; i++) {
+                    if (!(keep[i / 8] >> (i % 8) & 1)) continue;
+                    ok = c < kept && ends[c] - prev == (int64_t)S.len[i] &&
+                         memcmp(data.data + prev, S.s[i], S.len[i]) == 0;
+                    prev = ends[c++];
+                }
+                ok = ok && c == kept;
+                at += k;
+            }
+            CHECK_MSG(ok, "kept PLAIN byte arrays, profile %zu, n %zu: %s", mi, n, err.message);
+            pk_decoder_release(&d);
+
+            /* The same values as a dictionary, read through indices. */
+            pk_dict dict;
+            CHECK(pk_dict_decode(&dict, PLANK_BYTE_ARRAY, 0, o.data, o.size, (int64_t)n, NULL,
+                                 &err) == PLANK_OK);
+            for (size_t i = 0; i < n; i++)
+                CHECK(dict.offsets[i + 1] - dict.offsets[i] == (int64_t)S.len[i] &&
+                      memcmp(dict.data + dict.offsets[i], S.s[i], S.len[i]) == 0);
+            size_t m = n * 3;
+            uint32_t *idx = malloc(sizeof(uint32_t) * m);
+            for (size_t i = 0; i < m; i++) idx[i] = (uint32_t)ref_below(&r, n);
+            int bw = pk_bit_width_for(n - 1);
+            ref_out io = {0};
+            ref_byte(&io, (uint8_t)bw);
+            ref_hybrid(&io, idx, m, bw, &r);
+            strings X = {0};
+            X.ends = malloc(sizeof(int64_t) * (m + 1));
+            X.data = malloc(m * 200 + 1);
+            size_t xt = 0;
+            for (size_t i = 0; i < m; i++) {
+                memcpy(X.data + xt, S.s[idx[i]], S.len[idx[i]]);
+                xt += S.len[idx[i]];
+                X.ends[i] = (int64_t)xt;
+            }
+            expect xe = {(int64_t)m, 0, NULL, X.data, X.ends};
+            verify_page(PLANK_ENC_RLE_DICTIONARY, PLANK_BYTE_ARRAY, 0, io.data, io.size, &dict,
+                        &xe, false, &r);
+            free(X.ends);
+            free(X.data);
+            free(io.data);
+            free(idx);
+            pk_dict_release(&dict);
+            pk_buffer_reset(&data);
+            free(ends);
+            free(keep);
+            free(o.data);
+            free_strings(&S);
+        }
+    }
+}
+
 static void test_dictionary(void) {
     ref_rng r = {2};
     static const size_t dict_sizes[] = {1, 2, 3, 200, 70000};
@@ -729,6 +843,7 @@ static void test_misc_errors(void) {
 int main(void) {
     test_plain();
     test_dictionary();
+    test_byte_widths();
     test_dictionary_errors();
     test_dictionary_live();
     test_rle_booleans();

@@ -152,6 +152,11 @@ typedef struct pk_dict {
     const uint8_t *short_lens;
     int32_t short_width;
     pk_buffer storage3;
+    /* BYTE_ARRAY: the narrowest of 16, 32 and 64 bytes that holds every entry
+     * (0: some entry is longer), so that an entry is copied out as one move
+     * of that width whatever its length (data and outputs have
+     * PK_BUFFER_PADDING, 64, bytes after them). */
+    int32_t move;
 } pk_dict;
 
 #define PK_DICT_SHORT_COUNT 1024
@@ -184,6 +189,8 @@ typedef struct pk_decoder {
     uint32_t *lengths;         /* suffix lengths (or lengths), each below 2^31 */
     uint32_t *prefixes;        /* prefix lengths (DELTA_BYTE_ARRAY), each below 2^31 */
     bool short_values;         /* every value at most 16 bytes (DELTA_BYTE_ARRAY) */
+    uint8_t plain_move;        /* PLAIN byte arrays: bytes each value is copied by, one
+                                  move (16, 32 or 64; 0 before the first read) */
     const uint8_t *bytes;      /* the concatenated bytes section */
     pk_buffer last;            /* previous value (DELTA_BYTE_ARRAY) */
     const struct pk_kernels *kernels; /* fast paths; NULL (as left by pk_decoder_init):
