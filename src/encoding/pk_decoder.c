@@ -68,9 +68,7 @@ static plank_status dict_decode(pk_dict *dict, plank_physical_type type, int32_t
             /* one 64-byte move for most entries (no branch on the length);
              * storage2's capacity, len, leaves room for the overhang */
             if (l <= 64 && len - pos >= 64) {
-                uint8_t t[64];
-                memcpy(t, buf + pos, 64);
-                memcpy(dict->storage2.data + total, t, 64);
+                memcpy(dict->storage2.data + total, buf + pos, 64);
             } else {
                 memcpy(dict->storage2.data + total, buf + pos, l);
             }
@@ -355,6 +353,7 @@ plank_status pk_decoder_init_keep(pk_decoder *d, plank_encoding encoding,
                                   plank_error *err) {
     memset(d, 0, sizeof *d);
     d->keep = keep;
+    if (keep) d->plain_move = keep->plain_move;
     pk_decoder_use_kernels(d, kernels);
     pk_buffer_init(&d->last, alloc);
     d->encoding = encoding;
@@ -1170,9 +1169,7 @@ PK_INLINE void dict_bytes_move(uint8_t *dst, const pk_dict *dict, const uint32_t
     const int64_t *doff = dict->offsets;
     for (int64_t i = 0; i < m; i++) {
         int64_t s0 = doff[idx[i]], len = doff[idx[i] + 1] - s0;
-        uint8_t t[64];
-        memcpy(t, dict->data + s0, W);
-        memcpy(dst, t, W);
+        memcpy(dst, dict->data + s0, W); /* a constant size: moves, no call */
         dst += len;
         ends[i] = end += len;
     }
@@ -1204,9 +1201,7 @@ PK_INLINE plank_status plain_bytes_get(pk_decoder *d, int64_t n, const uint8_t *
             dst = data->data + base;
         }
         if (PK_LIKELY(l <= W && left - 4 >= W)) {
-            uint8_t t[64];
-            memcpy(t, p + 4, W);
-            memcpy(dst + bytes, t, W);
+            memcpy(dst + bytes, p + 4, W); /* a constant size: moves, no call */
         } else {
             memcpy(dst + bytes, p + 4, l);
         }
@@ -1351,6 +1346,7 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
         else if (w == 32) PK_FORWARD(plain_bytes_get(d, n, keep, data, ends, 32, &ors, kept, err));
         else PK_FORWARD(plain_bytes_get(d, n, keep, data, ends, 64, &ors, kept, err));
         d->plain_move = ors < 16 ? 16 : ors < 32 ? 32 : 64;
+        if (d->keep) d->keep->plain_move = d->plain_move;
         return PLANK_OK;
     }
     size_t base = data->size;

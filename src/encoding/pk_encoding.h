@@ -198,12 +198,15 @@ typedef struct pk_decoder {
     struct pk_decoder_arrays *keep; /* where lengths / prefixes live (NULL: allocated) */
 } pk_decoder;
 
-/* Buffers a caller keeps across pages for the length arrays of DELTA
- * byte-array pages (pk_decoder_init_keep): a page's arrays then reuse the
- * previous page's memory, still in the core's cache, instead of a fresh
- * allocation written for the first time on every page. */
+/* What a caller keeps across pages (pk_decoder_init_keep): the length arrays
+ * of DELTA byte-array pages, so that a page's arrays reuse the previous
+ * page's memory, still in the core's cache, instead of a fresh allocation
+ * written for the first time on every page; and the width PLAIN byte arrays
+ * were last moved by (pk_decoder.plain_move), so a page's first read starts
+ * from what the column's values need. */
 typedef struct pk_decoder_arrays {
     pk_buffer lengths, prefixes;
+    uint8_t plain_move;
 } pk_decoder_arrays;
 
 /* Prepares decoding of `num_values` values (the non-null values of the page)
