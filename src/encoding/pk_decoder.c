@@ -1168,7 +1168,8 @@ PK_INLINE void dict_bytes_move(uint8_t *dst, const pk_dict *dict, const uint32_t
                                int64_t m, size_t W, int64_t *ends, int64_t end) {
     const int64_t *doff = dict->offsets;
     for (int64_t i = 0; i < m; i++) {
-        int64_t s0 = doff[idx[i]], len = doff[idx[i] + 1] - s0;
+        uint32_t x = idx[i];
+        int64_t s0 = doff[x], len = doff[x + 1] - s0;
         memcpy(dst, dict->data + s0, W); /* a constant size: moves, no call */
         dst += len;
         ends[i] = end += len;
@@ -1253,16 +1254,23 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
                 PK_FORWARD(pk_buffer_reserve(data, base + (size_t)m * 32, err));
                 uint8_t *out = data->data, *dst = out + base;
                 const uint8_t *slots = dict->short_slots, *lens = dict->short_lens;
+                /* The index and length are loaded before the move: after
+                 * it, the compiler must load them again (the output could
+                 * alias them). */
                 if (dict->short_width == 16) {
                     for (int64_t i = 0; i < m; i++) {
-                        memcpy(dst, slots + (size_t)idx[i] * 16, 16);
-                        dst += lens[idx[i]];
+                        uint32_t x = idx[i];
+                        size_t len = lens[x];
+                        memcpy(dst, slots + (size_t)x * 16, 16);
+                        dst += len;
                         ends[c++] = (int64_t)(dst - out);
                     }
                 } else {
                     for (int64_t i = 0; i < m; i++) {
-                        memcpy(dst, slots + (size_t)idx[i] * 32, 32);
-                        dst += lens[idx[i]];
+                        uint32_t x = idx[i];
+                        size_t len = lens[x];
+                        memcpy(dst, slots + (size_t)x * 32, 32);
+                        dst += len;
                         ends[c++] = (int64_t)(dst - out);
                     }
                 }
