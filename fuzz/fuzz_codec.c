@@ -14,9 +14,15 @@
  * Both also run through one pk_decompressor kept for every input, as a
  * column reader keeps one for all its pages: what an input leaves in it
  * must not change the next input's status, message or bytes.
+ *
+ * SNAPPY is decoded by plank's own decoder (pk_snappy.c): its outcome must be
+ * libsnappy's, the same acceptance and the same bytes.
  */
 #include "fuzz_common.h"
 #include "codec/pk_codec.h"
+#ifdef PLANK_HAVE_SNAPPY
+#include <snappy-c.h>
+#endif
 
 static pk_decompressor fz_dc;
 static int fz_dc_ready;
@@ -57,6 +63,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (st == PLANK_OK && (buf.size != out_len || (out_len && memcmp(buf.data, dst, out_len))))
         abort();
+#ifdef PLANK_HAVE_SNAPPY
+    if (codec == PLANK_CODEC_SNAPPY && in.n > 0) {
+        size_t declared = 0, got = out_len;
+        uint8_t *ref = malloc(out_len ? out_len : 1);
+        bool lib_ok = snappy_uncompressed_length((const char *)src, in.n, &declared) ==
+                          SNAPPY_OK && declared == out_len &&
+                      snappy_uncompress((const char *)src, in.n, (char *)ref, &got) == SNAPPY_OK &&
+                      got == out_len;
+        if (lib_ok != (st == PLANK_OK) || (lib_ok && out_len && memcmp(ref, dst, out_len))) {
+            fprintf(stderr, "SNAPPY: plank %s, libsnappy %s\n", st ? err.message : "ok",
+                    lib_ok ? "ok" : "refuses");
+            abort();
+        }
+        free(ref);
+    }
+#endif
 
     if (!fz_dc_ready) {
         pk_decompressor_init(&fz_dc, &fz_allocator);

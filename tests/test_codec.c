@@ -181,6 +181,132 @@ static void test_snappy(void) {
 #endif
 }
 
+#ifdef PLANK_HAVE_SNAPPY
+/* Data of one of several shapes, n bytes: text, noise, a pattern of period
+ * 1..19 (copies whose offsets are below 16), 8-byte integers that change in
+ * their low bytes (short literals between short copies), and stretches of
+ * each in turn. */
+static void snappy_shape(uint8_t *p, size_t n, int shape) {
+    static const char words[] = "carefully final deposits sleep furiously among the ";
+    uint32_t period = 1 + rnd() % 19;
+    for (size_t i = 0; i < n; i++) {
+        int sh = shape == 4 ? (int)((i / 300) % 4) : shape;
+        if (sh == 0) p[i] = (uint8_t)words[(i * 7 / 5 + i / 97) % (sizeof words - 1)];
+        else if (sh == 1) p[i] = (uint8_t)rnd();
+        else if (sh == 2) p[i] = i < period ? (uint8_t)rnd() : p[i - period];
+        else p[i] = (uint8_t)((i % 8) < 2 ? rnd() : (i % 8) == 2 ? (i / 4096) : 0);
+    }
+}
+
+/* plank's decoder against libsnappy's on one block: both accept it or both
+ * refuse it, and an accepted block gives the same bytes. dst is exactly the
+ * declared length (so ASan sees any write past it). */
+static void snappy_differential(const uint8_t *c, size_t cn, const char *what) {
+    if (cn == 0) return; /* pk_decompress takes no bytes for no bytes (an empty page) */
+    size_t declared = 0;
+    bool lib_len = snappy_uncompressed_length((const char *)c, cn, &declared) == SNAPPY_OK;
+    if (lib_len && declared > (1u << 22)) return; /* a mutated preamble: both bound it */
+    uint8_t *want = malloc(declared + 1), *got = malloc(declared + 1);
+    size_t wn = declared;
+    bool lib_ok = lib_len && snappy_uncompress((const char *)c, cn, (char *)want, &wn) == SNAPPY_OK &&
+                  wn == declared;
+    plank_error e;
+    plank_error_init(&e);
+    plank_status st = pk_decompress(PLANK_CODEC_SNAPPY, c, cn, got, declared, NULL, &e);
+    CHECK_MSG((st == PLANK_OK) == lib_ok, "%s (%zu bytes): plank %d (%s), libsnappy %s", what, cn,
+              (int)st, e.message, lib_ok ? "accepts" : "refuses");
+    if (st == PLANK_OK && lib_ok)
+        CHECK_MSG(memcmp(got, want, declared) == 0, "%s: bytes differ from libsnappy's", what);
+    if (st != PLANK_OK) CHECK_MSG(st == PLANK_ERR_CORRUPT && e.message[0], "%s: status %d", what,
+                                  (int)st);
+    free(want);
+    free(got);
+}
+
+/* plank's SNAPPY decoder (pk_snappy.c): blocks libsnappy compressed from
+ * every length 0..300 and longer ones, in each shape, decoded exactly;
+ * hand-built elements libsnappy never writes (copies with 4-byte offsets,
+ * literals with 3- and 4-byte lengths, an offset reaching before the
+ * output); and random mutations of small blocks, where plank must accept
+ * exactly what libsnappy accepts. */
+static void test_snappy_decoder(void) {
+    static const size_t longer[] = {1000, 4095, 4096, 4097, 65535, 65536, 65537, 200003};
+    uint8_t *d = malloc(200003), *c = malloc(snappy_max_compressed_length(200003));
+    for (int shape = 0; shape < 5; shape++) {
+        for (size_t k = 0; k < 301 + sizeof longer / sizeof longer[0]; k++) {
+            size_t n = k < 301 ? k : longer[k - 301];
+            snappy_shape(d, n, shape);
+            size_t cn = snappy_max_compressed_length(n);
+            CHECK(snappy_compress((const char *)d, n, (char *)c, &cn) == SNAPPY_OK);
+            /* a copy of exactly cn bytes, so ASan sees any read past it */
+            uint8_t *exact = malloc(cn);
+            memcpy(exact, c, cn);
+            expect_ok(PLANK_CODEC_SNAPPY, exact, cn, d, n, "snappy shapes");
+            if (n <= 300 && k % 7 == 0) {
+                uint8_t *m = malloc(cn);
+                for (int round = 0; round < 60; round++) {
+                    memcpy(m, c, cn);
+                    size_t mn = cn;
+                    int what = (int)(rnd() % 4);
+                    if (what == 0) m[rnd() % cn] ^= (uint8_t)(1u << (rnd() % 8));
+                    else if (what == 1) m[rnd() % cn] = (uint8_t)rnd();
+                    else if (what == 2) mn = rnd() % cn;
+                    else m[cn > 1 ? 1 + rnd() % (cn - 1) : 0] = (uint8_t)(rnd() | 3); /* a copy tag */
+                    uint8_t *t = malloc(mn ? mn : 1);
+                    memcpy(t, m, mn);
+                    snappy_differential(t, mn, "snappy mutation");
+                    free(t);
+                }
+                free(m);
+            }
+            free(exact);
+        }
+    }
+    /* 80 bytes: 16 literal bytes, a copy with a 4-byte offset of 16 (len 64). */
+    uint8_t b[64];
+    size_t bn = 0;
+    b[bn++] = 80;
+    b[bn++] = 15 << 2;
+    for (int i = 0; i < 16; i++) b[bn++] = (uint8_t)('a' + i);
+    b[bn++] = (uint8_t)((63 << 2) | 3);
+    b[bn++] = 16;
+    b[bn++] = 0;
+    b[bn++] = 0;
+    b[bn++] = 0;
+    uint8_t want[80];
+    for (int i = 0; i < 80; i++) want[i] = (uint8_t)('a' + i % 16);
+    expect_ok(PLANK_CODEC_SNAPPY, b, bn, want, 80, "snappy copy-4");
+    snappy_differential(b, bn, "snappy copy-4");
+    b[bn - 4] = 81; /* the offset reaches before the output */
+    expect_fail(PLANK_CODEC_SNAPPY, b, bn, 80, PLANK_ERR_CORRUPT, "snappy copy-4 before start");
+    /* Literals whose length-1 takes 1, 2, 3 and 4 bytes (tags 60..63). */
+    for (int nb = 1; nb <= 4; nb++) {
+        size_t n = 61 + (size_t)nb * 97;
+        uint8_t *lit = malloc(n + 16);
+        size_t ln = 0;
+        lit[ln++] = (uint8_t)(0x80 | (n & 0x7f));
+        lit[ln++] = (uint8_t)(n >> 7);
+        lit[ln++] = (uint8_t)((59 + nb) << 2);
+        for (int i = 0; i < nb; i++) lit[ln++] = (uint8_t)(((n - 1) >> (8 * i)) & 0xff);
+        snappy_shape(lit + ln, n, 1);
+        memcpy(d, lit + ln, n);
+        ln += n;
+        expect_ok(PLANK_CODEC_SNAPPY, lit, ln, d, n, "snappy long literal");
+        snappy_differential(lit, ln, "snappy long literal");
+        expect_fail(PLANK_CODEC_SNAPPY, lit, ln - 1, n, PLANK_ERR_CORRUPT, "snappy literal cut");
+        free(lit);
+    }
+    /* An offset of 0, and a 5-byte preamble with its continuation bit set. */
+    const uint8_t zero_off[] = {8, 0, 'x', 1 << 2 | 1, 0};
+    expect_fail(PLANK_CODEC_SNAPPY, zero_off, sizeof zero_off, 8, PLANK_ERR_CORRUPT, "offset 0");
+    snappy_differential(zero_off, sizeof zero_off, "offset 0");
+    const uint8_t long_pre[] = {0x81, 0x80, 0x80, 0x80, 0x80, 0};
+    snappy_differential(long_pre, sizeof long_pre, "preamble of six bytes");
+    free(d);
+    free(c);
+}
+#endif
+
 /* ---- GZIP -------------------------------------------------------------------- */
 
 #ifdef PLANK_HAVE_LIBDEFLATE
@@ -1114,6 +1240,9 @@ static void test_real_pages(void) {
 int main(void) {
     test_uncompressed_and_unsupported();
     test_snappy();
+#ifdef PLANK_HAVE_SNAPPY
+    test_snappy_decoder();
+#endif
     test_gzip();
     test_zstd();
     test_lz4();

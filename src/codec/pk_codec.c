@@ -32,9 +32,6 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 #endif
-#ifdef PLANK_HAVE_SNAPPY
-#include <snappy-c.h>
-#endif
 #ifdef PLANK_HAVE_LZ4
 #include <lz4.h>
 #define LZ4F_STATIC_LINKING_ONLY /* LZ4F_createDecompressionContext_advanced */
@@ -134,24 +131,8 @@ void pk_decompressor_release(pk_decompressor *d) {
     pk_decompressor_init(d, d->alloc);
 }
 
-/* ---- SNAPPY ---------------------------------------------------------------- */
-
-#ifdef PLANK_HAVE_SNAPPY
-static plank_status pk_snappy(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-                              plank_error *err) {
-    size_t declared = 0;
-    if (snappy_uncompressed_length((const char *)src, src_len, &declared) != SNAPPY_OK)
-        return PK_CORRUPT(err, "SNAPPY page (%zu bytes) has no valid length preamble", src_len);
-    if (declared != dst_len)
-        return PK_CORRUPT(err, "SNAPPY page declares %zu uncompressed bytes, header says %zu",
-                          declared, dst_len);
-    size_t out = dst_len;
-    if (snappy_uncompress((const char *)src, src_len, (char *)dst, &out) != SNAPPY_OK)
-        return PK_CORRUPT(err, "SNAPPY page (%zu bytes) is malformed", src_len);
-    if (out != dst_len) return pk_size_mismatch(err, "SNAPPY", out, dst_len);
-    return PLANK_OK;
-}
-#endif
+/* ---- SNAPPY ----------------------------------------------------------------
+ * plank's own decoder (pk_snappy.c); libsnappy is the writer's. */
 
 /* ---- GZIP (libdeflate) ------------------------------------------------------ */
 
@@ -521,10 +502,8 @@ plank_status pk_decompress_buffer_with(pk_decompressor *d, plank_codec codec,
         break;
 #ifdef PLANK_HAVE_SNAPPY
     case PLANK_CODEC_SNAPPY: {
-        size_t declared = 0;
-        if (snappy_uncompressed_length((const char *)src, src_len, &declared) != SNAPPY_OK)
-            return PK_CORRUPT(err, "SNAPPY page (%zu bytes) has no valid length preamble",
-                              src_len);
+        size_t declared = 0, used;
+        PK_FORWARD(pk_snappy_length(src, src_len, &declared, &used, err));
         if (declared != dst_len)
             return PK_CORRUPT(err, "SNAPPY page declares %zu uncompressed bytes, header says %zu",
                               declared, dst_len);
@@ -607,7 +586,7 @@ plank_status pk_decompress_with(pk_decompressor *d, plank_codec codec, const uin
         if (dst_len) memcpy(dst, src, dst_len);
         return PLANK_OK;
 #ifdef PLANK_HAVE_SNAPPY
-    case PLANK_CODEC_SNAPPY: return pk_snappy(src, src_len, dst, dst_len, err);
+    case PLANK_CODEC_SNAPPY: return pk_snappy_decompress(src, src_len, dst, dst_len, err);
 #endif
 #ifdef PLANK_HAVE_LIBDEFLATE
     case PLANK_CODEC_GZIP: return pk_gzip(d, src, src_len, dst, dst_len, err);

@@ -1,9 +1,10 @@
 /*
- * pk_codec.h: page decompression through Debian's libraries (zstd, snappy's
- * C API, lz4, libdeflate, brotli). Each library is optional at build time
- * (PLANK_HAVE_ZSTD, PLANK_HAVE_SNAPPY, PLANK_HAVE_LZ4, PLANK_HAVE_LIBDEFLATE,
- * PLANK_HAVE_BROTLI); a page in a codec that is not built gives
- * PLANK_ERR_UNSUPPORTED naming the codec.
+ * pk_codec.h: page decompression through Debian's libraries (zstd, lz4,
+ * libdeflate, brotli) and plank's own SNAPPY decoder (pk_snappy.c, built
+ * with libsnappy, the writer's compressor). Each library is optional at
+ * build time (PLANK_HAVE_ZSTD, PLANK_HAVE_SNAPPY, PLANK_HAVE_LZ4,
+ * PLANK_HAVE_LIBDEFLATE, PLANK_HAVE_BROTLI); a page in a codec that is not
+ * built gives PLANK_ERR_UNSUPPORTED naming the codec.
  *
  * Hostile-input contract: never writes outside dst[0..dst_len) nor reads
  * outside src[0..src_len); the output must be exactly dst_len bytes (the
@@ -55,6 +56,14 @@ plank_status pk_decompress_with(pk_decompressor *d, plank_codec codec, const uin
  * NULL for malloc, takes the libraries' scratch memory). */
 plank_status pk_decompress(plank_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst,
                            size_t dst_len, const plank_allocator *alloc, plank_error *err);
+
+/* SNAPPY's raw block format by plank's own decoder (pk_snappy.c): the
+ * varint preamble (the uncompressed length, at most 2^32 - 1, and the bytes
+ * it took), and a whole block into exactly dst_len bytes of dst. */
+plank_status pk_snappy_length(const uint8_t *src, size_t src_len, size_t *len, size_t *used,
+                              plank_error *err);
+plank_status pk_snappy_decompress(const uint8_t *src, size_t src_len, uint8_t *dst,
+                                  size_t dst_len, plank_error *err);
 
 /* As pk_decompress_with, into buf (resized to exactly dst_len bytes on
  * success), for a dst_len that comes from a page header and may lie. Before
