@@ -338,6 +338,16 @@ PK_INLINE int pk_bits_popcount(uint64_t x) {
 }
 PK_INLINE bool pk_bit_get(const uint8_t *bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
 PK_INLINE void pk_bit_set(uint8_t *bits, int64_t i) { bits[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+/* Sets bits [at, at + n): single bits to a byte boundary, whole bytes, the rest. */
+PK_INLINE void pk_bits_set_range(uint8_t *bits, int64_t at, int64_t n) {
+    int64_t i = at, end = at + n;
+    for (; i < end && (i & 7); i++) pk_bit_set(bits, i);
+    if (end - i >= 8) {
+        memset(bits + (i >> 3), 0xFF, (size_t)((end - i) >> 3));
+        i += (end - i) & ~(int64_t)7;
+    }
+    for (; i < end; i++) pk_bit_set(bits, i);
+}
 PK_INLINE void pk_bit_clear(uint8_t *bits, int64_t i) {
     bits[i >> 3] &= (uint8_t)~(1u << (i & 7));
 }

@@ -74,6 +74,7 @@ struct plank_column_reader {
 
     /* current data page: its levels are decoded once, when the page starts */
     bool in_page;
+    bool page_full;           /* the page's definition levels are all the maximum */
     int64_t page_left;        /* level entries left in the page */
     int64_t lv_pos;           /* level entries consumed in the page */
     pk_buffer pdef, prep;     /* the page's levels (int16), when the max level > 0 */
@@ -716,6 +717,7 @@ static plank_status start_data_page(plank_column_reader *cr, const pk_page_heade
         non_null = pk_count_eq16(cr->r->kernels, (const int16_t *)(void *)cr->pdef.data,
                                  (size_t)n, cr->max_def);
     PK_FORWARD(start_values(cr, h->encoding, vals, vlen, non_null, err));
+    cr->page_full = non_null == n;
     cr->in_page = true;
     cr->page_left = n;
     cr->lv_pos = 0;
@@ -852,7 +854,8 @@ static void consume_levels(plank_column_reader *cr, int64_t k) {
 /* Drops k level entries of the current page and their values. */
 static plank_status skip_slots(plank_column_reader *cr, int64_t k, plank_error *err) {
     const int16_t *def = page_def(cr);
-    int64_t nn = def ? pk_count_eq16(cr->r->kernels, def, (size_t)k, cr->max_def) : k;
+    int64_t nn = def && !cr->page_full ? pk_count_eq16(cr->r->kernels, def, (size_t)k, cr->max_def)
+                                       : k;
     PK_FORWARD(pk_decoder_skip(&cr->dec, nn, err));
     consume_levels(cr, k);
     return PLANK_OK;
@@ -1142,7 +1145,13 @@ static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t
     const pk_kernels *kn = cr->r->kernels;
     int64_t nn = k;
     uint8_t *validity = d->validity ? d->validity->data : NULL;
-    if (def) nn = kn->def_to_bitmap(def, (size_t)k, cr->max_def, validity, at);
+    if (def && cr->page_full) {
+        /* A page without a null (DuckDB and Polars write every column
+         * optional): its slots marked valid, not read level by level. */
+        if (validity) pk_bits_set_range(validity, at, k);
+    } else if (def) {
+        nn = kn->def_to_bitmap(def, (size_t)k, cr->max_def, validity, at);
+    }
     d->null_count += k - nn;
     /* The levels place values in slots only where some slot is null: slots
      * of an optional column without a null read as a required column's do
@@ -1410,7 +1419,7 @@ static plank_status gather_slots(plank_column_reader *cr, const pk_read_dest *g,
  * column, else when all their definition levels are the maximum (DuckDB and
  * Polars write every column optional, most of them without a null). */
 static bool window_no_null(const plank_column_reader *cr, int64_t W) {
-    if (cr->max_def == 0) return true;
+    if (cr->max_def == 0 || cr->page_full) return true;
     const int16_t *def = page_def(cr);
     return def && pk_count_eq16(cr->r->kernels, def, (size_t)W, cr->max_def) == W;
 }
@@ -1419,14 +1428,7 @@ static bool window_no_null(const plank_column_reader *cr, int64_t W) {
  * (their levels the maximum, where the caller wants levels). */
 static void mark_valid(const plank_column_reader *cr, pk_read_dest *d, int64_t at, int64_t n) {
     if (cr->max_def == 0 || n <= 0) return;
-    uint8_t *bits = d->validity->data;
-    int64_t i = at, end = at + n;
-    for (; i < end && (i & 7); i++) pk_bit_set(bits, i);
-    if (end - i >= 8) {
-        memset(bits + (i >> 3), 0xFF, (size_t)((end - i) >> 3));
-        i += (end - i) & ~(int64_t)7;
-    }
-    for (; i < end; i++) pk_bit_set(bits, i);
+    pk_bits_set_range(d->validity->data, at, n);
     if (d->def) {
         int16_t *lv = (int16_t *)(void *)d->def->data + at;
         for (int64_t j = 0; j < n; j++) lv[j] = (int16_t)cr->max_def;
