@@ -119,7 +119,7 @@ static void test_chunks(plank_tpch *g) {
         int64_t units = plank_tpch_units(g, t);
         int64_t n = units < 700 ? units : 700, first = units > 2000 ? 1000 : 0;
         if (first + n > units) n = units - first;
-        size_t l1, l2, l3;
+        size_t l1 = 0, l2 = 0, l3 = 0; /* left unset when table_text fails */
         char *whole = table_text(g, t, first, n, n, &l1);
         char *c7 = table_text(g, t, first, n, 7, &l2);
         char *c1 = table_text(g, t, first, n, 1, &l3);
