@@ -4,9 +4,10 @@
  * length, then literal and copy elements).
  *
  * Why not libsnappy's: Debian builds it for baseline x86-64, where its
- * literal copies go through memcpy calls and its copies byte by byte past
- * a few cases; on the text columns of a DuckDB-written lineitem its
- * decompression and those memcpy calls were 60% of an Arrow read. Here a
+ * longer literals go through memcpy calls; on the text columns of a
+ * DuckDB-written lineitem its decompression and those calls were 60% of an
+ * Arrow read, and its speed varied by half between runs on this project's
+ * virtual machines (bench/README.md, Arrow read section). Here a
  * literal or copy is moved in 16-byte blocks wherever the output has room
  * for the overhang (written bytes past the element are overwritten by the
  * elements that follow, since the output must be filled exactly), and a
@@ -48,7 +49,9 @@ plank_status pk_snappy_length(const uint8_t *src, size_t src_len, size_t *len, s
 /* One entry per tag byte: bits 0-7 the element's length (0: a literal whose
  * length follows in 1-4 bytes), bits 8-10 the bytes after the tag (a
  * copy's offset), bit 11 set for a literal, bits 12-14 a 1-byte-offset
- * copy's high offset bits. Built at compile time from the format's rules. */
+ * copy's high offset bits. Built at compile time from the format's rules.
+ * The fast loop reads the copies' entries; a literal's length and the next
+ * element's position come from the tag by arithmetic. */
 #define SN_LIT(t) ((((t) >> 2) < 60 ? ((t) >> 2) + 1 : 0) | 0x800)
 #define SN_C1(t) ((4 + (((t) >> 2) & 7)) | (1 << 8) | (((t) >> 5) << 12))
 #define SN_C2(t) ((((t) >> 2) + 1) | (2 << 8))
