@@ -237,8 +237,12 @@ PLANK_API const char *plank_converted_type_name(plank_converted_type t);
 PLANK_API const char *plank_encoding_name(plank_encoding e);
 PLANK_API const char *plank_codec_name(plank_codec c);
 PLANK_API const char *plank_page_type_name(plank_page_type t);
-/* Whether this build can decompress the codec. */
+/* Whether this build can decompress the codec (read pages in it). SNAPPY
+ * always: plank decodes it itself. */
 PLANK_API bool plank_codec_available(plank_codec c);
+/* Whether this build can compress the codec (write pages in it): each codec
+ * needs its library at build time (SNAPPY: libsnappy). */
+PLANK_API bool plank_codec_writable(plank_codec c);
 
 /* ------------------------------------------------------------------------ */
 /* Logical types                                                            */

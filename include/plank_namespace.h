@@ -22,6 +22,7 @@
 #define plank_bloom_filter_size PLANK_NS_SYMBOL(plank_bloom_filter_size)
 #define plank_codec_available PLANK_NS_SYMBOL(plank_codec_available)
 #define plank_codec_name PLANK_NS_SYMBOL(plank_codec_name)
+#define plank_codec_writable PLANK_NS_SYMBOL(plank_codec_writable)
 #define plank_column_index_free PLANK_NS_SYMBOL(plank_column_index_free)
 #define plank_column_options_init PLANK_NS_SYMBOL(plank_column_options_init)
 #define plank_column_reader_close PLANK_NS_SYMBOL(plank_column_reader_close)

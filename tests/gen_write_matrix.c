@@ -949,8 +949,8 @@ int main(int argc, char **argv) {
     int written = 0;
     for (int i = 0; i < NCONFIGS; i++) {
         const config *cf = &CONFIGS[i];
-        if (!plank_codec_available(cf->codec)) {
-            printf("skip %s: codec %s not built\n", cf->name, plank_codec_name(cf->codec));
+        if (!plank_codec_writable(cf->codec)) {
+            printf("skip %s: this build cannot write %s\n", cf->name, plank_codec_name(cf->codec));
             continue;
         }
         char file[256];

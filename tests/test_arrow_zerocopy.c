@@ -525,8 +525,8 @@ int main(void) {
     }
     g_mod = ROWS;
     /* Compressed chunks: never zero copy. */
-    if (plank_codec_available(PLANK_CODEC_SNAPPY) || plank_codec_available(PLANK_CODEC_ZSTD)) {
-        wconf comp = {plank_codec_available(PLANK_CODEC_SNAPPY) ? PLANK_CODEC_SNAPPY
+    if (plank_codec_writable(PLANK_CODEC_SNAPPY) || plank_codec_writable(PLANK_CODEC_ZSTD)) {
+        wconf comp = {plank_codec_writable(PLANK_CODEC_SNAPPY) ? PLANK_CODEC_SNAPPY
                                                                  : PLANK_CODEC_ZSTD,
                       false, 1};
         p = conf_path("comp");

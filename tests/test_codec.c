@@ -135,6 +135,18 @@ static void test_uncompressed_and_unsupported(void) {
     CHECK_EQ_I64(pk_decompress((plank_codec)42, d, 5, out, 5, NULL, &e), PLANK_ERR_UNSUPPORTED);
     CHECK_MSG(strstr(e.message, "42") != NULL, "message: %s", e.message);
     CHECK(!plank_codec_available((plank_codec)42));
+    /* SNAPPY is read by plank's own decoder in every build, written only
+     * with libsnappy. */
+    CHECK(plank_codec_available(PLANK_CODEC_SNAPPY));
+#ifdef PLANK_HAVE_SNAPPY
+    CHECK(plank_codec_writable(PLANK_CODEC_SNAPPY));
+#else
+    CHECK(!plank_codec_writable(PLANK_CODEC_SNAPPY));
+#endif
+    CHECK(plank_codec_writable(PLANK_CODEC_UNCOMPRESSED));
+    CHECK(!plank_codec_writable(PLANK_CODEC_LZO));
+    for (int c = 0; c <= PLANK_CODEC_LZ4_RAW; c++)
+        if (plank_codec_writable((plank_codec)c)) CHECK(plank_codec_available((plank_codec)c));
     CHECK_EQ_I64(pk_decompress(PLANK_CODEC_GZIP, NULL, 3, out, 5, NULL, NULL),
                  PLANK_ERR_INVALID_ARGUMENT);
 
@@ -179,6 +191,63 @@ static void test_snappy(void) {
     const uint8_t huge[] = {0xff, 0xff, 0xff, 0xff, 0x0f, 0, 'x'};
     expect_fail(PLANK_CODEC_SNAPPY, huge, sizeof huge, 1, PLANK_ERR_CORRUPT, "snappy huge");
 #endif
+}
+
+/* SNAPPY blocks built by hand, decoded in every build (no libsnappy
+ * needed): elements libsnappy never writes (copies with 4-byte offsets,
+ * literals with 1- to 4-byte lengths) and malformed ones. */
+static void test_snappy_handbuilt(void) {
+    const uint8_t lit5[] = {5, 4 << 2, 'h', 'e', 'l', 'l', 'o'};
+    expect_ok(PLANK_CODEC_SNAPPY, lit5, sizeof lit5, (const uint8_t *)"hello", 5,
+              "snappy literal");
+    uint8_t *d = malloc(1000);
+    /* 80 bytes: 16 literal bytes, a copy with a 4-byte offset of 16 (len 64). */
+    uint8_t b[64];
+    size_t bn = 0;
+    b[bn++] = 80;
+    b[bn++] = 15 << 2;
+    for (int i = 0; i < 16; i++) b[bn++] = (uint8_t)('a' + i);
+    b[bn++] = (uint8_t)((63 << 2) | 3);
+    b[bn++] = 16;
+    b[bn++] = 0;
+    b[bn++] = 0;
+    b[bn++] = 0;
+    uint8_t want[80];
+    for (int i = 0; i < 80; i++) want[i] = (uint8_t)('a' + i % 16);
+    expect_ok(PLANK_CODEC_SNAPPY, b, bn, want, 80, "snappy copy-4");
+    b[bn - 4] = 81; /* the offset reaches before the output */
+    expect_fail(PLANK_CODEC_SNAPPY, b, bn, 80, PLANK_ERR_CORRUPT, "snappy copy-4 before start");
+    /* Literals whose length-1 takes 1, 2, 3 and 4 bytes (tags 60..63). */
+    for (int nb = 1; nb <= 4; nb++) {
+        size_t n = 61 + (size_t)nb * 97;
+        uint8_t *lit = malloc(n + 16);
+        size_t ln = 0;
+        lit[ln++] = (uint8_t)(0x80 | (n & 0x7f));
+        lit[ln++] = (uint8_t)(n >> 7);
+        lit[ln++] = (uint8_t)((59 + nb) << 2);
+        for (int i = 0; i < nb; i++) lit[ln++] = (uint8_t)(((n - 1) >> (8 * i)) & 0xff);
+        for (size_t i = 0; i < n; i++) lit[ln + i] = (uint8_t)rnd();
+        memcpy(d, lit + ln, n);
+        ln += n;
+        expect_ok(PLANK_CODEC_SNAPPY, lit, ln, d, n, "snappy long literal");
+        expect_fail(PLANK_CODEC_SNAPPY, lit, ln - 1, n, PLANK_ERR_CORRUPT, "snappy literal cut");
+        free(lit);
+    }
+    /* An offset of 0, and a 5-byte preamble with its continuation bit set. */
+    const uint8_t zero_off[] = {8, 0, 'x', 1 << 2 | 1, 0};
+    expect_fail(PLANK_CODEC_SNAPPY, zero_off, sizeof zero_off, 8, PLANK_ERR_CORRUPT, "offset 0");
+    const uint8_t long_pre[] = {0x81, 0x80, 0x80, 0x80, 0x80, 0};
+    expect_fail(PLANK_CODEC_SNAPPY, long_pre, sizeof long_pre, 1, PLANK_ERR_CORRUPT,
+                "preamble of six bytes");
+    /* a repeated pattern (offset 3), then the same copy reaching one byte
+     * before the output */
+    const uint8_t pat[] = {9, 2 << 2, 'x', 'y', 'z', (2 << 2) | 1, 3};
+    expect_ok(PLANK_CODEC_SNAPPY, pat, sizeof pat, (const uint8_t *)"xyzxyzxyz", 9,
+              "snappy pattern");
+    const uint8_t before[] = {9, 2 << 2, 'x', 'y', 'z', (2 << 2) | 1, 4};
+    expect_fail(PLANK_CODEC_SNAPPY, before, sizeof before, 9, PLANK_ERR_CORRUPT,
+                "snappy copy before start");
+    free(d);
 }
 
 #ifdef PLANK_HAVE_SNAPPY
@@ -262,46 +331,6 @@ static void test_snappy_decoder(void) {
             free(exact);
         }
     }
-    /* 80 bytes: 16 literal bytes, a copy with a 4-byte offset of 16 (len 64). */
-    uint8_t b[64];
-    size_t bn = 0;
-    b[bn++] = 80;
-    b[bn++] = 15 << 2;
-    for (int i = 0; i < 16; i++) b[bn++] = (uint8_t)('a' + i);
-    b[bn++] = (uint8_t)((63 << 2) | 3);
-    b[bn++] = 16;
-    b[bn++] = 0;
-    b[bn++] = 0;
-    b[bn++] = 0;
-    uint8_t want[80];
-    for (int i = 0; i < 80; i++) want[i] = (uint8_t)('a' + i % 16);
-    expect_ok(PLANK_CODEC_SNAPPY, b, bn, want, 80, "snappy copy-4");
-    snappy_differential(b, bn, "snappy copy-4");
-    b[bn - 4] = 81; /* the offset reaches before the output */
-    expect_fail(PLANK_CODEC_SNAPPY, b, bn, 80, PLANK_ERR_CORRUPT, "snappy copy-4 before start");
-    /* Literals whose length-1 takes 1, 2, 3 and 4 bytes (tags 60..63). */
-    for (int nb = 1; nb <= 4; nb++) {
-        size_t n = 61 + (size_t)nb * 97;
-        uint8_t *lit = malloc(n + 16);
-        size_t ln = 0;
-        lit[ln++] = (uint8_t)(0x80 | (n & 0x7f));
-        lit[ln++] = (uint8_t)(n >> 7);
-        lit[ln++] = (uint8_t)((59 + nb) << 2);
-        for (int i = 0; i < nb; i++) lit[ln++] = (uint8_t)(((n - 1) >> (8 * i)) & 0xff);
-        snappy_shape(lit + ln, n, 1);
-        memcpy(d, lit + ln, n);
-        ln += n;
-        expect_ok(PLANK_CODEC_SNAPPY, lit, ln, d, n, "snappy long literal");
-        snappy_differential(lit, ln, "snappy long literal");
-        expect_fail(PLANK_CODEC_SNAPPY, lit, ln - 1, n, PLANK_ERR_CORRUPT, "snappy literal cut");
-        free(lit);
-    }
-    /* An offset of 0, and a 5-byte preamble with its continuation bit set. */
-    const uint8_t zero_off[] = {8, 0, 'x', 1 << 2 | 1, 0};
-    expect_fail(PLANK_CODEC_SNAPPY, zero_off, sizeof zero_off, 8, PLANK_ERR_CORRUPT, "offset 0");
-    snappy_differential(zero_off, sizeof zero_off, "offset 0");
-    const uint8_t long_pre[] = {0x81, 0x80, 0x80, 0x80, 0x80, 0};
-    snappy_differential(long_pre, sizeof long_pre, "preamble of six bytes");
     free(d);
     free(c);
 }
@@ -1240,6 +1269,7 @@ static void test_real_pages(void) {
 int main(void) {
     test_uncompressed_and_unsupported();
     test_snappy();
+    test_snappy_handbuilt();
 #ifdef PLANK_HAVE_SNAPPY
     test_snappy_decoder();
 #endif

@@ -47,9 +47,7 @@
 bool plank_codec_available(plank_codec c) {
     switch (c) {
     case PLANK_CODEC_UNCOMPRESSED: return true;
-#ifdef PLANK_HAVE_SNAPPY
-    case PLANK_CODEC_SNAPPY: return true;
-#endif
+    case PLANK_CODEC_SNAPPY: return true; /* pk_snappy.c, no library */
 #ifdef PLANK_HAVE_LIBDEFLATE
     case PLANK_CODEC_GZIP: return true;
 #endif
@@ -132,7 +130,8 @@ void pk_decompressor_release(pk_decompressor *d) {
 }
 
 /* ---- SNAPPY ----------------------------------------------------------------
- * plank's own decoder (pk_snappy.c); libsnappy is the writer's. */
+ * plank's own decoder (pk_snappy.c), in every build; libsnappy is the
+ * writer's. */
 
 /* ---- GZIP (libdeflate) ------------------------------------------------------ */
 
@@ -500,7 +499,6 @@ plank_status pk_decompress_buffer_with(pk_decompressor *d, plank_codec codec,
     case PLANK_CODEC_UNCOMPRESSED:
         if (src_len != dst_len) return pk_size_mismatch(err, name, src_len, dst_len);
         break;
-#ifdef PLANK_HAVE_SNAPPY
     case PLANK_CODEC_SNAPPY: {
         size_t declared = 0, used;
         PK_FORWARD(pk_snappy_length(src, src_len, &declared, &used, err));
@@ -513,7 +511,6 @@ plank_status pk_decompress_buffer_with(pk_decompressor *d, plank_codec codec,
                               "it declares (the format expands at most 22:1)", src_len, dst_len);
         break;
     }
-#endif
 #ifdef PLANK_HAVE_ZSTD
     case PLANK_CODEC_ZSTD: {
         uint64_t total;
@@ -585,9 +582,7 @@ plank_status pk_decompress_with(pk_decompressor *d, plank_codec codec, const uin
         if (src_len != dst_len) return pk_size_mismatch(err, "UNCOMPRESSED", src_len, dst_len);
         if (dst_len) memcpy(dst, src, dst_len);
         return PLANK_OK;
-#ifdef PLANK_HAVE_SNAPPY
     case PLANK_CODEC_SNAPPY: return pk_snappy_decompress(src, src_len, dst, dst_len, err);
-#endif
 #ifdef PLANK_HAVE_LIBDEFLATE
     case PLANK_CODEC_GZIP: return pk_gzip(d, src, src_len, dst, dst_len, err);
 #endif

@@ -1,8 +1,8 @@
 /*
  * pk_codec.h: page decompression through Debian's libraries (zstd, lz4,
- * libdeflate, brotli) and plank's own SNAPPY decoder (pk_snappy.c, built
- * with libsnappy, the writer's compressor). Each library is optional at
- * build time (PLANK_HAVE_ZSTD, PLANK_HAVE_SNAPPY, PLANK_HAVE_LZ4,
+ * libdeflate, brotli) and plank's own SNAPPY decoder (pk_snappy.c, in every
+ * build; libsnappy, PLANK_HAVE_SNAPPY, is only the writer's compressor).
+ * Each library is optional at build time (PLANK_HAVE_ZSTD, PLANK_HAVE_LZ4,
  * PLANK_HAVE_LIBDEFLATE, PLANK_HAVE_BROTLI); a page in a codec that is not
  * built gives PLANK_ERR_UNSUPPORTED naming the codec.
  *

@@ -68,10 +68,16 @@ enum {
 #define PK_LZ4_HADOOP_BLOCK (PK_LZ4_HADOOP_BUFFER - PK_LZ4_HADOOP_BUFFER / 255 - 16)
 
 bool pk_compress_available(plank_codec codec) {
-    /* The decoders and encoders come from the same libraries (CMake finds
-     * brotli's encoder library together with its decoder's). */
+    /* SNAPPY is decoded by plank itself but compressed by libsnappy; the
+     * other codecs' decoders and encoders come from the same libraries
+     * (CMake finds brotli's encoder library together with its decoder's). */
+#ifndef PLANK_HAVE_SNAPPY
+    if (codec == PLANK_CODEC_SNAPPY) return false;
+#endif
     return plank_codec_available(codec);
 }
+
+bool plank_codec_writable(plank_codec c) { return pk_compress_available(c); }
 
 /* ---- bounds ------------------------------------------------------------------ */
 
