@@ -65,6 +65,24 @@ static const uint16_t k_tags[256] = {SN_R64(0), SN_R64(64), SN_R64(128), SN_R64(
  * variable count is three instructions without BMI2) */
 static const uint32_t k_trailer_mask[5] = {0, 0xff, 0xffff, 0, 0xffffffff};
 
+/* A copy of len bytes from off bytes back (1 <= off <= bytes written), in
+ * 16-byte moves; the output must have len + 15 bytes of room after op. With
+ * an offset below 16, each move repeats the pattern of the `dist` bytes
+ * before o: the first dist bytes it writes are right (the rest is written
+ * again next), and the distance doubles until a 16-byte move reads finished
+ * bytes only. No move starts at or past op + len. */
+static inline void copy_back(uint8_t *op, size_t off, size_t len) {
+    uint8_t *o = op, *e = op + len;
+    const uint8_t *s = op - off;
+    size_t dist = off;
+    while (dist < 16 && o < e) {
+        copy16(o, s);
+        o += dist;
+        dist *= 2;
+    }
+    for (s = o - dist; o < e; o += 16, s += 16) copy16(o, s);
+}
+
 /* One element at ip (its tag byte) by the exact rules: every read and write
  * within the input and output, each length and offset checked. */
 static plank_status exact_element(const uint8_t *src, const uint8_t **ipp,
@@ -126,22 +144,7 @@ static plank_status exact_element(const uint8_t *src, const uint8_t **ipp,
                  "uncompressed bytes", (size_t)(elem - src), len, dst_len);
     const uint8_t *s = op - off;
     if (out_left - len >= 16) {
-        uint8_t *o = op, *e = op + len;
-        if (off < 16) {
-            /* Each move repeats the pattern of the `dist` bytes before o:
-             * the first dist bytes it writes are right (the rest is
-             * overwritten next), and the distance from s doubles until a
-             * 16-byte move reads only finished bytes. */
-            size_t dist = off;
-            while (dist < 16) {
-                copy16(o, s);
-                o += dist;
-                dist *= 2;
-                if (o >= e) break;
-            }
-            s = o - dist;
-        }
-        for (; o < e; o += 16, s += 16) copy16(o, s);
+        copy_back(op, off, len);
     } else {
         for (size_t i = 0; i < len; i++) op[i] = s[i];
     }
@@ -186,20 +189,8 @@ plank_status pk_snappy_decompress(const uint8_t *src, size_t src_len, uint8_t *d
                 if (PK_UNLIKELY(off - 1 >= (size_t)(op - dst))) break; /* 0, or before dst */
                 ip += 1 + nx;
                 if (PK_UNLIKELY(off < 16)) {
-                    /* Each move repeats the pattern of the `dist` bytes
-                     * before o: the first dist bytes it writes are right
-                     * (the rest is written again next), and the distance
-                     * doubles until a 16-byte move reads finished bytes
-                     * only: at most 15 + 64 + 16 bytes past op. */
-                    uint8_t *o = op, *end = op + len;
-                    const uint8_t *s = op - off;
-                    size_t dist = off;
-                    for (; dist < 16; dist *= 2) {
-                        copy16(o, s);
-                        o += dist;
-                    }
-                    for (s = o - dist; o < end; o += 16, s += 16) copy16(o, s);
-                    op = end;
+                    copy_back(op, off, len);
+                    op += len;
                     continue;
                 }
                 from = op - off;
