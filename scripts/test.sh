@@ -17,22 +17,27 @@ phase "optimised tests"
 phase "no-codec build and tests"
 # Every codec switched off: pages in those codecs must give a clear error;
 # and libcurl off: URLs must (test_remote without servers).
-# Only what the step needs is built: the two tests it runs, and every other
-# test whose source depends on the codec switches (compiled, so that its
-# no-codec branch still builds); the library is built whole either way. The
-# CLI, benchmarks and fuzz targets do not name the switches (checked here:
-# if one ever does, the whole tree is built again).
+# SNAPPY is plank's own both ways, so these builds still read and write it
+# (test_compress and the codec fuzz corpus check that without libsnappy).
+# Only what the step needs is built: the tests it runs, and every other test
+# or fuzz replay whose source depends on the codec switches (compiled, so
+# that its no-codec branch still builds); the library is built whole either
+# way. The CLI and benchmarks do not name the switches (checked here: if one
+# ever does, the whole tree is built again).
 codec_switch='PLANK_HAVE_(ZSTD|SNAPPY|LZ4|LIBDEFLATE|BROTLI)'
-nocodec_targets=$({ echo tests/test_codec.c tests/test_reader.c tests/test_remote.c; grep -lE "$codec_switch" tests/test_*.c; } |
-    tr ' ' '\n' | sed 's#^tests/\(.*\)\.c$#\1#' | sort -u | tr '\n' ' ')
-if grep -rqE "$codec_switch" src/tools bench fuzz; then
+nocodec_targets=$({ echo tests/test_codec.c tests/test_reader.c tests/test_remote.c tests/test_compress.c \
+    fuzz/fuzz_codec.c; grep -lE "$codec_switch" tests/test_*.c fuzz/fuzz_*.c; } |
+    tr ' ' '\n' | sed -e 's#^tests/\(.*\)\.c$#\1#' -e 's#^fuzz/fuzz_\(.*\)\.c$#replay_\1#' |
+    sort -u | tr '\n' ' ')
+if grep -rqE "$codec_switch" src/tools bench; then
     nocodec_targets=""
 fi
 # shellcheck disable=SC2086 # one word per target
 scripts/build.sh build-nocodec -DCMAKE_BUILD_TYPE=Debug -DPLANK_WITH_ZSTD=OFF \
     -DPLANK_WITH_SNAPPY=OFF -DPLANK_WITH_LZ4=OFF -DPLANK_WITH_GZIP=OFF -DPLANK_WITH_BROTLI=OFF -DPLANK_WITH_CURL=OFF \
     ${nocodec_targets:+-- $nocodec_targets}
-(cd build-nocodec && ctest --output-on-failure -j 2 -R "test_codec|test_reader|test_remote")
+(cd build-nocodec && ctest --output-on-failure -j 2 \
+    -R "test_codec|test_reader|test_remote|test_compress|fuzz_replay_codec")
 # The sanitizer builds are compiled at -O1, as the sanitizers' own documents
 # advise: the same checks, and about half the time of -O0 (test_simd_bits
 # under ASan: 63 -> 30 s).

@@ -130,8 +130,7 @@ void pk_decompressor_release(pk_decompressor *d) {
 }
 
 /* ---- SNAPPY ----------------------------------------------------------------
- * plank's own decoder (pk_snappy.c), in every build; libsnappy is the
- * writer's. */
+ * plank's own codec (pk_snappy.c), both ways, in every build. */
 
 /* ---- GZIP (libdeflate) ------------------------------------------------------ */
 

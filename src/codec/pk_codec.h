@@ -1,7 +1,8 @@
 /*
- * pk_codec.h: page decompression through Debian's libraries (zstd, lz4,
- * libdeflate, brotli) and plank's own SNAPPY decoder (pk_snappy.c, in every
- * build; libsnappy, PLANK_HAVE_SNAPPY, is only the writer's compressor).
+ * pk_codec.h: page compression and decompression through Debian's
+ * libraries (zstd, lz4, libdeflate, brotli) and plank's own SNAPPY codec
+ * (pk_snappy.c, both ways, in every build; libsnappy is only the tests'
+ * reference for it).
  * Each library is optional at build time (PLANK_HAVE_ZSTD, PLANK_HAVE_LZ4,
  * PLANK_HAVE_LIBDEFLATE, PLANK_HAVE_BROTLI); a page in a codec that is not
  * built gives PLANK_ERR_UNSUPPORTED naming the codec.
@@ -57,13 +58,23 @@ plank_status pk_decompress_with(pk_decompressor *d, plank_codec codec, const uin
 plank_status pk_decompress(plank_codec codec, const uint8_t *src, size_t src_len, uint8_t *dst,
                            size_t dst_len, const plank_allocator *alloc, plank_error *err);
 
-/* SNAPPY's raw block format by plank's own decoder (pk_snappy.c): the
+/* SNAPPY's raw block format by plank's own codec (pk_snappy.c): the
  * varint preamble (the uncompressed length, at most 2^32 - 1, and the bytes
  * it took), and a whole block into exactly dst_len bytes of dst. */
 plank_status pk_snappy_length(const uint8_t *src, size_t src_len, size_t *len, size_t *used,
                               plank_error *err);
 plank_status pk_snappy_decompress(const uint8_t *src, size_t src_len, uint8_t *dst,
                                   size_t dst_len, plank_error *err);
+/* And its compressor: fragments of PK_SNAPPY_FRAGMENT bytes matched through
+ * a hash table of (up to) PK_SNAPPY_TABLE 16-bit entries, the caller's
+ * scratch. pk_snappy_bound: the most bytes src_len bytes compress to (0
+ * above 2^32 - 1, which the preamble cannot state); pk_snappy_compress
+ * needs that much room (cap) and sets *n to the bytes written. */
+#define PK_SNAPPY_FRAGMENT ((size_t)1 << 16)
+#define PK_SNAPPY_TABLE ((size_t)1 << 14)
+size_t pk_snappy_bound(size_t src_len);
+plank_status pk_snappy_compress(const uint8_t *src, size_t src_len, uint8_t *dst, size_t cap,
+                                size_t *n, uint16_t *table, plank_error *err);
 
 /* As pk_decompress_with, into buf (resized to exactly dst_len bytes on
  * success), for a dst_len that comes from a page header and may lie. Before
@@ -113,6 +124,8 @@ typedef struct pk_compressor {
     void *deflate;     /* struct libdeflate_compressor * */
     int deflate_level;
     void *zstd;        /* ZSTD_CCtx * */
+    uint16_t *snappy_table; /* PK_SNAPPY_TABLE entries, from snappy_alloc */
+    const plank_allocator *snappy_alloc;
 } pk_compressor;
 
 void pk_compressor_init(pk_compressor *c);

@@ -34,9 +34,6 @@
 #ifdef PLANK_HAVE_ZSTD
 #include <zstd.h>
 #endif
-#ifdef PLANK_HAVE_SNAPPY
-#include <snappy-c.h>
-#endif
 #ifdef PLANK_HAVE_LZ4
 #include <lz4.h>
 #include <lz4hc.h>
@@ -68,12 +65,9 @@ enum {
 #define PK_LZ4_HADOOP_BLOCK (PK_LZ4_HADOOP_BUFFER - PK_LZ4_HADOOP_BUFFER / 255 - 16)
 
 bool pk_compress_available(plank_codec codec) {
-    /* SNAPPY is decoded by plank itself but compressed by libsnappy; the
-     * other codecs' decoders and encoders come from the same libraries
-     * (CMake finds brotli's encoder library together with its decoder's). */
-#ifndef PLANK_HAVE_SNAPPY
-    if (codec == PLANK_CODEC_SNAPPY) return false;
-#endif
+    /* SNAPPY is plank's own both ways (pk_snappy.c); the other codecs'
+     * decoders and encoders come from the same libraries (CMake finds
+     * brotli's encoder library together with its decoder's). */
     return plank_codec_available(codec);
 }
 
@@ -105,12 +99,7 @@ size_t pk_compress_bound(plank_codec codec, size_t src_len) {
     if (!pk_compress_available(codec)) return 0;
     switch (codec) {
     case PLANK_CODEC_UNCOMPRESSED: return src_len;
-#ifdef PLANK_HAVE_SNAPPY
-    case PLANK_CODEC_SNAPPY:
-        /* The length preamble is a 32-bit varint. */
-        if (src_len > UINT32_MAX) return 0;
-        return snappy_max_compressed_length(src_len);
-#endif
+    case PLANK_CODEC_SNAPPY: return pk_snappy_bound(src_len);
 #ifdef PLANK_HAVE_LIBDEFLATE
     case PLANK_CODEC_GZIP: {
         size_t b = libdeflate_gzip_compress_bound(NULL, src_len);
@@ -137,16 +126,18 @@ size_t pk_compress_bound(plank_codec codec, size_t src_len) {
 /* ---- codecs ------------------------------------------------------------------- */
 /* Each writes at most cap bytes at dst and sets *n to the bytes written. */
 
-#ifdef PLANK_HAVE_SNAPPY
-static plank_status pk_snappy_compress(const uint8_t *src, size_t src_len, uint8_t *dst,
-                                       size_t cap, size_t *n, plank_error *err) {
-    *n = cap;
-    if (snappy_compress((const char *)src, src_len, (char *)dst, n) != SNAPPY_OK)
-        return pk_error_set(err, PK_COMPRESS_FAILED, "SNAPPY compression of %zu bytes failed",
-                            src_len);
-    return PLANK_OK;
+/* plank's own (pk_snappy.c), with the context's hash table, allocated on
+ * first use with the output's allocator. */
+static plank_status snappy_compress_with(pk_compressor *ctx, const uint8_t *src, size_t src_len,
+                                         uint8_t *dst, size_t cap, size_t *n,
+                                         const plank_allocator *a, plank_error *err) {
+    if (!ctx->snappy_table) {
+        ctx->snappy_table = pk_malloc(a, PK_SNAPPY_TABLE * sizeof(uint16_t));
+        PK_RETURN_IF(!ctx->snappy_table, err, PLANK_ERR_OUT_OF_MEMORY, "out of memory");
+        ctx->snappy_alloc = a;
+    }
+    return pk_snappy_compress(src, src_len, dst, cap, n, ctx->snappy_table, err);
 }
-#endif
 
 #ifdef PLANK_HAVE_LIBDEFLATE
 static plank_status pk_gzip_compress(pk_compressor *ctx, int level, const uint8_t *src,
@@ -282,6 +273,8 @@ static int pk_compress_level(plank_codec codec, int level) {
 void pk_compressor_init(pk_compressor *c) { memset(c, 0, sizeof *c); }
 
 void pk_compressor_release(pk_compressor *c) {
+    if (c->snappy_table)
+        pk_free(c->snappy_alloc, c->snappy_table, PK_SNAPPY_TABLE * sizeof(uint16_t));
 #ifdef PLANK_HAVE_LIBDEFLATE
     if (c->deflate) libdeflate_free_compressor(c->deflate);
 #endif
@@ -335,9 +328,9 @@ plank_status pk_compress_with(pk_compressor *ctx, plank_codec codec, int level,
         if (src_len) memcpy(dst, src, src_len);
         n = src_len;
         break;
-#ifdef PLANK_HAVE_SNAPPY
-    case PLANK_CODEC_SNAPPY: PK_FORWARD(pk_snappy_compress(src, src_len, dst, bound, &n, err)); break;
-#endif
+    case PLANK_CODEC_SNAPPY:
+        PK_FORWARD(snappy_compress_with(ctx, src, src_len, dst, bound, &n, out->alloc, err));
+        break;
 #ifdef PLANK_HAVE_LIBDEFLATE
     case PLANK_CODEC_GZIP:
         PK_FORWARD(pk_gzip_compress(ctx, lvl, src, src_len, dst, bound, &n, err));

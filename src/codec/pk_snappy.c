@@ -1,7 +1,7 @@
 /*
- * pk_snappy.c: plank's own SNAPPY decompressor (the raw block format of
+ * pk_snappy.c: plank's own SNAPPY codec, both ways (the raw block format of
  * google/snappy's format_description.txt: a varint of the uncompressed
- * length, then literal and copy elements).
+ * length, then literal and copy elements). The compressor is at the end.
  *
  * Why not libsnappy's: Debian builds it for baseline x86-64, where its
  * longer literals go through memcpy calls; on the text columns of a
@@ -212,5 +212,181 @@ plank_status pk_snappy_decompress(const uint8_t *src, size_t src_len, uint8_t *d
     PK_RETURN_IF(op != op_end, err, PLANK_ERR_CORRUPT,
                  "SNAPPY page decompressed to %zu bytes, header says %zu", (size_t)(op - dst),
                  dst_len);
+    return PLANK_OK;
+}
+
+/* ---- Compression -------------------------------------------------------------
+ *
+ * The input is cut into fragments of PK_SNAPPY_FRAGMENT bytes, each matched
+ * on its own (offsets then fit 16 bits, so the table holds 16-bit
+ * positions and copies use the 2- and 3-byte forms). Matching: a hash of
+ * the 4 bytes at each position tried, looked up in a table of the last
+ * position with that hash; a hit whose 4 bytes agree is extended 8 bytes at
+ * a time and emitted as copies. Between hits the step grows by a 32nd at
+ * each miss (1 byte for 32 misses, 2 for the next 16, ...), so
+ * incompressible stretches (bit-packed indices, compressed or random bytes)
+ * are passed over in ever longer strides; after a copy the positions just before
+ * and at its end are hashed, which finds runs of repeated rows. */
+
+static inline uint32_t sn_hash(uint32_t v, int shift) { return (v * 0x1e35a7bdu) >> shift; }
+
+/* A literal of the len >= 1 bytes at s: its tag (and length bytes), then
+ * its bytes, by 16-byte moves where both the input (up to in_end) and the
+ * output have room past them (the bound leaves the output room for all but
+ * the last literals), else by memcpy. */
+static uint8_t *sn_literal(uint8_t *op, const uint8_t *op_end, const uint8_t *s, size_t len,
+                           const uint8_t *in_end) {
+    size_t n = len - 1;
+    if (n < 60) {
+        *op++ = (uint8_t)(n << 2);
+    } else {
+        int nb = n < 0x100 ? 1 : n < 0x10000 ? 2 : n < 0x1000000 ? 3 : 4;
+        *op++ = (uint8_t)((59 + nb) << 2);
+        for (int k = 0; k < nb; k++) *op++ = (uint8_t)(n >> (8 * k));
+    }
+    if ((size_t)(op_end - op) >= len + 16 && (size_t)(in_end - s) >= len + 16) {
+        for (size_t i = 0; i < len; i += 16) copy16(op + i, s + i);
+    } else {
+        memcpy(op, s, len);
+    }
+    return op + len;
+}
+
+/* The 3-byte copy form: len 1..64, offset 1..65535. */
+static inline void sn_copy2(uint8_t *op, size_t off, size_t len) {
+    op[0] = (uint8_t)(2 | ((len - 1) << 2));
+    op[1] = (uint8_t)off;
+    op[2] = (uint8_t)(off >> 8);
+}
+
+/* A copy of len >= 4 bytes from off (1..65535) bytes back: 64-byte pieces
+ * while more than 67 remain (the last piece must be at least 4 bytes), then
+ * the 2-byte form where it fits (4..11 bytes, offset below 2048), else the
+ * 3-byte one. */
+static uint8_t *sn_copy(uint8_t *op, size_t off, size_t len) {
+    while (len >= 68) {
+        sn_copy2(op, off, 64);
+        op += 3;
+        len -= 64;
+    }
+    if (len > 64) {
+        sn_copy2(op, off, 60);
+        op += 3;
+        len -= 60;
+    }
+    if (len < 12 && off < 2048) {
+        op[0] = (uint8_t)(1 | ((len - 4) << 2) | ((off >> 8) << 5));
+        op[1] = (uint8_t)off;
+        return op + 2;
+    }
+    sn_copy2(op, off, len);
+    return op + 3;
+}
+
+/* How many bytes from a and b agree, b < a, comparing no byte at or past
+ * end (a's limit). */
+static inline size_t sn_extend(const uint8_t *b, const uint8_t *a, const uint8_t *end) {
+    const uint8_t *a0 = a;
+    while ((size_t)(end - a) >= 8) {
+        uint64_t x = pk_load_u64(a) ^ pk_load_u64(b);
+        if (x) return (size_t)(a - a0) + ((size_t)__builtin_ctzll(x) >> 3);
+        a += 8;
+        b += 8;
+    }
+    while (a < end && *a == *b) a++, b++;
+    return (size_t)(a - a0);
+}
+
+/* One fragment of len (16..PK_SNAPPY_FRAGMENT) bytes at base through a
+ * table of 2^(32 - shift) entries (a constant in the copy for whole
+ * fragments, so the hash's shift is one immediate). */
+static inline uint8_t *sn_fragment(const uint8_t *base, size_t len, uint8_t *op,
+                                   const uint8_t *op_end, const uint8_t *in_end,
+                                   uint16_t *table, const int shift) {
+    const uint8_t *const end = base + len;
+    const uint8_t *next_emit = base;
+    {
+        memset(table, 0, sizeof(uint16_t) << (32 - shift));
+        const uint8_t *const limit = end - 15;
+        const uint8_t *ip = base + 1;
+        uint32_t h = sn_hash(pk_load_u32(ip), shift);
+        for (;;) {
+            /* Look for a 4-byte match, in longer strides the more misses. */
+            uint32_t skip = 32;
+            const uint8_t *next = ip, *cand;
+            do {
+                ip = next;
+                uint32_t step = skip >> 5;
+                skip += step;
+                next = ip + step;
+                if (PK_UNLIKELY(next > limit)) goto tail;
+                cand = base + table[h];
+                table[h] = (uint16_t)(ip - base);
+                h = sn_hash(pk_load_u32(next), shift);
+            } while (pk_load_u32(ip) != pk_load_u32(cand));
+            op = sn_literal(op, op_end, next_emit, (size_t)(ip - next_emit), in_end);
+            /* Copies as long as the position after each one matches too. */
+            uint32_t at;
+            do {
+                size_t n = 4 + sn_extend(cand + 4, ip + 4, end);
+                op = sn_copy(op, (size_t)(ip - cand), n);
+                ip += n;
+                next_emit = ip;
+                if (PK_UNLIKELY(ip >= limit)) goto tail;
+                uint64_t x = pk_load_u64(ip - 1);
+                table[sn_hash((uint32_t)x, shift)] = (uint16_t)(ip - 1 - base);
+                at = (uint32_t)(x >> 8);
+                uint32_t hh = sn_hash(at, shift);
+                cand = base + table[hh];
+                table[hh] = (uint16_t)(ip - base);
+            } while (at == pk_load_u32(cand));
+            ip++;
+            h = sn_hash(pk_load_u32(ip), shift);
+        }
+    }
+tail:
+    if (next_emit < end)
+        op = sn_literal(op, op_end, next_emit, (size_t)(end - next_emit), in_end);
+    return op;
+}
+
+/* A fragment of any length (1..PK_SNAPPY_FRAGMENT): positions are tried
+ * while 15 bytes follow them (the 4- and 8-byte loads stay inside the
+ * fragment), so one of 15 bytes or fewer is a literal; the table's size
+ * follows the fragment's, from 256 entries. */
+static uint8_t *sn_any(const uint8_t *base, size_t len, uint8_t *op, const uint8_t *op_end,
+                       const uint8_t *in_end, uint16_t *table) {
+    if (len == PK_SNAPPY_FRAGMENT) return sn_fragment(base, len, op, op_end, in_end, table, 18);
+    if (len < 16) return sn_literal(op, op_end, base, len, in_end);
+    int bits = 8;
+    while (bits < 14 && ((size_t)1 << bits) < len) bits++;
+    return sn_fragment(base, len, op, op_end, in_end, table, 32 - bits);
+}
+
+size_t pk_snappy_bound(size_t src_len) {
+    if (src_len > UINT32_MAX) return 0;
+    return 32 + src_len + src_len / 6;
+}
+
+plank_status pk_snappy_compress(const uint8_t *src, size_t src_len, uint8_t *dst, size_t cap,
+                                size_t *n, uint16_t *table, plank_error *err) {
+    PK_RETURN_IF(src_len > UINT32_MAX || cap < pk_snappy_bound(src_len), err,
+                 PLANK_ERR_INVALID_ARGUMENT,
+                 "SNAPPY compression of %zu bytes into %zu: above 2^32 - 1 or short of the bound",
+                 src_len, cap);
+    uint8_t *op = dst;
+    const uint8_t *op_end = dst + cap;
+    for (size_t v = src_len;; v >>= 7) {
+        if (v < 0x80) {
+            *op++ = (uint8_t)v;
+            break;
+        }
+        *op++ = (uint8_t)(v | 0x80);
+    }
+    for (size_t at = 0; at < src_len; at += PK_SNAPPY_FRAGMENT) {
+        size_t len = src_len - at < PK_SNAPPY_FRAGMENT ? src_len - at : PK_SNAPPY_FRAGMENT;
+        op = sn_any(src + at, len, op, op_end, src + src_len, table);
+    }
+    *n = (size_t)(op - dst);
     return PLANK_OK;
 }
