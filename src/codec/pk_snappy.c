@@ -225,8 +225,11 @@ plank_status pk_snappy_decompress(const uint8_t *src, size_t src_len, uint8_t *d
  * a time and emitted as copies. Between hits the step grows by a 32nd at
  * each miss (1 byte for 32 misses, 2 for the next 16, ...), so
  * incompressible stretches (bit-packed indices, compressed or random bytes)
- * are passed over in ever longer strides; after a copy the positions just before
- * and at its end are hashed, which finds runs of repeated rows. */
+ * are passed over in ever longer strides (the first 16 positions after a
+ * copy are tried one by one, four from each 8-byte load); after a copy the
+ * positions just before and at its end are hashed, which finds runs of
+ * repeated rows, and the 4 bytes at its end usually come with the match's
+ * last compare. */
 
 static inline uint32_t sn_hash(uint32_t v, int shift) { return (v * 0x1e35a7bdu) >> shift; }
 
@@ -234,9 +237,14 @@ static inline uint32_t sn_hash(uint32_t v, int shift) { return (v * 0x1e35a7bdu)
  * its bytes, by 16-byte moves where both the input (up to in_end) and the
  * output have room past them (the bound leaves the output room for all but
  * the last literals), else by memcpy. */
-static uint8_t *sn_literal(uint8_t *op, const uint8_t *op_end, const uint8_t *s, size_t len,
-                           const uint8_t *in_end) {
+PK_INLINE uint8_t *sn_literal(uint8_t *op, const uint8_t *op_end, const uint8_t *s, size_t len,
+                              const uint8_t *in_end) {
     size_t n = len - 1;
+    if (PK_LIKELY(n < 16 && op_end - op >= 17 && in_end - s >= 16)) {
+        *op = (uint8_t)(n << 2);
+        copy16(op + 1, s);
+        return op + 1 + len;
+    }
     if (n < 60) {
         *op++ = (uint8_t)(n << 2);
     } else {
@@ -252,48 +260,63 @@ static uint8_t *sn_literal(uint8_t *op, const uint8_t *op_end, const uint8_t *s,
     return op + len;
 }
 
+/* The 2-byte copy form: len 4..11, offset 1..2047. */
+PK_INLINE uint8_t *sn_copy1(uint8_t *op, size_t off, size_t len) {
+    op[0] = (uint8_t)(1 | ((len - 4) << 2) | ((off >> 8) << 5));
+    op[1] = (uint8_t)off;
+    return op + 2;
+}
+
 /* The 3-byte copy form: len 1..64, offset 1..65535. */
-static inline void sn_copy2(uint8_t *op, size_t off, size_t len) {
+PK_INLINE void sn_copy2(uint8_t *op, size_t off, size_t len) {
     op[0] = (uint8_t)(2 | ((len - 1) << 2));
     op[1] = (uint8_t)off;
     op[2] = (uint8_t)(off >> 8);
 }
 
-/* A copy of len >= 4 bytes from off (1..65535) bytes back: 64-byte pieces
- * while more than 67 remain (the last piece must be at least 4 bytes), then
- * the 2-byte form where it fits (4..11 bytes, offset below 2048), else the
- * 3-byte one. */
-static uint8_t *sn_copy(uint8_t *op, size_t off, size_t len) {
-    while (len >= 68) {
-        sn_copy2(op, off, 64);
-        op += 3;
-        len -= 64;
-    }
-    if (len > 64) {
-        sn_copy2(op, off, 60);
-        op += 3;
-        len -= 60;
-    }
-    if (len < 12 && off < 2048) {
-        op[0] = (uint8_t)(1 | ((len - 4) << 2) | ((off >> 8) << 5));
-        op[1] = (uint8_t)off;
-        return op + 2;
+/* A copy of len >= 4 bytes from off (1..65535) bytes back: the 2-byte
+ * form where it fits (4..11 bytes, offset below 2048), the 3-byte one up to
+ * 64 bytes; longer, 64-byte pieces while more than 67 remain (the last
+ * piece must be at least 4 bytes), then 60 if more than 64 do. */
+PK_INLINE uint8_t *sn_copy(uint8_t *op, size_t off, size_t len) {
+    if (PK_LIKELY(len < 12 && off < 2048)) return sn_copy1(op, off, len);
+    if (PK_UNLIKELY(len > 64)) {
+        while (len >= 68) {
+            sn_copy2(op, off, 64);
+            op += 3;
+            len -= 64;
+        }
+        if (len > 64) {
+            sn_copy2(op, off, 60);
+            op += 3;
+            len -= 60;
+        }
+        if (len < 12 && off < 2048) return sn_copy1(op, off, len);
     }
     sn_copy2(op, off, len);
     return op + 3;
 }
 
 /* How many bytes from a and b agree, b < a, comparing no byte at or past
- * end (a's limit). */
-static inline size_t sn_extend(const uint8_t *b, const uint8_t *a, const uint8_t *end) {
+ * end (a's limit). When the compare's last load holds the 4 bytes after the
+ * match, *next gets them and *have is set (the next match is looked up
+ * there; the caller loads them otherwise, once it knows they are inside). */
+PK_INLINE size_t sn_extend(const uint8_t *b, const uint8_t *a, const uint8_t *end,
+                           uint32_t *next, bool *have) {
     const uint8_t *a0 = a;
     while ((size_t)(end - a) >= 8) {
-        uint64_t x = pk_load_u64(a) ^ pk_load_u64(b);
-        if (x) return (size_t)(a - a0) + ((size_t)__builtin_ctzll(x) >> 3);
+        uint64_t wa = pk_load_u64(a), x = wa ^ pk_load_u64(b);
+        if (x) {
+            unsigned z = (unsigned)__builtin_ctzll(x) & 56;
+            *next = (uint32_t)(wa >> z);
+            *have = z <= 32;
+            return (size_t)(a - a0) + (z >> 3);
+        }
         a += 8;
         b += 8;
     }
     while (a < end && *a == *b) a++, b++;
+    *have = false;
     return (size_t)(a - a0);
 }
 
@@ -305,44 +328,59 @@ static inline uint8_t *sn_fragment(const uint8_t *base, size_t len, uint8_t *op,
                                    uint16_t *table, const int shift) {
     const uint8_t *const end = base + len;
     const uint8_t *next_emit = base;
-    {
-        memset(table, 0, sizeof(uint16_t) << (32 - shift));
-        const uint8_t *const limit = end - 15;
-        const uint8_t *ip = base + 1;
-        uint32_t h = sn_hash(pk_load_u32(ip), shift);
-        for (;;) {
-            /* Look for a 4-byte match, in longer strides the more misses. */
-            uint32_t skip = 32;
-            const uint8_t *next = ip, *cand;
-            do {
-                ip = next;
-                uint32_t step = skip >> 5;
-                skip += step;
-                next = ip + step;
-                if (PK_UNLIKELY(next > limit)) goto tail;
-                cand = base + table[h];
-                table[h] = (uint16_t)(ip - base);
-                h = sn_hash(pk_load_u32(next), shift);
-            } while (pk_load_u32(ip) != pk_load_u32(cand));
-            op = sn_literal(op, op_end, next_emit, (size_t)(ip - next_emit), in_end);
-            /* Copies as long as the position after each one matches too. */
-            uint32_t at;
-            do {
-                size_t n = 4 + sn_extend(cand + 4, ip + 4, end);
-                op = sn_copy(op, (size_t)(ip - cand), n);
-                ip += n;
-                next_emit = ip;
-                if (PK_UNLIKELY(ip >= limit)) goto tail;
-                uint64_t x = pk_load_u64(ip - 1);
-                table[sn_hash((uint32_t)x, shift)] = (uint16_t)(ip - 1 - base);
-                at = (uint32_t)(x >> 8);
-                uint32_t hh = sn_hash(at, shift);
-                cand = base + table[hh];
-                table[hh] = (uint16_t)(ip - base);
-            } while (at == pk_load_u32(cand));
-            ip++;
-            h = sn_hash(pk_load_u32(ip), shift);
+    memset(table, 0, sizeof(uint16_t) << (32 - shift));
+    const uint8_t *const limit = end - 15;
+    const uint8_t *ip = base + 1;
+    for (;;) {
+        const uint8_t *cand;
+        /* Look for a 4-byte match: the first 16 positions one by one,
+         * four of them from each 8-byte load, then in strides that grow
+         * by a 32nd at each miss. */
+        uint32_t skip = 32;
+        if (PK_LIKELY(limit - ip >= 16)) {
+            for (int j = 0; j < 16; j += 4) {
+                uint64_t w = pk_load_u64(ip + j);
+                for (int k = 0; k < 4; k++, w >>= 8) {
+                    uint32_t h = sn_hash((uint32_t)w, shift);
+                    cand = base + table[h];
+                    table[h] = (uint16_t)(ip + j + k - base);
+                    if (PK_UNLIKELY(pk_load_u32(cand) == (uint32_t)w)) {
+                        ip += j + k;
+                        goto found;
+                    }
+                }
+            }
+            ip += 16;
+            skip += 16;
         }
+        for (;;) {
+            uint32_t v = pk_load_u32(ip), step = skip >> 5;
+            skip += step;
+            if (PK_UNLIKELY(ip + step > limit)) goto tail;
+            uint32_t h = sn_hash(v, shift);
+            cand = base + table[h];
+            table[h] = (uint16_t)(ip - base);
+            if (PK_UNLIKELY(pk_load_u32(cand) == v)) break;
+            ip += step;
+        }
+    found:
+        op = sn_literal(op, op_end, next_emit, (size_t)(ip - next_emit), in_end);
+        /* Copies as long as the position after each one matches too. */
+        uint32_t at;
+        do {
+            bool have;
+            size_t n = 4 + sn_extend(cand + 4, ip + 4, end, &at, &have);
+            op = sn_copy(op, (size_t)(ip - cand), n);
+            ip += n;
+            next_emit = ip;
+            if (PK_UNLIKELY(ip >= limit)) goto tail;
+            if (!have) at = pk_load_u32(ip);
+            table[sn_hash(pk_load_u32(ip - 1), shift)] = (uint16_t)(ip - 1 - base);
+            uint32_t hh = sn_hash(at, shift);
+            cand = base + table[hh];
+            table[hh] = (uint16_t)(ip - base);
+        } while (at == pk_load_u32(cand));
+        ip++;
     }
 tail:
     if (next_emit < end)
