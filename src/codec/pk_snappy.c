@@ -112,7 +112,9 @@ static plank_status exact_element(const uint8_t *src, const uint8_t **ipp,
         PK_RETURN_IF(len > out_left, err, PLANK_ERR_CORRUPT,
                      "SNAPPY element at byte %zu: literal of %zu bytes past the %zu "
                      "uncompressed bytes", (size_t)(elem - src), len, dst_len);
-        if (in_left - len >= 16 && out_left - len >= 16) {
+        /* 16 bytes at a time up to 128 (where memcpy's call and set-up
+         * cost more); longer, and near the ends, memcpy */
+        if (len <= 128 && in_left - len >= 16 && out_left - len >= 16) {
             for (size_t i = 0; i < len; i += 16) copy16(op + i, ip + i);
         } else {
             memcpy(op, ip, len);
@@ -234,9 +236,9 @@ plank_status pk_snappy_decompress(const uint8_t *src, size_t src_len, uint8_t *d
 static inline uint32_t sn_hash(uint32_t v, int shift) { return (v * 0x1e35a7bdu) >> shift; }
 
 /* A literal of the len >= 1 bytes at s: its tag (and length bytes), then
- * its bytes, by 16-byte moves where both the input (up to in_end) and the
- * output have room past them (the bound leaves the output room for all but
- * the last literals), else by memcpy. */
+ * its bytes, by 16-byte moves up to 128 bytes where both the input (up to
+ * in_end) and the output have room past them (the bound leaves the output
+ * room for all but the last literals), else by memcpy. */
 PK_INLINE uint8_t *sn_literal(uint8_t *op, const uint8_t *op_end, const uint8_t *s, size_t len,
                               const uint8_t *in_end) {
     size_t n = len - 1;
@@ -252,7 +254,7 @@ PK_INLINE uint8_t *sn_literal(uint8_t *op, const uint8_t *op_end, const uint8_t 
         *op++ = (uint8_t)((59 + nb) << 2);
         for (int k = 0; k < nb; k++) *op++ = (uint8_t)(n >> (8 * k));
     }
-    if ((size_t)(op_end - op) >= len + 16 && (size_t)(in_end - s) >= len + 16) {
+    if (len <= 128 && (size_t)(op_end - op) >= len + 16 && (size_t)(in_end - s) >= len + 16) {
         for (size_t i = 0; i < len; i += 16) copy16(op + i, s + i);
     } else {
         memcpy(op, s, len);
