@@ -237,11 +237,13 @@ PLANK_API const char *plank_converted_type_name(plank_converted_type t);
 PLANK_API const char *plank_encoding_name(plank_encoding e);
 PLANK_API const char *plank_codec_name(plank_codec c);
 PLANK_API const char *plank_page_type_name(plank_page_type t);
-/* Whether this build can decompress the codec (read pages in it). SNAPPY
- * always: plank decodes it itself. */
+/* Whether this build can decompress the codec (read pages in it).
+ * UNCOMPRESSED and SNAPPY always (plank's own SNAPPY codec); the others
+ * need their library at build time. */
 PLANK_API bool plank_codec_available(plank_codec c);
-/* Whether this build can compress the codec (write pages in it): each codec
- * needs its library at build time (SNAPPY: libsnappy). */
+/* Whether this build can compress the codec (write pages in it):
+ * UNCOMPRESSED and SNAPPY always; the others need their library at build
+ * time (LZO never). */
 PLANK_API bool plank_codec_writable(plank_codec c);
 
 /* ------------------------------------------------------------------------ */
@@ -1531,7 +1533,7 @@ PLANK_API void plank_column_options_init(plank_column_options *o);
 typedef struct plank_writer_options {
     size_t struct_size;         /* sizeof(plank_writer_options); set by _init */
     const plank_allocator *allocator; /* NULL: malloc/realloc/free */
-    plank_codec codec;          /* default SNAPPY when built, else UNCOMPRESSED; LZ4 means
+    plank_codec codec;          /* default SNAPPY (in every build); LZ4 means
                                    the deprecated Hadoop-framed codec, only if asked */
     int32_t codec_level;        /* GZIP 1..12, ZSTD 1..22, BROTLI 0..11; 0: codec default
                                    (GZIP 6, ZSTD 1 as in Arrow C++ and arrow-rs, BROTLI 8).

@@ -170,6 +170,9 @@ static membuf write_file(void) {
     plank_writer_options wo;
     plank_writer_options_init(&wo);
     CHECK_EQ_I64(wo.struct_size, sizeof wo);
+    /* SNAPPY is plank's own: the default in every build, writable and readable */
+    CHECK_EQ_I64(wo.codec, PLANK_CODEC_SNAPPY);
+    CHECK(plank_codec_writable(PLANK_CODEC_SNAPPY) && plank_codec_available(PLANK_CODEC_SNAPPY));
     plank_error err;
     plank_writer *w = NULL;
     /* Writer options not set up. */

@@ -87,8 +87,7 @@ void plank_column_options_init(plank_column_options *o) {
 void plank_writer_options_init(plank_writer_options *o) {
     memset(o, 0, sizeof *o);
     o->struct_size = sizeof *o;
-    o->codec = pk_compress_available(PLANK_CODEC_SNAPPY) ? PLANK_CODEC_SNAPPY
-                                                         : PLANK_CODEC_UNCOMPRESSED;
+    o->codec = PLANK_CODEC_SNAPPY; /* plank's own, in every build */
     o->page_version = 1;
     o->format_version = 2;
     o->page_size = PK_DEFAULT_PAGE_SIZE;
