@@ -235,14 +235,32 @@ static bool bad(char *why, size_t size, const cli_anode *n, const char *what) {
 }
 
 /* Offsets [first, first + len] must rise and stay within [0, limit]. */
-static bool offsets_ok(const void *buf, bool wide, int64_t first, int64_t len, int64_t limit) {
-    int64_t prev = -1;
-    for (int64_t k = first; k <= first + len; k++) {
-        int64_t v = wide ? ((const int64_t *)buf)[k] : ((const int32_t *)buf)[k];
-        if (v < 0 || v < prev || v > limit) return false;
-        prev = v;
+/* Offsets o[0..n) never decreasing: checked a block at a time without a
+ * branch per offset, so that the compiler vectorises the compares (a
+ * consumer walks every offset of every batch: a loop that stops at the
+ * first bad one cost a tenth of `bench read --arrow` on TPC-H lineitem). */
+#define OFFSETS_ASCENDING(T)                                                                 \
+    static bool ascending_##T(const T *o, int64_t n) {                                      \
+        for (int64_t b = 1; b < n; b += 4096) {                                              \
+            int64_t e = n - b < 4096 ? n : b + 4096;                                         \
+            int bad = 0;                                                                     \
+            for (int64_t k = b; k < e; k++) bad |= o[k] < o[k - 1];                          \
+            if (bad) return false;                                                           \
+        }                                                                                    \
+        return true;                                                                         \
     }
-    return true;
+OFFSETS_ASCENDING(int32_t)
+OFFSETS_ASCENDING(int64_t)
+
+/* Offsets [first, first + len] of buf: not below 0, never decreasing, none
+ * above limit (so the first is at least 0 and the last at most limit). */
+static bool offsets_ok(const void *buf, bool wide, int64_t first, int64_t len, int64_t limit) {
+    if (wide) {
+        const int64_t *o = (const int64_t *)buf + first;
+        return o[0] >= 0 && o[len] <= limit && ascending_int64_t(o, len + 1);
+    }
+    const int32_t *o = (const int32_t *)buf + first;
+    return o[0] >= 0 && o[len] <= limit && ascending_int32_t(o, len + 1);
 }
 
 bool cli_anode_check(const cli_anode *n, const struct ArrowArray *a, char *why, size_t why_size) {
