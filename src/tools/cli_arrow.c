@@ -234,7 +234,6 @@ static bool bad(char *why, size_t size, const cli_anode *n, const char *what) {
     return false;
 }
 
-/* Offsets [first, first + len] must rise and stay within [0, limit]. */
 /* Offsets o[0..n) never decreasing: checked a block at a time without a
  * branch per offset, so that the compiler vectorises the compares (a
  * consumer walks every offset of every batch: a loop that stops at the
