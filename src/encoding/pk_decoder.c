@@ -226,6 +226,9 @@ static plank_status init_delta_byte_array(pk_decoder *d, plank_error *err) {
     uint32_t bad = kernels_of(d)->dba_chain(d->prefixes, d->lengths, (size_t)d->num_values, lim,
                                             d->width > 0, &sum, &longest);
     if (!bad) {
+        /* dba_sparse sums suffixes in 32 bits */
+        PK_RETURN_IF(sum > UINT32_MAX, err, PLANK_ERR_UNSUPPORTED,
+                     "%s: suffixes of %llu bytes in one page", what, (unsigned long long)sum);
         d->short_values = longest <= 16;
         return bytes_fit(d, what, sum, err);
     }
@@ -724,7 +727,10 @@ static int64_t dba_sparse(pk_decoder *d, int64_t n, const uint8_t *sel, int64_t 
         if (all_ends)
             for (; c < i; c++) ends[c] = end;
         if (i - at <= 256) {
-            uint64_t s = 0;
+            /* 32 bits hold any sum of a page's suffixes: the chain check
+             * found them all to fit in its bytes section. Four lanes an
+             * add where 64 bits took two and the widening. */
+            uint32_t s = 0;
             for (int64_t j = at; j < i; j++) s += sufs[j];
             q += s;
         } else {
