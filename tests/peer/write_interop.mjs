@@ -5,8 +5,10 @@
 // and configs.json (per file: codec, page version, row groups, and per column
 // chunk the encodings, num_values and statistics plank meant to write).
 //
-// Every file is read by DuckDB (@duckdb/node-api), Polars (nodejs-polars) and
-// hyparquet (with hyparquet-compressors), and every value is compared with
+// Every file is read by DuckDB (@duckdb/node-api), Polars (nodejs-polars),
+// hyparquet (with hyparquet-compressors) and arrow-rs (the Rust parquet
+// crate, as parquet-wasm, its values through apache-arrow's IPC reader), and
+// every value is compared with
 // the expected one after this canonicalisation, applied to both sides:
 //   booleans        true / false
 //   integers        decimal strings (all widths, signed and unsigned)
@@ -27,7 +29,7 @@
 // missing.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fmtDate } from './jsonl_format.mjs';
+import { fmtDate, fmtDecimal } from './jsonl_format.mjs';
 import { skipTest } from './skip.mjs';
 
 const dir = process.argv[2];
@@ -36,12 +38,14 @@ if (!dir) {
     process.exit(2);
 }
 
-let DuckDBInstance, pl, hyp, compressors;
+let DuckDBInstance, pl, hyp, compressors, arrow, pw;
 try {
     ({ DuckDBInstance } = await import('@duckdb/node-api'));
     pl = (await import('nodejs-polars')).default;
     hyp = await import('hyparquet');
     ({ compressors } = await import('hyparquet-compressors'));
+    arrow = await import('apache-arrow');
+    pw = await import('parquet-wasm/node');
 } catch (e) {
     skipTest('peer_write_interop', `the peers are not installed (run npm ci at the repository root): ${e.message}`);
 }
@@ -292,6 +296,71 @@ async function readHyparquet(file) {
     return out;
 }
 
+// ---- arrow-rs (parquet-wasm) -------------------------------------------------------------
+
+// The Arrow type arrow-rs gives each column (its mapping of the Parquet types).
+const ARROWRS_TYPES = {
+    bool: 'Bool', i8: 'Int8', i16: 'Int16', i32: 'Int32', i64: 'Int64', u8: 'Uint8', u16: 'Uint16', u32: 'Uint32',
+    u64: 'Uint64', f32: 'Float32', f64: 'Float64', str: 'Utf8', bin: 'Binary', flba5: 'FixedSizeBinary[5]',
+    dec9_2: 'Decimal[9e+2]', dec18_4: 'Decimal[18e+4]', dec38_10: 'Decimal[38e+10]', date: 'Date32<DAY>',
+    time_ms: 'Time32<MILLISECOND>', time_us: 'Time64<MICROSECOND>', ts_ms_utc: 'Timestamp<MILLISECOND, UTC>',
+    ts_us_local: 'Timestamp<MICROSECOND>', ts_ns_utc: 'Timestamp<NANOSECOND, UTC>', ts_ns_local: 'Timestamp<NANOSECOND>',
+    uuid: 'FixedSizeBinary[16]', f16: 'Float16', l: 'List<Int64>', st: 'Struct<{a:Utf8, b:Float64}>',
+    m: 'Map<{key:Utf8, value:Int32}>', ll: 'List<List<Int32>>',
+};
+const ARROW_UNITS = { SECOND: 's', MILLISECOND: 'ms', MICROSECOND: 'us', NANOSECOND: 'ns' };
+
+// Value i of a primitive vector as stored (apache-arrow's get() turns
+// timestamps into double milliseconds, which drops micro- and nanoseconds).
+function rawAt(vec, i) {
+    for (const d of vec.data) {
+        if (i < d.length) return d.values[d.offset + i];
+        i -= d.length;
+    }
+    throw new Error(`row ${i} past the vector's end`);
+}
+
+function arrowValue(d, v) {
+    if (v === null || v === undefined) return null;
+    switch (d.t) {
+    case 'bool': case 'string': return v;
+    case 'int': return String(v);
+    case 'float': return floatKey(v, d.bits);
+    case 'hex': case 'uuid': return hex(v);
+    case 'dec': return JSON.parse(fmtDecimal(BigInt(String(v)), d.s)); // the unscaled integer's text
+    case 'date': {
+        if (v % 86400000 !== 0) return `not a day: ${v} ms`;
+        return String(v / 86400000); // get() gives the day's milliseconds
+    }
+    case 'time': return String(v); // Time32 / Time64 in the column's own unit
+    case 'list': return [...v].map((e) => arrowValue(d.el, e));
+    case 'struct': return Object.fromEntries(Object.entries(d.fields).map(([k, f]) => [k, arrowValue(f, v[k])]));
+    case 'map': return [...v].map(([k, x]) => [arrowValue(d.key, k), arrowValue(d.value, x)]);
+    default: throw new Error(`no arrow-rs conversion for ${d.t}`);
+    }
+}
+
+function readArrowRs(file) {
+    const wasmTable = pw.readParquet(readFileSync(file));
+    const t = arrow.tableFromIPC(wasmTable.intoIPCStream());
+    const out = {};
+    for (const n of NAMES) {
+        const vec = t.getChild(n);
+        if (!vec) { out[n] = { typeError: 'no such column' }; continue; }
+        const type = String(vec.type);
+        if (type !== ARROWRS_TYPES[n]) { out[n] = { typeError: `arrow-rs type ${type}, expected ${ARROWRS_TYPES[n]}` }; continue; }
+        const d = COLUMNS[n];
+        const values = new Array(vec.length);
+        for (let i = 0; i < vec.length; i++) {
+            if (!vec.isValid(i)) values[i] = null;
+            else if (d.t === 'ts') values[i] = convertUnit(rawAt(vec, i), ARROW_UNITS[arrow.TimeUnit[vec.type.unit]], d.unit);
+            else values[i] = arrowValue(d, vec.get(i));
+        }
+        out[n] = { values };
+    }
+    return out;
+}
+
 // ---- DuckDB's parquet_metadata ---------------------------------------------------------------
 
 function statText(d, v) {
@@ -371,6 +440,7 @@ const PEERS = [
     ['duckdb', (f, cfg) => readDuck(con, f, cfg)],
     ['polars', (f, cfg) => readPolars(f, cfg)],
     ['hyparquet', (f) => readHyparquet(f)],
+    ['arrow-rs', (f) => readArrowRs(f)],
 ];
 const table = [];
 const skipReasons = new Map();
