@@ -1,10 +1,10 @@
-// compare_rows.mjs: plank's `cat --format jsonl` lines against a peer's rows
-// (duckdb_jsonl.mjs, hyparquet_jsonl.mjs): the value comparison shared by
-// compare_corpus.mjs (the parquet-testing corpus) and arrowrs_read.mjs (files
-// written by arrow-rs). Values are parsed with parseJsonKeepNumbers, so
-// numbers compare by their text unless the peer column's hint says how
-// (floats by the value of the column's type, truncated time fractions,
-// nested values along the peer's shape).
+// compare_rows.mjs: plank's `cat --format jsonl` lines against a peer's
+// rows (duckdb_jsonl.mjs, hyparquet_jsonl.mjs): the value comparison shared
+// by compare_corpus.mjs (the parquet-testing corpus) and ecosystem_read.mjs
+// (files written by arrow-rs, DuckDB and Polars). Values are parsed with
+// parseJsonKeepNumbers, so numbers compare by their text unless the peer
+// column's hint says how (floats by the value of the column's type,
+// truncated time fractions, nested values along the peer's shape).
 import * as fmt from './jsonl_format.mjs';
 import { INT96_UNDEFINED } from './hyparquet_jsonl.mjs';
 

@@ -1,31 +1,45 @@
 #!/usr/bin/env node
-// arrowrs_read.mjs PLANK_BIN [DIR]: plank reads what arrow-rs writes.
+// ecosystem_read.mjs PLANK_BIN [DIR]: plank reads what the other writers
+// write: arrow-rs, DuckDB and Polars.
 //
-// arrow-rs (the Rust `parquet` crate behind DataFusion, delta-rs and many
-// services) is one of the writers whose files plank meets most. parquet-wasm
-// is that crate compiled to WebAssembly; this test builds one Arrow table
-// in JavaScript (apache-arrow), has parquet-wasm write it under a matrix of
-// writer properties (page versions 1 and 2, every codec arrow-rs offers,
-// dictionaries with and without fallback, PLAIN, DELTA_BINARY_PACKED,
-// DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT, small pages
-// and row groups, page-level, chunk-level and no statistics), and checks
-// every file against DuckDB, an independent reader. Every file holds the
-// same table, so the reference is DuckDB's read of the first (arrow-rs's
-// defaults), which also covers the files DuckDB cannot open (arrow-rs's LZ4,
-// the Hadoop-framed codec, is not in DuckDB 1.5.6):
+// One Arrow table is built in JavaScript (apache-arrow: integers of every
+// width and sign, floats with NaN and infinities, strings past the 64-byte
+// truncation of index bounds, binaries, dates, times, timestamps, decimals,
+// lists, structs, maps, a dictionary column) and written:
+//  - by arrow-rs (the Rust `parquet` crate behind DataFusion and delta-rs,
+//    as parquet-wasm) under a matrix of writer properties: page versions 1
+//    and 2, every codec it offers (the Hadoop-framed LZ4 included, which
+//    DuckDB 1.5.6 cannot open), dictionaries with and without fallback,
+//    PLAIN, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
+//    BYTE_STREAM_SPLIT, small pages and row groups, page-level, chunk-level
+//    and no statistics;
+//  - by DuckDB (`COPY ... (FORMAT parquet, ...)`, from the table it read):
+//    versions 1 and 2 (its DELTA and BYTE_STREAM_SPLIT encodings), codecs,
+//    row groups, dictionaries off, and its bloom filters;
+//  - by Polars (`writeParquet` of what `readParquet` read) in three codecs.
+// Each file is checked against DuckDB, an independent reader:
 //  - `plank cat F --format jsonl`: every value of every top-level column,
-//    nested ones included, equal to DuckDB's (compare_rows.mjs);
+//    nested ones included, equal to DuckDB's read (compare_rows.mjs). The
+//    arrow-rs files all hold the table as the first was written, so their
+//    reference is DuckDB's read of the first (arrow-rs's defaults), which
+//    covers the files DuckDB cannot open; the others are compared with
+//    DuckDB's read of the file itself (the writers map some types their own
+//    way);
 //  - `plank scan F --where P --columns id`: for each predicate P, the same
 //    rows as DuckDB's `SELECT id ... WHERE P` (count and sum of id) over the
-//    table it read from the first file, so that arrow-rs's
-//    statistics, column and offset indexes (min/max truncated to 64 bytes,
-//    NaN left out of float bounds, null pages) prune nothing the data holds.
-//    DuckDB's own scan of the files is not the reference there: its
+//    table it read from the first file, so that the writers' statistics,
+//    column and offset indexes (min/max truncated to 64 bytes, NaN left out
+//    of float bounds, null pages) and bloom filters prune nothing the data
+//    holds. DuckDB's own scan of the files is not the reference there: its
 //    row-group pruning drops NaN rows where arrow-rs's float bounds leave
 //    NaN out (`f64 > 1e300` on the files of several row groups);
-//  - on the files whose id chunks have several pages, the sorted `id` range
-//    predicate prunes pages by the page index (`plank scan --explain`), so
-//    the index really is used.
+//  - on the arrow-rs files whose id chunks have several pages, the sorted
+//    `id` range prunes pages by the page index, and on DuckDB's files with
+//    bloom filters an absent string prunes row groups by them (`plank scan
+//    --explain`), so those structures really are used.
+// With PLANK_ECOSYSTEM_QUICK=1 (the sanitizer build) each file runs a third
+// of the predicates, a different third from the file before, so that every
+// predicate still runs on every writer.
 // The files go to DIR (default a temporary directory, removed at the end).
 // Exits 1 on any difference, 77 when node_modules are missing (1 under
 // PLANK_REQUIRE_CORPUS=1).
@@ -37,17 +51,18 @@ import { skipTest } from './skip.mjs';
 
 const plank = process.argv[2];
 if (!plank || !fs.existsSync(plank)) {
-    process.stderr.write('usage: arrowrs_read.mjs PLANK_BIN [DIR]\n');
+    process.stderr.write('usage: ecosystem_read.mjs PLANK_BIN [DIR]\n');
     process.exit(2);
 }
-let A, pw, duck, compareRows;
+let A, pw, pl, duck, compareRows;
 try {
+    pl = (await import('nodejs-polars')).default;
     A = await import('apache-arrow');
     pw = await import('parquet-wasm/node');
     duck = await import('./duckdb_jsonl.mjs');
     ({ compareRows } = await import('./compare_rows.mjs'));
 } catch (e) {
-    skipTest('arrowrs_read', `npm peers not installed (run \`npm ci\`): ${e.message}`);
+    skipTest('ecosystem_read', `npm peers not installed (run \`npm ci\`): ${e.message}`);
 }
 
 // ---- the table ------------------------------------------------------------------
@@ -142,7 +157,7 @@ const strs = ['s', 'grp', 'txt', 'bin'];
 const C = () => pw.Compression, E = () => pw.Encoding, S = () => pw.EnabledStatistics, V = () => pw.WriterVersion;
 const eachCol = (b, names, enc) => names.reduce((x, c) => x.setColumnEncoding(c, enc), b);
 const noDict = (b, names) => names.reduce((x, c) => x.setColumnDictionaryEnabled(c, false), b);
-const CONFIGS = {
+const ARROWRS = {
     // arrow-rs's defaults: dictionaries, page v1, uncompressed, page statistics
     defaults: (b) => b,
     // dictionaries that fall back to PLAIN mid-chunk, page v2, small pages and groups
@@ -196,15 +211,33 @@ const PREDICATES = [
     'dec30 > 1000000000000000000000.00',
     'dict = \'beta\'',
 ];
+// Predicates no row passes (in the ranges of the statistics: bloom filters
+// and dictionaries decide them); every other predicate must keep some rows
+// and drop some, or it tests nothing.
+const ABSENT = ['s = \'zeta\'', 'grp = \'g45\''];
+
+// ---- the other writers ----------------------------------------------------------
+
+// DuckDB's COPY options per file (from the table DuckDB read).
+const DUCKDB = {
+    duckdb_defaults: '',
+    duckdb_v2_zstd: 'PARQUET_VERSION V2, COMPRESSION zstd, ROW_GROUP_SIZE 1000',
+    duckdb_v2_lz4raw: 'PARQUET_VERSION V2, COMPRESSION lz4_raw, ROW_GROUP_SIZE 700',
+    duckdb_gzip_nodict: 'COMPRESSION gzip, DICTIONARY_SIZE_LIMIT 1',
+    duckdb_brotli: 'COMPRESSION brotli, ROW_GROUP_SIZE 1500',
+};
+const DUCKDB_BLOOM = new Set(['duckdb_defaults', 'duckdb_v2_zstd', 'duckdb_brotli']);
+const POLARS = ['zstd', 'lz4', 'uncompressed'];
 
 // ---- run ------------------------------------------------------------------------------
 
 const own = !process.argv[3];
-const dir = process.argv[3] || fs.mkdtempSync(path.join(os.tmpdir(), 'plank-arrowrs-'));
+const dir = process.argv[3] || fs.mkdtempSync(path.join(os.tmpdir(), 'plank-ecosystem-'));
 fs.mkdirSync(dir, { recursive: true });
 const con = await duck.openDuck();
 const sqlString = (s) => `'${s.replace(/'/g, "''")}'`;
-let fails = 0, ref = null;
+let fails = 0, files = 0;
+const quick = process.env.PLANK_ECOSYSTEM_QUICK === '1';
 const fail = (file, msg) => { fails++; console.log(`FAIL ${file}: ${msg}`); };
 
 function run(args) {
@@ -213,53 +246,78 @@ function run(args) {
     return r;
 }
 
-for (const [name, conf] of Object.entries(CONFIGS)) {
-    const file = path.join(dir, `${name}.parquet`);
-    const props = conf(new pw.WriterPropertiesBuilder()).build();
-    fs.writeFileSync(file, pw.writeParquet(pw.Table.fromIPCStream(ipc), props));
-    const base = path.basename(file);
+// A counter of `plank scan --explain`'s statistics.
+function explained(file, pred, key) {
+    const e = run(['scan', file, '--where', pred, '--count', '--explain']);
+    const m = new RegExp(`^${key}: (\\d+)$`, 'm').exec(e.stderr);
+    return e.status === 0 && m ? Number(m[1]) : -1;
+}
 
-    // every value, against DuckDB
+// Checks one file: its values against `peer` (duckdbJsonl rows), the predicates against `ref`.
+function checkFile(file, peer) {
+    const base = path.basename(file);
+    files++;
     const r = run(['cat', file, '--format', 'jsonl']);
     if (r.status !== 0) {
         fail(base, `plank cat exit ${r.signal || r.status}: ${r.stderr.trim().slice(0, 300)}`);
-        continue;
+        return Promise.resolve();
     }
+    for (const p of compareRows(r.stdout, peer, 'duckdb', [], null).problems) fail(base, p);
+    return (async () => {
+        let checked = 0;
+        const all = [...PREDICATES, ...ABSENT];
+        for (const pred of quick ? all.filter((_, i) => (i + files) % 3 === 0) : all) {
+            const q = await con.runAndReadAll(`SELECT count(*)::BIGINT, coalesce(sum(id), 0)::BIGINT FROM ref WHERE ${pred}`);
+            const [want, wantSum] = q.getRows()[0].map(BigInt);
+            if (ABSENT.includes(pred) ? want !== 0n : want === 0n || want === BigInt(N))
+                fail(base, `--where "${pred}" keeps ${want} of ${N} rows: not what the test means`);
+            const s = run(['scan', file, '--where', pred, '--columns', 'id', '--format', 'jsonl']);
+            if (s.status !== 0) {
+                fail(base, `plank scan --where "${pred}" exit ${s.signal || s.status}: ${s.stderr.trim().slice(0, 300)}`);
+                continue;
+            }
+            const ids = s.stdout.split('\n').filter((l) => l).map((l) => BigInt(JSON.parse(l).id));
+            const sum = ids.reduce((a, x) => a + x, 0n);
+            if (BigInt(ids.length) !== want || sum !== wantSum)
+                fail(base, `--where "${pred}": plank ${ids.length} rows (sum of id ${sum}), DuckDB ${want} (${wantSum})`);
+            checked++;
+        }
+        console.log(`${fails ? 'checked' : 'OK'} ${base}: ${peer.lines.length} rows x ${peer.columns.length} columns, ${checked} predicates`);
+    })();
+}
+
+// arrow-rs: the first file read by DuckDB is the reference table
+let ref = null;
+for (const [name, conf] of Object.entries(ARROWRS)) {
+    const file = path.join(dir, `arrowrs_${name}.parquet`);
+    const props = conf(new pw.WriterPropertiesBuilder()).build();
+    fs.writeFileSync(file, pw.writeParquet(pw.Table.fromIPCStream(ipc), props));
     if (!ref) {
         ref = await duck.duckdbJsonl(con, file);
-        if (ref.lines.length !== N) throw new Error(`DuckDB read ${ref.lines.length} rows of ${base}, the table has ${N}`);
+        if (ref.lines.length !== N) throw new Error(`DuckDB read ${ref.lines.length} rows of ${file}, the table has ${N}`);
         await con.run(`CREATE TABLE ref AS SELECT * FROM read_parquet(${sqlString(file)})`);
     }
-    const cmp = compareRows(r.stdout, ref, 'duckdb', [], null);
-    for (const p of cmp.problems) fail(base, p);
-
-    // the predicates: plank's scan against DuckDB's WHERE over the table
-    let checked = 0;
-    for (const pred of PREDICATES) {
-        const q = await con.runAndReadAll(`SELECT count(*)::BIGINT, coalesce(sum(id), 0)::BIGINT FROM ref WHERE ${pred}`);
-        const [want, wantSum] = q.getRows()[0].map(BigInt);
-        if (want === 0n || want === BigInt(N)) fail(base, `--where "${pred}" keeps ${want} of ${N} rows: it tests nothing`);
-        const s = run(['scan', file, '--where', pred, '--columns', 'id', '--format', 'jsonl']);
-        if (s.status !== 0) {
-            fail(base, `plank scan --where "${pred}" exit ${s.signal || s.status}: ${s.stderr.trim().slice(0, 300)}`);
-            continue;
-        }
-        const ids = s.stdout.split('\n').filter((l) => l).map((l) => BigInt(JSON.parse(l).id));
-        const sum = ids.reduce((a, x) => a + x, 0n);
-        if (BigInt(ids.length) !== want || sum !== wantSum)
-            fail(base, `--where "${pred}": plank ${ids.length} rows (sum of id ${sum}), DuckDB ${want} (${wantSum})`);
-        checked++;
-    }
-
-    // the page index is used where arrow-rs wrote one
-    if (PAGE_INDEXED.has(name)) {
-        const e = run(['scan', file, '--where', PREDICATES[0], '--count', '--explain']);
-        const m = /^pages_pruned_page_index: (\d+)$/m.exec(e.stderr);
-        if (e.status !== 0 || !m || Number(m[1]) === 0)
-            fail(base, `the sorted id range pruned no page by the page index: ${e.stderr.trim().slice(-400)}`);
-    }
-    console.log(`${fails ? 'checked' : 'OK'} ${base}: ${ref.lines.length} rows x ${ref.columns.length} columns, ${checked} predicates`);
+    await checkFile(file, ref);
+    if (PAGE_INDEXED.has(name) && explained(file, PREDICATES[0], 'pages_pruned_page_index') <= 0)
+        fail(path.basename(file), `the sorted id range pruned no page by the page index`);
 }
+const first = path.join(dir, `arrowrs_${Object.keys(ARROWRS)[0]}.parquet`);
+
+for (const [name, opts] of Object.entries(DUCKDB)) {
+    const file = path.join(dir, `${name}.parquet`);
+    await con.run(`COPY ref TO ${sqlString(file)} (FORMAT parquet${opts ? ', ' + opts : ''})`);
+    await checkFile(file, await duck.duckdbJsonl(con, file));
+    if (DUCKDB_BLOOM.has(name) && explained(file, ABSENT[0], 'row_groups_pruned_bloom') <= 0)
+        fail(path.basename(file), `"${ABSENT[0]}" pruned no row group by DuckDB's bloom filters`);
+}
+
+const df = pl.readParquet(first);
+for (const codec of POLARS) {
+    const file = path.join(dir, `polars_${codec}.parquet`);
+    df.writeParquet(file, { compression: codec, statistics: true });
+    await checkFile(file, await duck.duckdbJsonl(con, file));
+}
+
 if (own) fs.rmSync(dir, { recursive: true, force: true });
-console.log(fails ? `${fails} difference(s)` : `all ${Object.keys(CONFIGS).length} arrow-rs files read as DuckDB reads them`);
+console.log(fails ? `${fails} difference(s)` : `all ${files} files read as DuckDB reads them`);
 process.exit(fails ? 1 : 0);
