@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // ecosystem_read.mjs PLANK_BIN [DIR]: plank reads what the other writers
-// write: arrow-rs, DuckDB and Polars.
+// write: arrow-rs, DuckDB, Polars and hyparquet-writer.
 //
 // One Arrow table is built in JavaScript (apache-arrow: integers of every
 // width and sign, floats with NaN and infinities, strings past the 64-byte
@@ -16,7 +16,11 @@
 //  - by DuckDB (`COPY ... (FORMAT parquet, ...)`, from the table it read):
 //    versions 1 and 2 (its DELTA and BYTE_STREAM_SPLIT encodings), codecs,
 //    row groups, dictionaries off, and its bloom filters;
-//  - by Polars (`writeParquet` of what `readParquet` read) in three codecs.
+//  - by Polars (`writeParquet` of what `readParquet` read) in three codecs;
+//  - by hyparquet-writer (JavaScript), the flat columns it types: its
+//    defaults (row groups of 1,000 rows, then 100,000), and with column
+//    indexes, bloom filters, small pages, DELTA_BINARY_PACKED and
+//    BYTE_STREAM_SPLIT, its string bounds truncated to 16 bytes.
 // Each file is checked against DuckDB, an independent reader:
 //  - `plank cat F --format jsonl`: every value of every top-level column,
 //    nested ones included, equal to DuckDB's read (compare_rows.mjs). The
@@ -34,9 +38,11 @@
 //    row-group pruning drops NaN rows where arrow-rs's float bounds leave
 //    NaN out (`f64 > 1e300` on the files of several row groups);
 //  - on the arrow-rs files whose id chunks have several pages, the sorted
-//    `id` range prunes pages by the page index, and on DuckDB's files with
-//    bloom filters an absent string prunes row groups by them (`plank scan
-//    --explain`), so those structures really are used.
+//    `id` range prunes pages by the page index, and on DuckDB's and
+//    hyparquet-writer's files with bloom filters an absent string prunes row
+//    groups by them (`plank scan --explain`), so those structures really are
+//    used. A predicate over a column a writer left out is not run on its
+//    files.
 // With PLANK_ECOSYSTEM_QUICK=1 (the sanitizer build) each file runs a third
 // of the predicates, a different third from the file before, so that every
 // predicate still runs on every writer.
@@ -54,8 +60,9 @@ if (!plank || !fs.existsSync(plank)) {
     process.stderr.write('usage: ecosystem_read.mjs PLANK_BIN [DIR]\n');
     process.exit(2);
 }
-let A, pw, pl, duck, compareRows;
+let A, pw, pl, hw, duck, compareRows;
 try {
+    hw = await import('hyparquet-writer');
     pl = (await import('nodejs-polars')).default;
     A = await import('apache-arrow');
     pw = await import('parquet-wasm/node');
@@ -229,6 +236,26 @@ const DUCKDB = {
 const DUCKDB_BLOOM = new Set(['duckdb_defaults', 'duckdb_v2_zstd', 'duckdb_brotli']);
 const POLARS = ['zstd', 'lz4', 'uncompressed'];
 
+// hyparquet-writer: the flat columns with a type it writes, from the table.
+const jsValues = (n) => Array.from({ length: N }, (_, i) => (cols[n].isValid(i) ? cols[n].get(i) : null));
+const HW_COLUMNS = [
+    ['id', 'INT32'], ['i16', 'INT32'], ['i32', 'INT32'], ['i64', 'INT64'], ['f32', 'FLOAT'], ['f64', 'DOUBLE'],
+    ['b', 'BOOLEAN'], ['s', 'STRING'], ['grp', 'STRING'], ['txt', 'STRING'],
+];
+const HW_DELTA = new Set(['id', 'i32', 'i64']), HW_BSS = new Set(['f32', 'f64']), HW_BLOOM = new Set(['s', 'grp', 'txt']);
+const HYPARQUET = {
+    defaults: () => ({ columnData: HW_COLUMNS.map(([name, type]) => ({ name, type, data: jsValues(name) })) }),
+    indexed: () => ({
+        codec: 'UNCOMPRESSED', pageSize: 512, rowGroupSize: 700,
+        columnData: HW_COLUMNS.map(([name, type]) => ({
+            name, type, data: jsValues(name), columnIndex: true, bloomFilter: HW_BLOOM.has(name),
+            encoding: HW_DELTA.has(name) ? 'DELTA_BINARY_PACKED' : HW_BSS.has(name) ? 'BYTE_STREAM_SPLIT' : undefined,
+        })),
+    }),
+    nostats: () => ({ statistics: false, columnData: HW_COLUMNS.map(([name, type]) => ({ name, type, data: jsValues(name) })) }),
+};
+const HW_INDEXED = new Set(['indexed']);
+
 // ---- run ------------------------------------------------------------------------------
 
 const own = !process.argv[3];
@@ -246,6 +273,28 @@ function run(args) {
     return r;
 }
 
+// Runs plank once per argument list, all from one shell: node's spawn from
+// a process holding DuckDB and Polars took 26 ms (most of the test's time),
+// a shell's a few. Returns [{ status, stdout, stderr }] in order.
+function runMany(lists) {
+    const q = (a) => `'${String(a).replace(/'/g, "'\\''")}'`;
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'plank-ecosystem-run-'));
+    const script = lists.map((args, k) => `${q(plank)} ${args.map(q).join(' ')} 2>${q(path.join(tmp, `e${k}`))}; printf '\\n@@@ %d %d\\n' ${k} $?`).join('\n');
+    const r = spawnSync('sh', ['-c', script], { maxBuffer: 1 << 30, encoding: 'utf8' });
+    if (r.error) throw r.error;
+    const out = [];
+    const re = /\n@@@ (\d+) (\d+)\n/g;
+    let at = 0, m;
+    while ((m = re.exec(r.stdout))) {
+        const k = Number(m[1]);
+        out[k] = { status: Number(m[2]), stdout: r.stdout.slice(at, m.index), stderr: fs.readFileSync(path.join(tmp, `e${k}`), 'utf8') };
+        at = re.lastIndex;
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+    if (out.length !== lists.length || out.includes(undefined)) throw new Error(`the shell ran ${out.length} of ${lists.length} plank commands: ${r.stderr}`);
+    return out;
+}
+
 // A counter of `plank scan --explain`'s statistics.
 function explained(file, pred, key) {
     const e = run(['scan', file, '--where', pred, '--count', '--explain']);
@@ -254,6 +303,9 @@ function explained(file, pred, key) {
 }
 
 // Checks one file: its values against `peer` (duckdbJsonl rows), the predicates against `ref`.
+// The table's columns a predicate names (its quoted literals left out).
+const columnsOf = (pred) => (pred.replace(/'(?:[^']|'')*'/g, ' ').match(/\b[a-z_][a-z0-9_]*\b/g) || []).filter((w) => w in cols);
+
 function checkFile(file, peer) {
     const base = path.basename(file);
     files++;
@@ -266,14 +318,18 @@ function checkFile(file, peer) {
     return (async () => {
         let checked = 0;
         const all = [...PREDICATES, ...ABSENT];
-        for (const pred of quick ? all.filter((_, i) => (i + files) % 3 === 0) : all) {
+        const have = new Set(peer.columns.map((c) => c.name));
+        const preds = (quick ? all.filter((_, i) => (i + files) % 3 === 0) : all)
+            .filter((pred) => columnsOf(pred).every((c) => have.has(c)));
+        const runs = runMany(preds.map((pred) => ['scan', file, '--where', pred, '--columns', 'id', '--format', 'jsonl']));
+        for (const [k, pred] of preds.entries()) {
             const q = await con.runAndReadAll(`SELECT count(*)::BIGINT, coalesce(sum(id), 0)::BIGINT FROM ref WHERE ${pred}`);
             const [want, wantSum] = q.getRows()[0].map(BigInt);
             if (ABSENT.includes(pred) ? want !== 0n : want === 0n || want === BigInt(N))
                 fail(base, `--where "${pred}" keeps ${want} of ${N} rows: not what the test means`);
-            const s = run(['scan', file, '--where', pred, '--columns', 'id', '--format', 'jsonl']);
+            const s = runs[k];
             if (s.status !== 0) {
-                fail(base, `plank scan --where "${pred}" exit ${s.signal || s.status}: ${s.stderr.trim().slice(0, 300)}`);
+                fail(base, `plank scan --where "${pred}" exit ${s.status}: ${s.stderr.trim().slice(0, 300)}`);
                 continue;
             }
             const ids = s.stdout.split('\n').filter((l) => l).map((l) => BigInt(JSON.parse(l).id));
@@ -316,6 +372,18 @@ for (const codec of POLARS) {
     const file = path.join(dir, `polars_${codec}.parquet`);
     df.writeParquet(file, { compression: codec, statistics: true });
     await checkFile(file, await duck.duckdbJsonl(con, file));
+}
+
+for (const [name, conf] of Object.entries(HYPARQUET)) {
+    const file = path.join(dir, `hyparquet_${name}.parquet`);
+    fs.writeFileSync(file, Buffer.from(hw.parquetWriteBuffer(conf())));
+    await checkFile(file, await duck.duckdbJsonl(con, file));
+    if (HW_INDEXED.has(name)) {
+        if (explained(file, PREDICATES[0], 'pages_pruned_page_index') <= 0)
+            fail(path.basename(file), `the sorted id range pruned no page by the page index`);
+        if (explained(file, ABSENT[0], 'row_groups_pruned_bloom') <= 0)
+            fail(path.basename(file), `"${ABSENT[0]}" pruned no row group by hyparquet-writer's bloom filters`);
+    }
 }
 
 if (own) fs.rmSync(dir, { recursive: true, force: true });
