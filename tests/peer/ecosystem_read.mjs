@@ -217,6 +217,8 @@ const PREDICATES = [
     'dec18 BETWEEN -100000000.5 AND 250000000.125',
     'dec30 > 1000000000000000000000.00',
     'dict = \'beta\'',
+    'st.a > 500',
+    'st.b IN (\'alpha\', \'delta\') OR st.a IS NULL',
 ];
 // Predicates no row passes (in the ranges of the statistics: bloom filters
 // and dictionaries decide them); every other predicate must keep some rows
