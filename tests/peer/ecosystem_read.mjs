@@ -36,7 +36,12 @@
 //    of float bounds, null pages) and bloom filters prune nothing the data
 //    holds. DuckDB's own scan of the files is not the reference there: its
 //    row-group pruning drops NaN rows where arrow-rs's float bounds leave
-//    NaN out (`f64 > 1e300` on the files of several row groups);
+//    NaN out (`f64 > 1e300` on the files of several row groups: the
+//    format's bounds exclude NaN, and DuckDB 1.5.6 assumes no NaN unless
+//    `can_have_nan` is given; duckdb/duckdb#25521). The column fnan (1.0
+//    and a NaN now and then) makes row groups and pages whose bounds are
+//    1.0 and 1.0 hold a NaN: `= 1.0` must not take them as all passing,
+//    nor `> 1.0` as none;
 //  - on the arrow-rs files whose id chunks have several pages, the sorted
 //    `id` range prunes pages by the page index, and on DuckDB's and
 //    hyparquet-writer's files with bloom filters an absent string prunes row
@@ -115,6 +120,9 @@ cols.u64 = prim(new A.Uint64(), fill(BigUint64Array, (i) => (i % 3 ? BigInt(ri(0
 const specials = [NaN, Infinity, -Infinity, -0, 0];
 cols.f32 = prim(new A.Float32(), fill(Float32Array, (i) => (i % 211 === 0 ? specials[(i / 211) % 5] : rnd())), valid(0.05));
 cols.f64 = prim(new A.Float64(), fill(Float64Array, (i) => (i % 223 === 0 ? specials[(i / 223) % 5] : rnd() * 2 - 0.5)), valid(0.05));
+// 1.0 but for a NaN now and then: a row group whose bounds are 1.0 and 1.0
+// may still hold a NaN, which `= 1.0` drops and `> 1.0` keeps
+cols.fnan = prim(new A.Float64(), fill(Float64Array, (i) => (i % 293 === 7 ? NaN : 1.0)), valid(0.05));
 cols.b = A.vectorFromArray(Array.from({ length: N }, () => (rnd() < 0.1 ? null : rnd() < 0.3)), new A.Bool());
 cols.s = A.vectorFromArray(Array.from({ length: N }, () => (rnd() < 0.08 ? null : words[ri(0, words.length - 1)])), new A.Utf8());
 cols.grp = A.vectorFromArray(Array.from({ length: N }, (_, i) => `g${Math.floor(i / 400)}`), new A.Utf8()); // sorted runs
@@ -217,6 +225,11 @@ const PREDICATES = [
     'dec18 BETWEEN -100000000.5 AND 250000000.125',
     'dec30 > 1000000000000000000000.00',
     'dict = \'beta\'',
+    'fnan = 1.0',
+    'fnan <= 1.0',
+    'fnan > 1.0',
+    'fnan != 1.0 OR fnan IS NULL',
+    'NOT (fnan < 2)',
     'st.a > 500',
     'st.b IN (\'alpha\', \'delta\') OR st.a IS NULL',
 ];
@@ -241,10 +254,10 @@ const POLARS = ['zstd', 'lz4', 'uncompressed'];
 // hyparquet-writer: the flat columns with a type it writes, from the table.
 const jsValues = (n) => Array.from({ length: N }, (_, i) => (cols[n].isValid(i) ? cols[n].get(i) : null));
 const HW_COLUMNS = [
-    ['id', 'INT32'], ['i16', 'INT32'], ['i32', 'INT32'], ['i64', 'INT64'], ['f32', 'FLOAT'], ['f64', 'DOUBLE'],
+    ['id', 'INT32'], ['i16', 'INT32'], ['i32', 'INT32'], ['i64', 'INT64'], ['f32', 'FLOAT'], ['f64', 'DOUBLE'], ['fnan', 'DOUBLE'],
     ['b', 'BOOLEAN'], ['s', 'STRING'], ['grp', 'STRING'], ['txt', 'STRING'],
 ];
-const HW_DELTA = new Set(['id', 'i32', 'i64']), HW_BSS = new Set(['f32', 'f64']), HW_BLOOM = new Set(['s', 'grp', 'txt']);
+const HW_DELTA = new Set(['id', 'i32', 'i64']), HW_BSS = new Set(['f32', 'f64', 'fnan']), HW_BLOOM = new Set(['s', 'grp', 'txt']);
 const HYPARQUET = {
     defaults: () => ({ columnData: HW_COLUMNS.map(([name, type]) => ({ name, type, data: jsValues(name) })) }),
     indexed: () => ({
