@@ -169,24 +169,24 @@ const ipc = A.tableToIPC(table, 'stream');
 
 const ints = ['id', 'i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64', 'd32', 'ts_ms', 'ts_us', 'ts_ns_utc', 't_ms', 't_us'];
 const strs = ['s', 'grp', 'txt', 'bin'];
-const C = () => pw.Compression, E = () => pw.Encoding, S = () => pw.EnabledStatistics, V = () => pw.WriterVersion;
+const C = pw.Compression, E = pw.Encoding, S = pw.EnabledStatistics, V = pw.WriterVersion;
 const eachCol = (b, names, enc) => names.reduce((x, c) => x.setColumnEncoding(c, enc), b);
 const noDict = (b, names) => names.reduce((x, c) => x.setColumnDictionaryEnabled(c, false), b);
 const ARROWRS = {
     // arrow-rs's defaults: dictionaries, page v1, uncompressed, page statistics
     defaults: (b) => b,
     // dictionaries that fall back to PLAIN mid-chunk, page v2, small pages and groups
-    'v2-zstd-fallback': (b) => b.setWriterVersion(V().V2).setCompression(C().ZSTD).setDictionaryPageSizeLimit(256)
+    'v2-zstd-fallback': (b) => b.setWriterVersion(V.V2).setCompression(C.ZSTD).setDictionaryPageSizeLimit(256)
         .setDataPageSizeLimit(512).setMaxRowGroupSize(1100),
-    plain_gzip: (b) => b.setDictionaryEnabled(false).setCompression(C().GZIP).setDataPageSizeLimit(1024),
-    'delta-brotli-v2': (b) => eachCol(eachCol(b.setDictionaryEnabled(false).setWriterVersion(V().V2).setCompression(C().BROTLI)
-        .setDataPageSizeLimit(700).setMaxRowGroupSize(1200), ints, E().DELTA_BINARY_PACKED), strs, E().DELTA_BYTE_ARRAY),
-    'dlba-lz4raw': (b) => eachCol(b.setDictionaryEnabled(false).setCompression(C().LZ4_RAW).setDataPageSizeLimit(600), strs, E().DELTA_LENGTH_BYTE_ARRAY),
+    plain_gzip: (b) => b.setDictionaryEnabled(false).setCompression(C.GZIP).setDataPageSizeLimit(1024),
+    'delta-brotli-v2': (b) => eachCol(eachCol(b.setDictionaryEnabled(false).setWriterVersion(V.V2).setCompression(C.BROTLI)
+        .setDataPageSizeLimit(700).setMaxRowGroupSize(1200), ints, E.DELTA_BINARY_PACKED), strs, E.DELTA_BYTE_ARRAY),
+    'dlba-lz4raw': (b) => eachCol(b.setDictionaryEnabled(false).setCompression(C.LZ4_RAW).setDataPageSizeLimit(600), strs, E.DELTA_LENGTH_BYTE_ARRAY),
     // arrow-rs 59 splits only FLOAT and DOUBLE
-    'bss-snappy-v2': (b) => eachCol(noDict(b.setWriterVersion(V().V2).setCompression(C().SNAPPY).setDataPageSizeLimit(800),
-        ['f32', 'f64']), ['f32', 'f64'], E().BYTE_STREAM_SPLIT),
-    'lz4-chunkstats': (b) => b.setCompression(C().LZ4).setStatisticsEnabled(S().Chunk).setMaxRowGroupSize(700),
-    'nostats-v2': (b) => b.setWriterVersion(V().V2).setStatisticsEnabled(S().None).setMaxRowGroupSize(500).setDataPageSizeLimit(300),
+    'bss-snappy-v2': (b) => eachCol(noDict(b.setWriterVersion(V.V2).setCompression(C.SNAPPY).setDataPageSizeLimit(800),
+        ['f32', 'f64']), ['f32', 'f64'], E.BYTE_STREAM_SPLIT),
+    'lz4-chunkstats': (b) => b.setCompression(C.LZ4).setStatisticsEnabled(S.Chunk).setMaxRowGroupSize(700),
+    'nostats-v2': (b) => b.setWriterVersion(V.V2).setStatisticsEnabled(S.None).setMaxRowGroupSize(500).setDataPageSizeLimit(300),
 };
 // files whose id chunks have several pages and a page index
 const PAGE_INDEXED = new Set(['plain_gzip', 'dlba-lz4raw']);
