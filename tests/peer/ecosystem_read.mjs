@@ -16,7 +16,9 @@
 //  - by DuckDB (`COPY ... (FORMAT parquet, ...)`, from the table it read):
 //    versions 1 and 2 (its DELTA and BYTE_STREAM_SPLIT encodings), codecs,
 //    row groups, dictionaries off, and its bloom filters;
-//  - by Polars (`writeParquet` of what `readParquet` read) in three codecs;
+//  - by Polars (`writeParquet` of what `readParquet` read) in three codecs,
+//    and through its streaming sink in row groups of 700 rows and 1 KiB
+//    pages;
 //  - by hyparquet-writer (JavaScript), the flat columns it types: its
 //    defaults (row groups of 1,000 rows, then 100,000), and with column
 //    indexes, bloom filters, small pages, DELTA_BINARY_PACKED and
@@ -43,7 +45,8 @@
 //    1.0 and 1.0 hold a NaN: `= 1.0` must not take them as all passing,
 //    nor `> 1.0` as none;
 //  - on the arrow-rs files whose id chunks have several pages, the sorted
-//    `id` range prunes pages by the page index, and on DuckDB's and
+//    `id` range prunes pages by the page index (on Polars' sink and
+//    hyparquet-writer's indexed file too), and on DuckDB's and
 //    hyparquet-writer's files with bloom filters an absent string prunes row
 //    groups by them (`plank scan --explain`), so those structures really are
 //    used. A predicate over a column a writer left out is not run on its
@@ -387,6 +390,14 @@ for (const codec of POLARS) {
     const file = path.join(dir, `polars_${codec}.parquet`);
     df.writeParquet(file, { compression: codec, statistics: true });
     await checkFile(file, await duck.duckdbJsonl(con, file));
+}
+{
+    // Polars' streaming sink: row groups of 700 rows, 1 KiB pages, full statistics
+    const file = path.join(dir, 'polars_sink_snappy.parquet');
+    await df.lazy().sinkParquet(file, { compression: 'snappy', rowGroupSize: 700, dataPagesizeLimit: 1024, statistics: 'full', maintainOrder: true }).collect();
+    await checkFile(file, await duck.duckdbJsonl(con, file));
+    if (explained(file, PREDICATES[0], 'pages_pruned_page_index') <= 0)
+        fail(path.basename(file), `the sorted id range pruned no page by the page index`);
 }
 
 for (const [name, conf] of Object.entries(HYPARQUET)) {
