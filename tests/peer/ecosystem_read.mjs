@@ -324,40 +324,38 @@ function explained(file, pred, key) {
 // The table's columns a predicate names (its quoted literals left out).
 const columnsOf = (pred) => (pred.replace(/'(?:[^']|'')*'/g, ' ').match(/\b[a-z_][a-z0-9_]*\b/g) || []).filter((w) => w in cols);
 
-function checkFile(file, peer) {
+async function checkFile(file, peer) {
     const base = path.basename(file);
     files++;
     const r = run(['cat', file, '--format', 'jsonl']);
     if (r.status !== 0) {
         fail(base, `plank cat exit ${r.signal || r.status}: ${r.stderr.trim().slice(0, 300)}`);
-        return Promise.resolve();
+        return;
     }
     for (const p of compareRows(r.stdout, peer, 'duckdb', [], null).problems) fail(base, p);
-    return (async () => {
-        let checked = 0;
-        const all = [...PREDICATES, ...ABSENT];
-        const have = new Set(peer.columns.map((c) => c.name));
-        const preds = (quick ? all.filter((_, i) => (i + files) % 3 === 0) : all)
-            .filter((pred) => columnsOf(pred).every((c) => have.has(c)));
-        const runs = runMany(preds.map((pred) => ['scan', file, '--where', pred, '--columns', 'id', '--format', 'jsonl']));
-        for (const [k, pred] of preds.entries()) {
-            const q = await con.runAndReadAll(`SELECT count(*)::BIGINT, coalesce(sum(id), 0)::BIGINT FROM ref WHERE ${pred}`);
-            const [want, wantSum] = q.getRows()[0].map(BigInt);
-            if (ABSENT.includes(pred) ? want !== 0n : want === 0n || want === BigInt(N))
-                fail(base, `--where "${pred}" keeps ${want} of ${N} rows: not what the test means`);
-            const s = runs[k];
-            if (s.status !== 0) {
-                fail(base, `plank scan --where "${pred}" exit ${s.status}: ${s.stderr.trim().slice(0, 300)}`);
-                continue;
-            }
-            const ids = s.stdout.split('\n').filter((l) => l).map((l) => BigInt(JSON.parse(l).id));
-            const sum = ids.reduce((a, x) => a + x, 0n);
-            if (BigInt(ids.length) !== want || sum !== wantSum)
-                fail(base, `--where "${pred}": plank ${ids.length} rows (sum of id ${sum}), DuckDB ${want} (${wantSum})`);
-            checked++;
+    let checked = 0;
+    const all = [...PREDICATES, ...ABSENT];
+    const have = new Set(peer.columns.map((c) => c.name));
+    const preds = (quick ? all.filter((_, i) => (i + files) % 3 === 0) : all)
+        .filter((pred) => columnsOf(pred).every((c) => have.has(c)));
+    const runs = runMany(preds.map((pred) => ['scan', file, '--where', pred, '--columns', 'id', '--format', 'jsonl']));
+    for (const [k, pred] of preds.entries()) {
+        const q = await con.runAndReadAll(`SELECT count(*)::BIGINT, coalesce(sum(id), 0)::BIGINT FROM ref WHERE ${pred}`);
+        const [want, wantSum] = q.getRows()[0].map(BigInt);
+        if (ABSENT.includes(pred) ? want !== 0n : want === 0n || want === BigInt(N))
+            fail(base, `--where "${pred}" keeps ${want} of ${N} rows: not what the test means`);
+        const s = runs[k];
+        if (s.status !== 0) {
+            fail(base, `plank scan --where "${pred}" exit ${s.status}: ${s.stderr.trim().slice(0, 300)}`);
+            continue;
         }
-        console.log(`${fails ? 'checked' : 'OK'} ${base}: ${peer.lines.length} rows x ${peer.columns.length} columns, ${checked} predicates`);
-    })();
+        const ids = s.stdout.split('\n').filter((l) => l).map((l) => BigInt(JSON.parse(l).id));
+        const sum = ids.reduce((a, x) => a + x, 0n);
+        if (BigInt(ids.length) !== want || sum !== wantSum)
+            fail(base, `--where "${pred}": plank ${ids.length} rows (sum of id ${sum}), DuckDB ${want} (${wantSum})`);
+        checked++;
+    }
+    console.log(`${fails ? 'checked' : 'OK'} ${base}: ${peer.lines.length} rows x ${peer.columns.length} columns, ${checked} predicates`);
 }
 
 // arrow-rs: the first file read by DuckDB is the reference table
