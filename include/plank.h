@@ -1592,6 +1592,18 @@ typedef struct plank_writer_options {
      * column whose plank_column_options.encoding names RLE_DICTIONARY or
      * PLAIN_DICTIONARY. */
     PLANK_LAYOUT_START bool dictionary_sample;
+    /* Since 0.4: */
+    /* DataPageV2 only (v1 pages have no flag for it): a page whose
+     * compressed values do not come out at least this fraction smaller
+     * than its encoded values is written with its values uncompressed
+     * (is_compressed false). Such pages hold near-random bits (DELTA,
+     * bit-packed dictionary indices: ZSTD saves about 4% there), and every
+     * reader decodes them several times faster without the codec:
+     * bench/README.md, "V2 pages that compression barely shrinks".
+     * Default 0.1; 0 keeps every page that compression shrinks at all
+     * (arrow-rs' default); 1 stores every v2 page uncompressed.
+     * Range 0..1. */
+    PLANK_LAYOUT_START double v2_min_saving;
 } plank_writer_options;
 
 /* Fills the defaults. Always call it before setting fields. */

@@ -174,6 +174,14 @@ EOF
     refuses "unknown column option" "$TMP/fail/m.parquet" 'plank:' \
         "$TMP/a.csv" "$TMP/fail/m.parquet" --encoding nosuch=PLAIN
     if [ -n "$(ls "$TMP/fail")" ]; then fail "files left in fail/: $(ls "$TMP/fail")"; else pass; fi
+    # a fraction outside 0..1: a usage error (exit code 2) naming the option
+    "$PLANK" convert "$TMP/a.csv" "$TMP/fail/n.parquet" --v2-min-saving 1.5 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" -ne 2 ] || ! grep -q -- '--v2-min-saving needs a fraction' "$TMP/err"; then
+        fail "--v2-min-saving 1.5: exit code $rc: $(cat "$TMP/err")"
+    else
+        pass
+    fi
 
     # Data-page encodings without the dictionary (RLE: the levels of these
     # optional columns): the default (DELTA for the int64 id, PLAIN for the
@@ -294,13 +302,13 @@ corpus_file() {
     n=0
     reused=0
     for cfg in "" \
-        "--codec zstd --page-version 2" \
+        "--codec zstd --page-version 2 --v2-min-saving 0" \
         "--codec gzip --level 9 --dictionary off --row-group-size 3" \
         "--codec lz4_raw --row-group-size 1 --page-rows 2 --no-stats" \
         "--codec none --format-version 1 --page-size 100 --no-page-index --row-group-size 7" \
         "--codec snappy --dictionary off --page-version 2 --row-group-size 2 $enc_a" \
         "--codec brotli --dictionary off --row-group-size 5 --page-rows 3 $enc_b" \
-        "--codec lz4 --page-version 2 --page-rows 1 ${first:+--bloom $first}"; do
+        "--codec lz4 --page-version 2 --page-rows 1 --v2-min-saving 1 ${first:+--bloom $first}"; do
         n=$((n + 1))
         # Sanitizer builds run three of the sets (defaults, dictionary off
         # with gzip, the DELTA/BYTE_STREAM_SPLIT encodings with 2-row row

@@ -703,27 +703,30 @@ typedef struct config {
     int64_t rg_rows;       /* 0: default (one row group) */
     int32_t format_version;
     bool fallback;         /* dictionary_page_size 1: every chunk falls back after a page */
+    bool stored;           /* v2_min_saving 1: every v2 page's values stored uncompressed */
 } config;
 
 static const config CONFIGS[] = {
-    {"uncompressed_v1_dict", PLANK_CODEC_UNCOMPRESSED, 1, true, ENC_DEFAULT, 0, 0, 2, false},
-    {"uncompressed_v2_plain_p7_rg300", PLANK_CODEC_UNCOMPRESSED, 2, false, ENC_DEFAULT, 7, 300, 2, false},
-    {"snappy_v1_dict_p5_rg250", PLANK_CODEC_SNAPPY, 1, true, ENC_DEFAULT, 5, 250, 2, false},
-    {"snappy_v2_delta", PLANK_CODEC_SNAPPY, 2, false, ENC_DELTA, 0, 0, 2, false},
-    {"gzip_v1_bss_dba", PLANK_CODEC_GZIP, 1, false, ENC_BSS_DBA, 0, 0, 2, false},
-    {"gzip_v2_dict_p10_rg400", PLANK_CODEC_GZIP, 2, true, ENC_DEFAULT, 10, 400, 2, false},
-    {"zstd_v1_delta_p7_rg300", PLANK_CODEC_ZSTD, 1, false, ENC_DELTA, 7, 300, 2, false},
-    {"zstd_v2_plain", PLANK_CODEC_ZSTD, 2, false, ENC_DEFAULT, 0, 0, 2, false},
-    {"lz4raw_v1_plain_p10", PLANK_CODEC_LZ4_RAW, 1, false, ENC_DEFAULT, 10, 0, 2, false},
-    {"lz4raw_v2_bss_dba_rg500", PLANK_CODEC_LZ4_RAW, 2, false, ENC_BSS_DBA, 0, 500, 2, false},
-    {"lz4hadoop_v1_dict", PLANK_CODEC_LZ4, 1, true, ENC_DEFAULT, 0, 0, 2, false},
-    {"lz4hadoop_v2_delta_p5", PLANK_CODEC_LZ4, 2, false, ENC_DELTA, 5, 0, 2, false},
-    {"brotli_v1_dict_fv1", PLANK_CODEC_BROTLI, 1, true, ENC_DEFAULT, 0, 0, 1, false},
-    {"brotli_v2_bss_dba_p7_rg300", PLANK_CODEC_BROTLI, 2, false, ENC_BSS_DBA, 7, 300, 2, false},
-    {"snappy_v1_fallback_delta_p10_rg400", PLANK_CODEC_SNAPPY, 1, true, ENC_DELTA, 10, 400, 2, true},
-    {"zstd_v2_fallback_bss_dba_p7", PLANK_CODEC_ZSTD, 2, true, ENC_BSS_DBA, 7, 0, 2, true},
+    {"uncompressed_v1_dict", PLANK_CODEC_UNCOMPRESSED, 1, true, ENC_DEFAULT, 0, 0, 2, false, false},
+    {"uncompressed_v2_plain_p7_rg300", PLANK_CODEC_UNCOMPRESSED, 2, false, ENC_DEFAULT, 7, 300, 2, false, false},
+    {"snappy_v1_dict_p5_rg250", PLANK_CODEC_SNAPPY, 1, true, ENC_DEFAULT, 5, 250, 2, false, false},
+    {"snappy_v2_delta", PLANK_CODEC_SNAPPY, 2, false, ENC_DELTA, 0, 0, 2, false, false},
+    {"gzip_v1_bss_dba", PLANK_CODEC_GZIP, 1, false, ENC_BSS_DBA, 0, 0, 2, false, false},
+    {"gzip_v2_dict_p10_rg400", PLANK_CODEC_GZIP, 2, true, ENC_DEFAULT, 10, 400, 2, false, false},
+    {"zstd_v1_delta_p7_rg300", PLANK_CODEC_ZSTD, 1, false, ENC_DELTA, 7, 300, 2, false, false},
+    {"zstd_v2_plain", PLANK_CODEC_ZSTD, 2, false, ENC_DEFAULT, 0, 0, 2, false, false},
+    {"lz4raw_v1_plain_p10", PLANK_CODEC_LZ4_RAW, 1, false, ENC_DEFAULT, 10, 0, 2, false, false},
+    {"lz4raw_v2_bss_dba_rg500", PLANK_CODEC_LZ4_RAW, 2, false, ENC_BSS_DBA, 0, 500, 2, false, false},
+    {"lz4hadoop_v1_dict", PLANK_CODEC_LZ4, 1, true, ENC_DEFAULT, 0, 0, 2, false, false},
+    {"lz4hadoop_v2_delta_p5", PLANK_CODEC_LZ4, 2, false, ENC_DELTA, 5, 0, 2, false, false},
+    {"brotli_v1_dict_fv1", PLANK_CODEC_BROTLI, 1, true, ENC_DEFAULT, 0, 0, 1, false, false},
+    {"brotli_v2_bss_dba_p7_rg300", PLANK_CODEC_BROTLI, 2, false, ENC_BSS_DBA, 7, 300, 2, false, false},
+    {"snappy_v1_fallback_delta_p10_rg400", PLANK_CODEC_SNAPPY, 1, true, ENC_DELTA, 10, 400, 2, true, false},
+    {"zstd_v2_fallback_bss_dba_p7", PLANK_CODEC_ZSTD, 2, true, ENC_BSS_DBA, 7, 0, 2, true, false},
     /* the writer's own fallback encodings (DELTA_BINARY_PACKED for integers) */
-    {"zstd_v1_fallback_default_p10", PLANK_CODEC_ZSTD, 1, true, ENC_DEFAULT, 10, 0, 2, true},
+    {"zstd_v1_fallback_default_p10", PLANK_CODEC_ZSTD, 1, true, ENC_DEFAULT, 10, 0, 2, true, false},
+    /* v2 pages flagged is_compressed false, whatever the codec would save */
+    {"zstd_v2_delta_stored_p7", PLANK_CODEC_ZSTD, 2, false, ENC_DELTA, 7, 0, 2, false, true},
 };
 #define NCONFIGS (int)(sizeof CONFIGS / sizeof CONFIGS[0])
 
@@ -776,9 +779,11 @@ static int default_data_encoding(const config *cf, plank_physical_type t) {
 static void describe(sbuf *s, const config *cf, const char *file) {
     int64_t rg = cf->rg_rows ? cf->rg_rows : NROWS;
     sb_printf(s, "{\"name\":\"%s\",\"file\":\"%s\",\"codec\":\"%s\",\"page_version\":%d,"
-                 "\"dictionary\":%s,\"format_version\":%d,\"page_rows\":%" PRId64 ",\"row_groups\":[",
+                 "\"dictionary\":%s,\"format_version\":%d,\"page_rows\":%" PRId64 ","
+                 "\"stored\":%s,\"row_groups\":[",
               cf->name, file, plank_codec_name(cf->codec), cf->page_version,
-              cf->dictionary ? "true" : "false", (int)cf->format_version, cf->page_rows);
+              cf->dictionary ? "true" : "false", (int)cf->format_version, cf->page_rows,
+              cf->stored ? "true" : "false");
     for (int64_t r0 = 0; r0 < NROWS; r0 += rg) {
         int64_t r1 = r0 + rg < NROWS ? r0 + rg : NROWS;
         sb_printf(s, "%s{\"num_rows\":%" PRId64 ",\"columns\":[", r0 ? "," : "", r1 - r0);
@@ -832,6 +837,7 @@ static void write_config(const char *dir, const config *cf, int threads, const c
     if (cf->page_rows) o.page_rows = cf->page_rows;
     if (cf->rg_rows) o.row_group_rows = cf->rg_rows;
     if (cf->fallback) o.dictionary_page_size = 1;
+    if (cf->stored) o.v2_min_saving = 1;
     if (plain_config(cf)) o.encoding = PLANK_ENC_PLAIN;
     o.threads = threads;
     plank_column_options co[NLEAF];

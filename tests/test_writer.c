@@ -1258,6 +1258,86 @@ static void test_boundary_order(const char *dir) {
  * while its page is 13%, keeps its dictionary; with the sample off, or a
  * column that names RLE_DICTIONARY, every column starts with one. Values
  * read back equal what was written in every case. */
+/* Writes n rows of flat required columns to path in one row group:
+ * fixed-width columns from values[c], the BYTE_ARRAY one from toff/text.
+ * Returns whether the writer took them (failures are checks). */
+static bool write_flat(const char *path, int ncol, const char *const *names,
+                       const plank_physical_type *types, const void *const *values,
+                       const int64_t *toff, const char *text, int64_t n,
+                       const plank_writer_options *o) {
+    plank_schema_field f[8];
+    plank_batch b[7];
+    if (ncol > 7) return false;
+    for (int c = 0; c <= ncol; c++) plank_schema_field_init(&f[c]);
+    f[0].num_children = ncol;
+    memset(b, 0, sizeof b);
+    for (int c = 0; c < ncol; c++) {
+        f[c + 1].name = names[c];
+        f[c + 1].physical_type = types[c];
+        b[c].struct_size = sizeof b[c];
+        b[c].length = n;
+        if (types[c] == PLANK_BYTE_ARRAY) {
+            b[c].offsets = toff;
+            b[c].data = (const uint8_t *)text;
+        } else {
+            b[c].values = values[c];
+        }
+    }
+    plank_writer *w;
+    plank_error err;
+    if (plank_writer_open_path(&w, path, f, ncol + 1, o, &err) != PLANK_OK) {
+        CHECK_MSG(false, "open %s: %s", path, err.message);
+        return false;
+    }
+    bool ok = plank_writer_write_rows(w, b, n, &err) == PLANK_OK;
+    CHECK_MSG(ok, "write: %s", err.message);
+    if (!ok) {
+        plank_writer_abort(w);
+        return false;
+    }
+    ok = plank_writer_close(w, &err) == PLANK_OK;
+    CHECK_MSG(ok, "close: %s", err.message);
+    return ok;
+}
+
+/* Reads leaf c of row group 0 of r back in batches of `step` and counts
+ * the values of its n rows that differ from the expected ones: width 4 or
+ * 8 (int32 / int64 values), or 0 (byte strings toff/text). A read error or
+ * a row count other than n counts as a failed check. */
+static int64_t read_back(plank_reader *r, int c, int64_t step, int64_t n, int width,
+                         const void *values, const int64_t *toff, const char *text) {
+    plank_column_reader *cr;
+    plank_error err;
+    if (plank_column_reader_open(&cr, r, 0, c, &err) != PLANK_OK) {
+        CHECK_MSG(false, "column %d: %s", c, err.message);
+        return n;
+    }
+    int64_t row = 0, bad = 0;
+    for (;;) {
+        plank_batch rb = {.struct_size = sizeof(plank_batch)};
+        plank_status st = plank_column_reader_read(cr, step, &rb, &err);
+        if (st != PLANK_OK || rb.length == 0) {
+            CHECK_MSG(st == PLANK_OK, "read: %s", err.message);
+            break;
+        }
+        for (int64_t i = 0; i < rb.length && row < n; i++, row++) {
+            bool same;
+            if (width == 0)
+                same = rb.offsets[i + 1] - rb.offsets[i] == toff[row + 1] - toff[row] &&
+                       memcmp(rb.data + rb.offsets[i], text + toff[row],
+                              (size_t)(toff[row + 1] - toff[row])) == 0;
+            else if (width == 4)
+                same = ((const int32_t *)rb.values)[i] == ((const int32_t *)values)[row];
+            else
+                same = ((const int64_t *)rb.values)[i] == ((const int64_t *)values)[row];
+            bad += !same;
+        }
+    }
+    CHECK_EQ_I64(row, n);
+    plank_column_reader_close(cr);
+    return bad;
+}
+
 enum { DS_UNIQ, DS_DATES, DS_RAMP, DS_TEXT, DS_NCOL };
 static void test_dictionary_sample(const char *dir) {
     char path[512];
@@ -1280,16 +1360,10 @@ static void test_dictionary_sample(const char *dir) {
         toff[i + 1] = toff[i] + len;
     }
     for (int mode = 0; mode < 3; mode++) { /* default, sample off, RLE_DICTIONARY named */
-        plank_schema_field f[DS_NCOL + 1];
         const char *names[DS_NCOL] = {"uniq", "dates", "ramp", "text"};
         plank_physical_type types[DS_NCOL] = {PLANK_INT64, PLANK_INT32, PLANK_INT64,
                                               PLANK_BYTE_ARRAY};
-        for (int c = 0; c <= DS_NCOL; c++) plank_schema_field_init(&f[c]);
-        f[0].num_children = DS_NCOL;
-        for (int c = 0; c < DS_NCOL; c++) {
-            f[c + 1].name = names[c];
-            f[c + 1].physical_type = types[c];
-        }
+        const void *values[DS_NCOL] = {uniq, dates, ramp, NULL};
         plank_writer_options o;
         plank_writer_options_init(&o);
         CHECK(o.dictionary_sample);
@@ -1304,22 +1378,8 @@ static void test_dictionary_sample(const char *dir) {
             o.columns = co;
             o.num_column_options = DS_NCOL;
         }
-        plank_writer *w;
+        if (!write_flat(path, DS_NCOL, names, types, values, toff, text, n, &o)) continue;
         plank_error err;
-        CHECK(plank_writer_open_path(&w, path, f, DS_NCOL + 1, &o, &err) == PLANK_OK);
-        plank_batch b[DS_NCOL];
-        memset(b, 0, sizeof b);
-        for (int c = 0; c < DS_NCOL; c++) {
-            b[c].struct_size = sizeof b[c];
-            b[c].length = n;
-        }
-        b[DS_UNIQ].values = uniq;
-        b[DS_DATES].values = dates;
-        b[DS_RAMP].values = ramp;
-        b[DS_TEXT].offsets = toff;
-        b[DS_TEXT].data = (const uint8_t *)text;
-        CHECK_MSG(plank_writer_write_rows(w, b, n, &err) == PLANK_OK, "write: %s", err.message);
-        CHECK(plank_writer_close(w, &err) == PLANK_OK);
         plank_reader *r;
         if (plank_reader_open_path(&r, path, NULL, &err) != PLANK_OK) {
             CHECK_MSG(false, "open: %s", err.message);
@@ -1332,34 +1392,12 @@ static void test_dictionary_sample(const char *dir) {
             CHECK_MSG((ci.dictionary_page_offset >= 0) == want,
                       "mode %d column %s: dictionary %s", mode, names[c],
                       ci.dictionary_page_offset >= 0 ? "present" : "absent");
-            plank_column_reader *cr;
-            CHECK(plank_column_reader_open(&cr, r, 0, c, NULL) == PLANK_OK);
-            int64_t row = 0, bad = 0;
-            for (;;) {
-                plank_batch rb = {.struct_size = sizeof(plank_batch)};
-                plank_status st = plank_column_reader_read(cr, 3000, &rb, &err);
-                if (st != PLANK_OK || rb.length == 0) {
-                    CHECK_MSG(st == PLANK_OK, "read: %s", err.message);
-                    break;
-                }
-                for (int64_t i = 0; i < rb.length && row < n; i++, row++) {
-                    bool same;
-                    if (c == DS_TEXT)
-                        same = rb.offsets[i + 1] - rb.offsets[i] == toff[row + 1] - toff[row] &&
-                               memcmp(rb.data + rb.offsets[i], text + toff[row],
-                                      (size_t)(toff[row + 1] - toff[row])) == 0;
-                    else if (c == DS_DATES)
-                        same = ((const int32_t *)rb.values)[i] == dates[row];
-                    else
-                        same = ((const int64_t *)rb.values)[i] ==
-                               (c == DS_UNIQ ? uniq[row] : ramp[row]);
-                    bad += !same;
-                }
-            }
-            CHECK_EQ_I64(row, n);
+            int64_t bad = read_back(r, c, 3000, n, c == DS_TEXT ? 0 : c == DS_DATES ? 4 : 8,
+                                    c == DS_DATES ? (const void *)dates
+                                                  : c == DS_UNIQ ? (const void *)uniq : ramp,
+                                    toff, text);
             CHECK_MSG(bad == 0, "mode %d column %s: %lld values differ", mode, names[c],
                       (long long)bad);
-            plank_column_reader_close(cr);
         }
         plank_reader_close(r);
     }
@@ -1367,6 +1405,123 @@ out:
     free(uniq);
     free(dates);
     free(ramp);
+    free(toff);
+    free(text);
+    unlink(path);
+}
+
+/* v2_min_saving: a v2 page whose values compression does not shrink by
+ * that fraction is stored uncompressed. Observed through the chunk sizes
+ * (a chunk of uncompressed v2 pages has equal compressed and uncompressed
+ * totals; no dictionary here) and checked by reading every value back.
+ * Columns (PLAIN): random 64-bit values (no codec can shrink them), random
+ * values with some repeats (a few percent to save) and a repetitive text
+ * (shrunk many times over). */
+enum { MS_NOISE, MS_SOME, MS_TEXT, MS_NCOL };
+
+static void test_v2_min_saving(const char *dir) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/minsave.parquet", dir);
+    const int64_t n = 30000;
+    int64_t *noise = malloc(sizeof(int64_t) * (size_t)n);
+    int64_t *some = malloc(sizeof(int64_t) * (size_t)n);
+    int64_t *toff = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    char *text = malloc((size_t)n * 16);
+    CHECK(noise && some && toff && text);
+    if (!noise || !some || !toff || !text) goto out;
+    toff[0] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        noise[i] = (int64_t)mix((uint64_t)i * 3 + 99);
+        int len = snprintf(text + toff[i], 16, "mode %d", (int)(i % 7));
+        toff[i + 1] = toff[i] + len;
+    }
+    /* {page_version, v2_min_saving (< 0: the default)}; expected per column:
+     * 1 = compressed (smaller), 0 = stored (equal totals) */
+    static const struct {
+        int version;
+        double saving;
+        int want[MS_NCOL];
+    } modes[] = {
+        {2, -1, {0, 0, 1}},  /* default 0.1: a few percent is not enough */
+        {2, 0.0, {0, 1, 1}}, /* any saving keeps compression (arrow-rs' default) */
+        {2, 1.0, {0, 0, 0}}, /* every page stored */
+        {1, 1.0, {1, 1, 1}}, /* v1 pages have no flag: always compressed */
+    };
+    plank_codec codecs[] = {PLANK_CODEC_ZSTD, PLANK_CODEC_SNAPPY};
+    for (size_t ci = 0; ci < sizeof codecs / sizeof codecs[0]; ci++) {
+        if (codecs[ci] != PLANK_CODEC_SNAPPY && !plank_codec_available(codecs[ci])) continue;
+        /* Random values of which every k-th repeats the one before: what
+         * the codec saves on them (ZSTD 7.5%, SNAPPY 6%) is below the
+         * default's tenth and above 0. */
+        int64_t k = codecs[ci] == PLANK_CODEC_ZSTD ? 12 : 8;
+        for (int64_t i = 0; i < n; i++)
+            some[i] = i % k == k - 1 ? some[i - 1] : (int64_t)mix((uint64_t)i * 5 + 7);
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            const char *names[MS_NCOL] = {"noise", "some", "text"};
+            plank_physical_type types[MS_NCOL] = {PLANK_INT64, PLANK_INT64, PLANK_BYTE_ARRAY};
+            const void *values[MS_NCOL] = {noise, some, NULL};
+            plank_column_options co[MS_NCOL];
+            int32_t encs[MS_NCOL] = {PLANK_ENC_PLAIN, PLANK_ENC_PLAIN, PLANK_ENC_PLAIN};
+            for (int c = 0; c < MS_NCOL; c++) {
+                plank_column_options_init(&co[c]);
+                co[c].path = names[c];
+                co[c].encoding = encs[c];
+            }
+            plank_writer_options o;
+            plank_writer_options_init(&o);
+            CHECK(o.v2_min_saving == 0.1);
+            o.codec = codecs[ci];
+            o.dictionary = false;
+            o.page_version = modes[m].version;
+            if (modes[m].saving >= 0) o.v2_min_saving = modes[m].saving;
+            o.columns = co;
+            o.num_column_options = MS_NCOL;
+            if (!write_flat(path, MS_NCOL, names, types, values, toff, text, n, &o)) continue;
+            plank_error err;
+            plank_reader *r;
+            if (plank_reader_open_path(&r, path, NULL, &err) != PLANK_OK) {
+                CHECK_MSG(false, "reopen: %s", err.message);
+                continue;
+            }
+            for (int c = 0; c < MS_NCOL; c++) {
+                plank_column_chunk_info info = {.struct_size = sizeof(plank_column_chunk_info)};
+                CHECK(plank_reader_column_chunk(r, 0, c, &info, NULL) == PLANK_OK);
+                bool compressed = info.total_compressed_size != info.total_uncompressed_size;
+                CHECK_MSG(compressed == (modes[m].want[c] == 1),
+                          "%s, v%d, min saving %g, column %s: %lld bytes stored for %lld",
+                          plank_codec_name(codecs[ci]), modes[m].version, modes[m].saving,
+                          names[c], (long long)info.total_compressed_size,
+                          (long long)info.total_uncompressed_size);
+                if (modes[m].want[c] == 1 && c == MS_TEXT)
+                    CHECK(info.total_compressed_size * 4 < info.total_uncompressed_size);
+                int64_t bad = read_back(r, c, 7000, n, c == MS_TEXT ? 0 : 8,
+                                        c == MS_SOME ? some : noise, toff, text);
+                CHECK_MSG(bad == 0, "column %s: %lld values differ", names[c], (long long)bad);
+            }
+            plank_reader_close(r);
+        }
+    }
+    /* out of range: refused at open */
+    double bad_values[] = {-0.01, 1.01, NAN};
+    for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++) {
+        plank_schema_field f[2];
+        plank_schema_field_init(&f[0]);
+        plank_schema_field_init(&f[1]);
+        f[0].num_children = 1;
+        f[1].name = "x";
+        f[1].physical_type = PLANK_INT32;
+        plank_writer_options o;
+        plank_writer_options_init(&o);
+        o.v2_min_saving = bad_values[i];
+        plank_writer *w = NULL;
+        plank_error err;
+        CHECK(plank_writer_open_path(&w, path, f, 2, &o, &err) == PLANK_ERR_INVALID_ARGUMENT);
+        CHECK(w == NULL);
+        CHECK(strstr(err.message, "v2_min_saving") != NULL);
+    }
+out:
+    free(noise);
+    free(some);
     free(toff);
     free(text);
     unlink(path);
@@ -1767,6 +1922,7 @@ int main(void) {
     test_bloom_dictionary(dir);
     test_boundary_order(dir);
     test_dictionary_sample(dir);
+    test_v2_min_saving(dir);
     test_nan_pages(dir);
     test_failures(dir);
     test_alloc_failures(dir);

@@ -20,7 +20,8 @@ PK_LAYOUT(reader_options, plank_reader_options, PK_FIELDS_END(plank_reader_optio
 PK_LAYOUT(writer_options, plank_writer_options,
           PK_FIELDS_END(plank_writer_options, num_column_options),
           PK_FIELDS_END(plank_writer_options, threads),
-          PK_FIELDS_END(plank_writer_options, dictionary_sample));
+          PK_FIELDS_END(plank_writer_options, dictionary_sample),
+          PK_FIELDS_END(plank_writer_options, v2_min_saving));
 PK_LAYOUT(arrow_options, plank_arrow_options, PK_FIELDS_END(plank_arrow_options, large_offsets),
           PK_FIELDS_END(plank_arrow_options, variant_shredded),
           PK_FIELDS_END(plank_arrow_options, executor));

@@ -170,6 +170,14 @@ int cli_wopts_parse(cli_wopts *w, const char *command, const char *arg, const ch
             return cli_usage_error("%s: --threads needs a thread count from 0 (one per "
                                    "processor) to 1024, not '%s'", command, value);
         o->threads = (int32_t)v;
+    } else if (strcmp(name, "--v2-min-saving") == 0) {
+        char *end;
+        errno = 0;
+        double f = strtod(value, &end);
+        if (errno || end == value || *end || !(f >= 0 && f <= 1))
+            return cli_usage_error("%s: --v2-min-saving needs a fraction from 0 to 1, not '%s'",
+                                   command, value);
+        o->v2_min_saving = f;
     } else if (strcmp(name, "--no-stats") == 0) {
         o->statistics = false;
     } else if (strcmp(name, "--no-page-index") == 0) {
@@ -189,7 +197,7 @@ int cli_wopts_kind(const char *name, size_t len) {
         {"--bloom", true},          {"--row-group-size", true}, {"--page-size", true},
         {"--page-rows", true},      {"--page-version", true}, {"--format-version", true},
         {"--dictionary", true},     {"--no-stats", false},    {"--no-page-index", false},
-        {"--threads", true},
+        {"--threads", true},        {"--v2-min-saving", true},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (strlen(known[i].name) == len && strncmp(name, known[i].name, len) == 0)

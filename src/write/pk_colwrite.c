@@ -431,12 +431,20 @@ static plank_status cut_page(pk_colw *c, plank_error *err) {
                                         &c->comp, err));
             p1 = NULL;
             n1 = 0;
+            p2 = c->comp.data;
+            n2 = c->comp.size;
         } else {
             PK_FORWARD(pk_compress_with(&c->zc, c->o.codec, level, vdata, vlen,
                                         &c->comp, err));
+            /* Values that compression barely shrinks stay as they are
+             * (v2_min_saving): is_compressed false. */
+            if ((double)c->comp.size < (1.0 - c->o.v2_min_saving) * (double)vlen) {
+                p2 = c->comp.data;
+                n2 = c->comp.size;
+            } else {
+                compress = false;
+            }
         }
-        p2 = c->comp.data;
-        n2 = c->comp.size;
     }
     if (n1 + n2 > (size_t)INT32_MAX)
         return pk_error_set(err, PLANK_ERR_LIMIT, "column %d: compressed page over 2 GiB",

@@ -128,6 +128,7 @@ typedef struct pk_col_opts {
     bool dictionary;
     int64_t dictionary_page_size;
     bool dictionary_sample;   /* judge a chunk's first page on a sample (cut_page) */
+    double v2_min_saving;     /* plank_writer_options.v2_min_saving */
     plank_encoding encoding;  /* data pages without (or after) the dictionary */
     bool statistics;
     bool page_index;

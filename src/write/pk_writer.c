@@ -21,6 +21,7 @@
 #define PK_DEFAULT_PAGE_ROWS 20000
 #define PK_DEFAULT_RG_ROWS (1 << 20)
 #define PK_DEFAULT_RG_BYTES ((int64_t)128 << 20)
+#define PK_DEFAULT_V2_MIN_SAVING 0.1
 #define PK_DEFAULT_DICT_PAGE (1 << 20)
 /* Rows handed to the column writers per step of write_rows, so that the
  * row group byte limit is looked at often enough. */
@@ -98,6 +99,7 @@ void plank_writer_options_init(plank_writer_options *o) {
     o->encoding = -1;
     o->dictionary_page_size = PK_DEFAULT_DICT_PAGE;
     o->dictionary_sample = true;
+    o->v2_min_saving = PK_DEFAULT_V2_MIN_SAVING;
     o->statistics = true;
     o->page_index = true;
     o->size_statistics = true;
@@ -336,9 +338,11 @@ static plank_status setup(plank_writer *w, const plank_schema_field *schema, int
     if (opts->page_size <= 0 || opts->page_rows <= 0 || opts->row_group_rows <= 0 ||
         opts->row_group_bytes <= 0 || opts->dictionary_page_size < 0 ||
         opts->max_statistics_size < 0 || !(opts->bloom_fpp > 0 && opts->bloom_fpp < 1) ||
+        !(opts->v2_min_saving >= 0 && opts->v2_min_saving <= 1) ||
         opts->num_key_values < 0 || opts->num_column_options < 0)
         return pk_error_set(err, PLANK_ERR_INVALID_ARGUMENT,
-                            "writer options: sizes, row counts and bloom_fpp out of range");
+                            "writer options: sizes, row counts, bloom_fpp or v2_min_saving "
+                            "out of range");
     w->row_group_rows = opts->row_group_rows;
     w->row_group_bytes = opts->row_group_bytes;
     w->fsync = opts->fsync;
@@ -401,6 +405,7 @@ static plank_status setup(plank_writer *w, const plank_schema_field *schema, int
         o.dictionary = opts->dictionary;
         o.dictionary_page_size = opts->dictionary_page_size;
         o.dictionary_sample = opts->dictionary_sample;
+        o.v2_min_saving = opts->v2_min_saving;
         o.encoding = default_encoding(leaf->physical_type, opts);
         o.statistics = opts->statistics;
         o.page_index = opts->page_index;

@@ -24,7 +24,9 @@
 //   lists, structs  arrays and objects; maps arrays of [key, value]
 // A (peer, column) pair the peer cannot represent is a SKIP with its reason,
 // never a pass. DuckDB's parquet_metadata() is checked per column chunk:
-// compression, encodings, num_values, row groups, null counts and min/max.
+// compression, encodings, num_values, row groups, null counts and min/max,
+// and equal compressed and uncompressed sizes where every page was stored
+// uncompressed.
 // Prints a table file x peer; exits 1 on any FAIL, 77 when node_modules are
 // missing.
 import { readFileSync } from 'node:fs';
@@ -388,6 +390,11 @@ async function checkMetadata(con, file, cfg) {
             for (const e of c.encodings_include) if (!encs.includes(e)) problems.push(`${at}: encodings [${encs}] lack ${e}`);
             for (const e of c.encodings_exclude) if (encs.includes(e)) problems.push(`${at}: encodings [${encs}] have ${e}`);
             if (Number(k.num_values) !== c.num_values) problems.push(`${at}: num_values ${k.num_values}, expected ${c.num_values}`);
+            // v2 pages stored uncompressed (v2_min_saving 1; no dictionary
+            // page): the chunk's two sizes are equal
+            if (cfg.stored && Number(k.total_compressed_size) !== Number(k.total_uncompressed_size)) {
+                problems.push(`${at}: ${k.total_compressed_size} bytes stored for ${k.total_uncompressed_size}, expected every page uncompressed`);
+            }
             if (!c.stats) continue;
             const d = COLUMNS[c.path];
             if (k.stats_null_count === null || Number(k.stats_null_count) !== c.stats.null_count) {
