@@ -145,6 +145,18 @@ static int64_t sval(uint64_t x, bool is64) {
     return is64 ? (int64_t)x : (int64_t)(int32_t)(uint32_t)x;
 }
 
+/* Slot j of out (w = 4 or 8 bytes a value) as a signed value. */
+static int64_t out_val(const uint8_t *out, size_t j, size_t w) {
+    if (w == 8) {
+        int64_t g;
+        memcpy(&g, out + 8 * j, 8);
+        return g;
+    }
+    int32_t g32;
+    memcpy(&g32, out + 4 * j, 4);
+    return g32;
+}
+
 /* Reads the stream at kernel level k in chunks through pk_delta_read_bounded
  * with the interval [lo, hi]: every value inside must come out exact, every
  * value outside must come out as some value outside (a passed-over run), and
@@ -170,14 +182,7 @@ static int64_t check_bounded(const uint64_t *v, size_t n, const uint8_t *buf, si
     size_t bad = 0, first = n;
     int64_t outside = 0;
     for (size_t j = 0; ok && j < n; j++) {
-        int64_t want = sval(v[j], op->is64), got;
-        if (w == 8) {
-            memcpy(&got, out + 8 * j, 8);
-        } else {
-            int32_t g32;
-            memcpy(&g32, out + 4 * j, 4);
-            got = g32;
-        }
+        int64_t want = sval(v[j], op->is64), got = out_val(out, j, w);
         bool in = want >= lo && want <= hi;
         outside += !in;
         if ((in ? got != want : got >= lo && got <= hi) && !bad++) first = j;
@@ -193,6 +198,71 @@ static int64_t check_bounded(const uint64_t *v, size_t n, const uint8_t *buf, si
     }
     free(base);
     return b.skipped;
+}
+
+/* Reads the stream at kernel level k in chunks through pk_delta_read_live
+ * with a random bitmap of live values (its bits from a random offset; a
+ * density of none, a few, some, a quarter or all), half the time with the
+ * interval [lo, hi] too (density >= 0: that density of the list, and no
+ * interval): every live value (inside the interval, when there
+ * is one) must come out exact, every other slot exact or 0 (a block passed
+ * over), a live value outside the interval outside it, and the stream must
+ * end where it does. Without an interval and with nothing live, read in
+ * one call, a stream of several whole blocks must have been passed over
+ * (slots of non-zero values that came out 0). */
+static void check_live(const uint64_t *v, size_t n, const uint8_t *buf, size_t size,
+                       const ref_delta_opts *op, const pk_kernels *k, uint64_t seed,
+                       size_t chunk_max, int64_t lo, int64_t hi, int density, const char *what) {
+    size_t w = op->is64 ? 8 : 4;
+    ref_rng r = {seed ^ 0x99};
+    static const uint32_t per_million[] = {0, 2000, 20000, 250000, 1000000};
+    uint32_t p = per_million[density >= 0 ? density % 5 : (int)ref_below(&r, 5)];
+    int64_t off = (int64_t)ref_below(&r, 13);
+    bool bounded = density < 0 && ref_below(&r, 2) == 0;
+    if (!bounded) lo = INT64_MIN, hi = INT64_MAX;
+    size_t nbytes = (n + (size_t)off + 7) / 8 + 8; /* readable 8 bytes past its bits */
+    uint8_t *live = calloc(nbytes, 1);
+    uint8_t *base = malloc(n * w + 8), *out = base + (seed >> 5) % 8;
+    for (size_t j = 0; j < n; j++)
+        if (ref_below(&r, 1000000) < p) live[(off + (int64_t)j) >> 3] |= (uint8_t)(1u << ((off + (int64_t)j) & 7));
+    memset(base, 0xA5, n * w + 8);
+    pk_delta_decoder d;
+    plank_error err = {0};
+    CHECK(pk_delta_init(&d, buf, size, op->is64, &err) == PLANK_OK);
+    pk_delta_bound b = {.lo = lo, .hi = hi};
+    bool ok = true;
+    for (size_t i = 0; i < n && ok;) {
+        size_t m = chunk_max ? 1 + ref_below(&r, chunk_max) : n;
+        if (m > n - i) m = n - i;
+        ok = pk_delta_read_live(&d, k, out + w * i, (int64_t)m, bounded ? &b : NULL, live,
+                                off + (int64_t)i, &err) == PLANK_OK;
+        i += m;
+    }
+    CHECK_MSG(ok, "%s %s live: %s", what, set_name(k), err.message);
+    size_t bad = 0, first = n, zeroed = 0;
+    for (size_t j = 0; ok && j < n; j++) {
+        int64_t want = sval(v[j], op->is64), got = out_val(out, j, w);
+        bool is_live = (live[(off + (int64_t)j) >> 3] >> ((off + (int64_t)j) & 7)) & 1;
+        bool in = want >= lo && want <= hi, good;
+        if (is_live && in) good = got == want;
+        else if (is_live) good = got < lo || got > hi;
+        else good = bounded || got == want || got == 0;
+        zeroed += !is_live && got == 0 && want != 0;
+        if (!good && !bad++) first = j;
+    }
+    CHECK_MSG(bad == 0, "%s %s live (%u per million, bits from %lld%s): %zu wrong values, "
+              "first at %zu of %zu", what, set_name(k), (unsigned)p, (long long)off,
+              bounded ? ", bounded" : "", bad, first, n);
+    if (ok && p == 0 && !bounded && !chunk_max && n >= 4 * op->block)
+        CHECK_MSG(zeroed > 0, "%s %s: nothing live, yet every block was decoded", what,
+                  set_name(k));
+    CHECK(pk_delta_remaining(&d) == 0);
+    if (ok && !op->truncate_last) {
+        const uint8_t *end = NULL;
+        CHECK(pk_delta_end(&d, &end, &err) == PLANK_OK && end == buf + size);
+    }
+    free(live);
+    free(base);
 }
 
 /* An interval for check_bounded from the values themselves (so that some
@@ -283,6 +353,7 @@ static void check_stream(const uint64_t *v, size_t n, const ref_delta_opts *op, 
             int64_t lo, hi;
             pick_interval(v, n, op->is64, &cr, &lo, &hi);
             check_bounded(v, n, buf, o.size, op, k, seed, chunk_max, lo, hi, what);
+            check_live(v, n, buf, o.size, op, k, seed, chunk_max, lo, hi, -1, what);
         }
     }
     free(base);
@@ -391,6 +462,36 @@ static void test_lengths_and_splits(void) {
     ref_delta_opts op = {128, 4, false, true, 0, false, false, true};
     check_stream(v, cap, &op, 1, 0, false, "100000 INT64 in one call");
     check_stream(v, cap, &op, 2, 1000, true, "100000 INT64 in chunks");
+    free(v);
+}
+
+/* Live reads at every density, block shape and kernel level, whole and in
+ * chunks, over streams of several blocks (check_stream gives them random
+ * densities over every width and length). */
+static void test_live_densities(void) {
+    ref_rng r = {41};
+    size_t n = 5000;
+    uint64_t *v = malloc(sizeof(uint64_t) * n);
+    char what[128];
+    for (int b = 0; b < 5; b++) {
+        for (int is64 = 0; is64 <= 1; is64++) {
+            int bw = (int)ref_below(&r, is64 ? 65 : 33);
+            gen(v, n, bw, is64 == 1, ref_below(&r, 50), &r);
+            ref_delta_opts op = {blocks[b][0], blocks[b][1], false, is64 == 1, 0, false, false,
+                                 b % 2 == 1};
+            ref_out o = {0};
+            ref_rng er = {(uint64_t)(b * 2 + is64)};
+            ref_delta(&o, v, n, &op, &er);
+            snprintf(what, sizeof what, "live INT%d bw %d block %u/%u", is64 ? 64 : 32, bw,
+                     op.block, op.minis);
+            for (int s = 1; s < nsets; s++)
+                for (int density = 0; density < 5; density++)
+                    for (size_t chunk = 0; chunk <= 300; chunk += 300)
+                        check_live(v, n, o.data, o.size, &op, sets[s], (uint64_t)(density + s),
+                                   chunk, INT64_MIN, INT64_MAX, density, what);
+            free(o.data);
+        }
+    }
     free(v);
 }
 
@@ -867,6 +968,7 @@ int main(void) {
     test_special();
     test_mixed_widths();
     test_bounded_skips();
+    test_live_densities();
     test_byte_arrays();
     test_plain_bytes_bad();
     test_compact_binary();

@@ -946,11 +946,12 @@ plank_status pk_decoder_get_fixed_live(pk_decoder *d, int64_t n, uint8_t *out,
 }
 
 plank_status pk_decoder_get_fixed_bounded(pk_decoder *d, int64_t n, uint8_t *out,
-                                          pk_delta_bound *b, plank_error *err) {
+                                          pk_delta_bound *b, const uint8_t *live, int64_t bit,
+                                          plank_error *err) {
     if (d->encoding != PLANK_ENC_DELTA_BINARY_PACKED || !d->kernels || n <= 0)
         return pk_decoder_get_fixed(d, n, out, err);
     PK_FORWARD(check_count(d, n, err));
-    PK_FORWARD(pk_delta_read_bounded(&d->delta, d->kernels, out, n, b, err));
+    PK_FORWARD(pk_delta_read_live(&d->delta, d->kernels, out, n, b, live, bit, err));
     d->pos += n;
     return PLANK_OK;
 }

@@ -347,6 +347,7 @@ static uint64_t delta_packed_sum(const pk_kernels *k, const uint8_t *g, size_t a
 }
 
 static void delta_fill(uint8_t *out, size_t w, uint64_t m, uint64_t fill) {
+    if (!out) return; /* a skip */
     if (w == 8) {
         for (uint64_t j = 0; j < m; j++) pk_store_u64(out + 8 * j, fill);
     } else {
@@ -378,22 +379,38 @@ static void delta_run_skip(pk_delta_decoder *d, const pk_kernels *k, uint64_t m,
     delta_fill(out, w, m, fill);
 }
 
+/* Whether any of bits [from, from + n) of bits is set (bits readable 8
+ * bytes past the last of them, as pk_delta_read_live asks). */
+static bool delta_live_any(const uint8_t *bits, int64_t from, int64_t n) {
+    const uint64_t m56 = (UINT64_C(1) << 56) - 1;
+    uint64_t any = 0;
+    for (; n >= 56; n -= 56, from += 56) any |= (pk_load_u64(bits + (from >> 3)) >> (from & 7)) & m56;
+    if (n > 0) any |= (pk_load_u64(bits + (from >> 3)) >> (from & 7)) & ((UINT64_C(1) << n) - 1);
+    return any != 0;
+}
+
 /* Whole blocks, as many as the request and the stream cover, from the start
  * of a block: each block's header (min delta, widths) is parsed here and the
  * block goes to one kernel call, with one bounds check; the decoder's state
  * stays in locals. Stops at the first block that has a width above 64 or is
  * not entirely inside the buffer with the kernels' slack after it, leaving
  * the decoder at that block's start: the per-miniblock path then reports the
- * error or handles the end. Returns the number of values decoded. */
+ * error or handles the end. Returns the number of values decoded.
+ * out NULL: a skip, every block summed (its packed values added by the
+ * delta_sum kernel, which writes nothing). live (not NULL): only the values
+ * whose bit (live_bit + i) is set are needed; a block without one is summed
+ * and its slots get 0. */
 static int64_t delta_blocks(pk_delta_decoder *d, const pk_kernels *k, uint8_t *out, int64_t n,
-                            size_t w, pk_delta_bound *bound) {
+                            size_t w, pk_delta_bound *bound, const uint8_t *live,
+                            int64_t live_bit) {
     uint64_t bs = d->block_size, minis = d->miniblocks, vpm = d->values_per_mini;
     int64_t want = n < pk_delta_remaining(d) ? n : pk_delta_remaining(d);
     uint64_t blocks = (uint64_t)want / bs, b = 0;
     size_t groups = (size_t)(vpm / PK_DELTA_GROUP);
     const uint8_t *p = d->p, *end = d->end;
     uint64_t last = d->last;
-    for (; b < blocks; b++, out += bs * w) {
+    for (; b < blocks; b++) {
+        uint8_t *o = out ? out + b * bs * w : NULL;
         const uint8_t *q = p;
         uint64_t zz, bits = 0;
         if (!pk_read_uleb128(&q, end, 10, &zz) || (uint64_t)(end - q) < minis) break;
@@ -421,17 +438,20 @@ static int64_t delta_blocks(pk_delta_decoder *d, const pk_kernels *k, uint8_t *o
             int where = delta_check(bound, d->is64, last, md, maxbw, bs, &fill);
             if (where == RUN_OUTSIDE) {
                 last += bs * md + k->delta_sum(q + minis, q, (size_t)minis, groups);
-                delta_fill(out, w, bs, fill);
+                delta_fill(o, w, bs, fill);
                 p = q + minis + bytes;
                 continue;
             }
             if (where == RUN_MAY_MATCH && bound->runs > 0) break;
         }
-        if (w == 8) {
-            last = k->delta_i64(q + minis, q, (size_t)minis, groups, md, last, out);
+        if (!o || (live && !delta_live_any(live, live_bit + (int64_t)(b * bs), (int64_t)bs))) {
+            last += bs * md + k->delta_sum(q + minis, q, (size_t)minis, groups);
+            delta_fill(o, w, bs, 0);
+        } else if (w == 8) {
+            last = k->delta_i64(q + minis, q, (size_t)minis, groups, md, last, o);
         } else {
             last = k->delta_i32(q + minis, q, (size_t)minis, groups, (uint32_t)md,
-                                (uint32_t)last, out);
+                                (uint32_t)last, o);
         }
         p = q + minis + bytes;
     }
@@ -445,20 +465,26 @@ static int64_t delta_blocks(pk_delta_decoder *d, const pk_kernels *k, uint8_t *o
 static int64_t delta_unstage(pk_delta_decoder *d, uint8_t *out, int64_t n, size_t w) {
     int64_t m = (int64_t)(d->stage_n - d->stage_pos);
     if (m > n) m = n;
-    memcpy(out, d->stage + (size_t)d->stage_pos * w, (size_t)m * w);
+    if (out) memcpy(out, d->stage + (size_t)d->stage_pos * w, (size_t)m * w);
     d->stage_pos += (uint32_t)m;
     d->values_read += m;
     return m;
 }
 
+/* n values to out (w bytes each); out NULL: passed over, nothing written
+ * (whole blocks and groups summed, not decoded). bound, live: as
+ * delta_blocks takes them (live only there: a read's first and last
+ * partial blocks are decoded whole). */
 static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t *out,
-                               int64_t n, size_t w, pk_delta_bound *bound, plank_error *err) {
+                               int64_t n, size_t w, pk_delta_bound *bound, const uint8_t *live,
+                               int64_t live_bit, plank_error *err) {
     PK_RETURN_IF(d->is64 != (w == 8), err, PLANK_ERR_INVALID_ARGUMENT,
                  "DELTA_BINARY_PACKED: %zu-byte read of an INT%d stream", w,
                  d->is64 ? 64 : 32);
     if (!k) {
         /* The scalar reference. */
         uint64_t tmp[256];
+        if (!out) return pk_delta_skip(d, n, err);
         while (n > 0) {
             int64_t m = n < 256 ? n : 256;
             PK_FORWARD(pk_delta_get(d, tmp, m, err));
@@ -477,31 +503,35 @@ static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t
     PK_RETURN_IF(n < 0 || n > pk_delta_remaining(d), err, PLANK_ERR_CORRUPT,
                  "DELTA_BINARY_PACKED: %lld values requested, %lld remain", (long long)n,
                  (long long)pk_delta_remaining(d));
+    /* out advances only when there is one (a skip has none) */
+#define PK_DELTA_ADVANCE(m)              \
+    do {                                 \
+        if (out) out += (size_t)(m) * w; \
+        live_bit += (int64_t)(m);        \
+        n -= (int64_t)(m);               \
+    } while (0)
     if (n > 0 && d->values_read == 0) {
-        if (w == 8) {
+        if (w == 8 && out) {
             pk_store_u64(out, d->last);
-        } else {
+        } else if (out) {
             pk_store_u32(out, (uint32_t)d->last);
         }
         d->values_read = 1;
-        out += w;
-        n--;
+        PK_DELTA_ADVANCE(1);
     }
     if (n > 0 && d->stage_pos < d->stage_n) {
         int64_t m = delta_unstage(d, out, n, w);
-        out += (size_t)m * w;
-        n -= m;
+        PK_DELTA_ADVANCE(m);
     }
     while (n > 0) {
         if (!d->in_block && (uint64_t)n >= d->block_size) {
-            int64_t m = delta_blocks(d, k, out, n, w, bound);
-            out += (size_t)m * w;
-            n -= m;
+            int64_t m = delta_blocks(d, k, out, n, w, bound, live, live_bit);
+            PK_DELTA_ADVANCE(m);
             if (n == 0) break;
         }
         if (!d->in_block && (uint64_t)n < d->block_size && d->block_size <= PK_DELTA_STAGE_MAX &&
             pk_delta_remaining(d) >= (int64_t)d->block_size &&
-            delta_blocks(d, k, d->stage, (int64_t)d->block_size, w, NULL) > 0) {
+            delta_blocks(d, k, d->stage, (int64_t)d->block_size, w, NULL, NULL, 0) > 0) {
             /* The read ends inside a whole block: decoded ahead in one
              * kernel call, the rest handed out by the next reads, instead
              * of its miniblocks and partial groups one by one. */
@@ -521,45 +551,47 @@ static plank_status delta_read(pk_delta_decoder *d, const pk_kernels *k, uint8_t
         if (bound && off == 0 &&
             delta_check(bound, d->is64, d->last, d->min_delta, bw, m, &fill) == RUN_OUTSIDE) {
             delta_run_skip(d, k, m, bw, out, w, fill);
+        } else if (!out && off == 0 && m >= PK_DELTA_GROUP) {
+            delta_run_skip(d, k, m, bw, NULL, w, 0);
         } else if (off == 0 && m >= PK_DELTA_GROUP) {
             delta_groups(d, k, m / PK_DELTA_GROUP, bw, out, w);
         } else {
             /* Up to the next group boundary (or the end of the request). */
+            uint8_t tmp[PK_DELTA_GROUP * 8];
             if (m > PK_DELTA_GROUP - off) m = PK_DELTA_GROUP - off;
-            delta_values_scalar(d, m, bw, out, w);
+            delta_values_scalar(d, m, bw, out ? out : tmp, w);
         }
         delta_consumed(d, m, bw);
-        out += m * w;
-        n -= (int64_t)m;
+        PK_DELTA_ADVANCE(m);
     }
+#undef PK_DELTA_ADVANCE
     return PLANK_OK;
 }
 
 plank_status pk_delta_read_i32(pk_delta_decoder *d, const struct pk_kernels *k, uint8_t *out,
                                int64_t n, plank_error *err) {
-    return delta_read(d, k, out, n, 4, NULL, err);
+    return delta_read(d, k, out, n, 4, NULL, NULL, 0, err);
 }
 
 plank_status pk_delta_read_i64(pk_delta_decoder *d, const struct pk_kernels *k, uint8_t *out,
                                int64_t n, plank_error *err) {
-    return delta_read(d, k, out, n, 8, NULL, err);
+    return delta_read(d, k, out, n, 8, NULL, NULL, 0, err);
 }
 
 plank_status pk_delta_read_bounded(pk_delta_decoder *d, const struct pk_kernels *k,
                                    uint8_t *out, int64_t n, pk_delta_bound *bound,
                                    plank_error *err) {
-    return delta_read(d, k, out, n, d->is64 ? 8 : 4, k ? bound : NULL, err);
+    return delta_read(d, k, out, n, d->is64 ? 8 : 4, k ? bound : NULL, NULL, 0, err);
+}
+
+plank_status pk_delta_read_live(pk_delta_decoder *d, const struct pk_kernels *k, uint8_t *out,
+                                int64_t n, pk_delta_bound *bound, const uint8_t *live,
+                                int64_t bit, plank_error *err) {
+    return delta_read(d, k, out, n, d->is64 ? 8 : 4, k ? bound : NULL, k ? live : NULL, bit,
+                      err);
 }
 
 plank_status pk_delta_skip_k(pk_delta_decoder *d, const struct pk_kernels *k, int64_t n,
                              plank_error *err) {
-    uint64_t tmp[512];
-    size_t w = d->is64 ? 8 : 4;
-    int64_t chunk = (int64_t)(sizeof tmp / w);
-    while (n > 0) {
-        int64_t m = n < chunk ? n : chunk;
-        PK_FORWARD(delta_read(d, k, (uint8_t *)tmp, m, w, NULL, err));
-        n -= m;
-    }
-    return PLANK_OK;
+    return delta_read(d, k, NULL, n, d->is64 ? 8 : 4, NULL, NULL, 0, err);
 }

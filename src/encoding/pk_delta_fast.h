@@ -38,7 +38,16 @@ plank_status pk_delta_read_i64(pk_delta_decoder *d, const struct pk_kernels *k, 
 plank_status pk_delta_read_bounded(pk_delta_decoder *d, const struct pk_kernels *k,
                                    uint8_t *out, int64_t n, pk_delta_bound *bound,
                                    plank_error *err);
-/* Decodes and discards n values through the kernels. */
+/* As pk_delta_read_bounded (bound may be NULL), for a caller that needs
+ * only the values whose bit (bit + i) of live is set: a whole block
+ * without one is not decoded, only its packed values summed, and its slots
+ * get 0. live must be readable 8 bytes past its last bit. k NULL: the
+ * scalar reference, every value decoded. */
+plank_status pk_delta_read_live(pk_delta_decoder *d, const struct pk_kernels *k, uint8_t *out,
+                                int64_t n, pk_delta_bound *bound, const uint8_t *live,
+                                int64_t bit, plank_error *err);
+/* Passes over n values through the kernels: whole blocks and groups are
+ * summed (the delta_sum kernel), not decoded. */
 plank_status pk_delta_skip_k(pk_delta_decoder *d, const struct pk_kernels *k, int64_t n,
                              plank_error *err);
 

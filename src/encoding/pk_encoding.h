@@ -267,12 +267,15 @@ plank_status pk_decoder_get_fixed(pk_decoder *d, int64_t n, uint8_t *out, plank_
 plank_status pk_decoder_get_fixed_live(pk_decoder *d, int64_t n, uint8_t *out,
                                        const uint8_t *live, int64_t bit, plank_error *err);
 /* pk_decoder_get_fixed for a caller that drops every value outside
- * [b->lo, b->hi]: DELTA_BINARY_PACKED pages (with kernels) pass over the runs
- * that cannot hold such a value, as pk_delta_read_bounded does (their slots
- * hold some other value outside the interval; b->skipped counts them); other
- * pages decode all n. */
+ * [b->lo, b->hi] (b NULL: none) and, with live, needs only the values whose
+ * bit (bit + i) of live is set: DELTA_BINARY_PACKED pages (with kernels)
+ * pass over the runs that cannot hold such a value, as pk_delta_read_bounded
+ * does (their slots hold some other value outside the interval;
+ * b->skipped counts them), and the whole blocks without a live value, as
+ * pk_delta_read_live does (their slots 0); other pages decode all n. */
 plank_status pk_decoder_get_fixed_bounded(pk_decoder *d, int64_t n, uint8_t *out,
-                                          pk_delta_bound *b, plank_error *err);
+                                          pk_delta_bound *b, const uint8_t *live, int64_t bit,
+                                          plank_error *err);
 /* BOOLEAN: decodes n values into bits [bit, bit + n) of out (the Arrow
  * layout), keeping its other bits: PLAIN and RLE pages without a per-value
  * loop (copy_bits kernel, RLE runs as fills). */

@@ -1206,15 +1206,20 @@ static plank_status read_slots(plank_column_reader *cr, pk_read_dest *d, int64_t
     uint8_t *dst = d->values->data + (size_t)at * w;
     /* Dense values at the start of the slots, then spread over them in place
      * (null slots zeroed, so the batch never exposes stale bytes). */
-    /* No nulls: slot i is value i, needed only where live says (which only
-     * dictionary pages use: DELTA pages under bounds pass over runs). */
-    if (d->live && nn == k &&
+    /* No nulls: slot i is value i, needed only where live says: dictionary
+     * pages gather those values, DELTA pages decode only the blocks that
+     * hold one (and, under bounds, pass over runs outside them too). */
+    const uint8_t *live = d->live && nn == k ? d->live : NULL;
+    bool delta = cr->dec.encoding == PLANK_ENC_DELTA_BINARY_PACKED;
+    if (live && !delta &&
         (!cr->bounded || cr->dec.encoding == PLANK_ENC_PLAIN_DICTIONARY ||
          cr->dec.encoding == PLANK_ENC_RLE_DICTIONARY))
-        return pk_decoder_get_fixed_live(&cr->dec, nn, dst, d->live, d->live_base + at, err);
-    if (cr->bounded) {
+        return pk_decoder_get_fixed_live(&cr->dec, nn, dst, live, d->live_base + at, err);
+    if (cr->bounded || (live && delta)) {
         cr->bound.skipped = 0;
-        PK_FORWARD(pk_decoder_get_fixed_bounded(&cr->dec, nn, dst, &cr->bound, err));
+        PK_FORWARD(pk_decoder_get_fixed_bounded(&cr->dec, nn, dst,
+                                                cr->bounded ? &cr->bound : NULL, live,
+                                                d->live_base + at, err));
         cr->counters.values_bound_skipped += cr->bound.skipped;
     } else {
         PK_FORWARD(pk_decoder_get_fixed(&cr->dec, nn, dst, err));
@@ -1462,8 +1467,10 @@ static bool gather_plain_direct(plank_column_reader *cr, const uint16_t *idx, in
 /* Decodes the next W entries of the page whole into the reader's window
  * buffers (g describes them) and consumes them. */
 static plank_status read_window(plank_column_reader *cr, pk_read_dest *g, int64_t W,
-                                bool dict_mode, int32_t null_index, plank_error *err) {
+                                bool dict_mode, int32_t null_index, const uint8_t *live,
+                                plank_error *err) {
     memset(g, 0, sizeof *g);
+    g->live = live;
     g->validity = &cr->g_validity;
     g->def = &cr->g_def;
     g->values = &cr->g_values;
@@ -1510,7 +1517,7 @@ static plank_status copy_window_runs(plank_column_reader *cr, const uint16_t *rs
         return PLANK_OK;
     }
     pk_read_dest g;
-    PK_FORWARD(read_window(cr, &g, W, d->dict_mode, d->null_index, err));
+    PK_FORWARD(read_window(cr, &g, W, d->dict_mode, d->null_index, NULL, err));
     const uint8_t *src = g.values->data;
     const pk_kernels *kn = cr->r->kernels;
     const int16_t *def = cr->max_def > 0 ? (const int16_t *)(const void *)g.def->data : NULL;
@@ -1654,8 +1661,12 @@ static plank_status gather_window(plank_column_reader *cr, pk_read_dest *d, int6
         *got = k;
         return PLANK_OK;
     }
+    /* Only the selected slots are needed: a DELTA page decodes only the
+     * blocks that hold one, a dictionary page may gather only them. */
+    uint8_t lb[1024 / 8 + 8] = {0};
+    for (int64_t q = 0; q < k; q++) lb[idx[q] >> 3] |= (uint8_t)(1u << (idx[q] & 7));
     pk_read_dest g;
-    PK_FORWARD(read_window(cr, &g, W, d->dict_mode, d->null_index, err));
+    PK_FORWARD(read_window(cr, &g, W, d->dict_mode, d->null_index, d->dict_mode ? NULL : lb, err));
     /* The ranges wholly inside the window are done; one that goes on stays
      * current (and is being read). */
     cr->sel_i = i;

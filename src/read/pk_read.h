@@ -225,8 +225,9 @@ int64_t pk_column_reader_fallback_count(const plank_column_reader *cr);
 #define PK_RUN_LOG_MIN 64
 /* For the next read only: its slot i is needed only when bit base + i of
  * live is set (values without nulls: dictionary pages of fixed-width
- * values then gather only those, the others are zero; DELTA_BYTE_ARRAY
- * pages build only those, the others are empty). live must stay valid, and
+ * values then gather only those, the others are zero; DELTA_BINARY_PACKED
+ * pages decode only the blocks that hold one, the others' slots zero;
+ * DELTA_BYTE_ARRAY pages build only those, the others are empty). live must stay valid, and
  * readable 8 bytes past its bits, until that read returns. */
 void pk_column_reader_set_live(plank_column_reader *cr, const uint8_t *live, int64_t base);
 /* For the next read only: only slot i with bit base + i of keep set is read
