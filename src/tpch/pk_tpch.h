@@ -97,6 +97,14 @@ struct plank_tpch {
     int64_t scale;   /* dbgen's integer scale: 1 below SF 1 */
     int64_t nparts, nsupp, ncust, norders, nclerks;
     char *pool;      /* PK_TPCH_POOL_ALLOC bytes, the text in the first PK_TPCH_POOL_SIZE */
+    /* The pool built on several threads is left where its segments wrote
+     * it: the text at offset off is at pool + off + pool_shift[k], k the
+     * number of pool_from[1 .. pool_segs - 1] at or below off (one segment,
+     * shift 0: the pool in one piece). A text that starts in segment k and
+     * runs past the next one's start is read whole from segment k, whose
+     * parse ran on past it (PK_POOL_OVERLAP bytes at least). */
+    int pool_segs;
+    int64_t pool_from[16], pool_shift[16];
     pk_tpch_dist dist[PK_D_COUNT];
     uint8_t *luts;
     size_t luts_size;
@@ -142,6 +150,12 @@ plank_status pk_tpch_generate_orders_lines(plank_tpch_batch *orders, plank_tpch_
  * starts per segment end (the generator uses 4096): with few, segments
  * rarely meet and the serial fallback runs; for the tests. */
 bool pk_tpch_rebuild_pool(plank_tpch *g, int threads, int rec);
+/* Where the pool's text at offset off (below PK_TPCH_POOL_SIZE) is. */
+static inline const char *pk_tpch_pool_at(const plank_tpch *g, int64_t off) {
+    int k = 0;
+    for (int i = 1; i < g->pool_segs; i++) k += off >= g->pool_from[i];
+    return g->pool + off + g->pool_shift[k];
+}
 
 void *pk_tpch_alloc(const plank_allocator *a, size_t n);
 void pk_tpch_free(const plank_allocator *a, void *p, size_t n);

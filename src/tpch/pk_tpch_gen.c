@@ -5,6 +5,7 @@
  */
 #define _DEFAULT_SOURCE /* madvise */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <pthread.h>
@@ -260,11 +261,16 @@ static void fill_pool(plank_tpch *g, pk_draws *dr, int64_t k, size_t p0) {
  * pool in every case.
  * Each segment writes into its own region of the pool itself (the pool has
  * PK_TPCH_POOL_EXTRA bytes beyond its size, so a region holds a share plus
- * a margin), and the join moves each segment's true text left onto the end
- * of the one before. So every page of the pool is first written (zeroed by
- * the kernel, which costs as much as writing the text on these machines)
- * by the thread that fills it, and no other buffer is faulted in. A
- * segment followed by another stops once it has recorded its tail. */
+ * a margin). So every page of the pool is first written (zeroed by the
+ * kernel, which costs as much as writing the text on these machines) by
+ * the thread that fills it, and no other buffer is faulted in. The
+ * segments stay where they are: a text is read from the segment its
+ * offset falls in (plank_tpch.pool_shift; one that runs past the next
+ * segment's start from the text this segment parsed on past it), so there
+ * may be more segments than threads, taken from a queue, at no cost; only
+ * where two parses never meet are they joined, each segment's true text
+ * moved left onto the end of the one before. A segment followed by another
+ * stops once it has recorded its tail. */
 #define PK_POOL_DRAWS 63888645 /* draws that make the 300 MiB pool (counted once) */
 #define PK_REC 4096
 
@@ -303,8 +309,19 @@ static void seg_run(pk_seg *s) {
     s->end_draw = s->dr.base + s->dr.pos;
 }
 
+/* The segments handed out to the threads that build them: each takes the
+ * next one not yet taken, so a thread whose pages cost more to touch first
+ * (the guest's zeroing of fresh memory varies from page to page on this
+ * project's virtual machines) builds fewer of them. */
+typedef struct pk_seg_queue {
+    pk_seg *seg;
+    size_t nseg;
+    atomic_size_t next;
+} pk_seg_queue;
+
 static void *seg_main(void *arg) {
-    seg_run(arg);
+    pk_seg_queue *q = arg;
+    for (size_t t; (t = atomic_fetch_add(&q->next, 1)) < q->nseg;) seg_run(&q->seg[t]);
     return NULL;
 }
 
@@ -321,14 +338,40 @@ static void advise_huge(void *p, size_t n) {
 #endif
 }
 
+/* Whether segment s's parse meets the next one's, n's: at the first
+ * sentence start both recorded (s's tail entry *i, n's head entry *j). */
+static bool seg_meet(const pk_seg *s, const pk_seg *n, int *i, int *j) {
+    *i = *j = 0;
+    while (*i < s->ntail && *j < n->nhead) {
+        if (s->tail_draw[*i] == n->head_draw[*j]) return true;
+        if (s->tail_draw[*i] < n->head_draw[*j]) ++*i;
+        else ++*j;
+    }
+    return false;
+}
+
+/* Segments per thread of a pool built on several, taken from a queue so
+ * that the threads finish together; the segments are not moved together
+ * afterwards (plank_tpch.pool_shift), so their number costs nothing. */
+#define PK_SEGS_PER_THREAD 4
+#define PK_MAX_SEGS 16
+/* Bytes a segment's parse must have run on past the start of the next
+ * segment's text for the pool to be read in place: more than any text
+ * drawn from it (the longest, ps_comment, 1.6 x 124 bytes) plus the 32-byte
+ * blocks text_finish copies. */
+#define PK_POOL_OVERLAP 512
+
 /* Builds the pool on `threads` threads (the caller's included), recording
  * `rec` sentence starts at each end of a segment; false when out of
  * memory. */
 static bool build_pool(plank_tpch *g, int threads, int rec) {
     const plank_allocator *a = &g->alloc;
-    if (threads > 16) threads = 16;
+    if (threads > PK_MAX_SEGS) threads = PK_MAX_SEGS;
     pk_seg *seg = NULL;
-    size_t nseg = threads > 1 ? (size_t)threads : 1;
+    size_t nseg = threads > 1 ? (size_t)threads * PK_SEGS_PER_THREAD : 1;
+    if (nseg > PK_MAX_SEGS) nseg = PK_MAX_SEGS;
+    g->pool_segs = 1;
+    g->pool_from[0] = g->pool_shift[0] = 0;
     seg = pk_tpch_alloc(a, sizeof *seg * nseg);
     if (!seg) return false;
     memset(seg, 0, sizeof *seg * nseg);
@@ -347,13 +390,45 @@ static bool build_pool(plank_tpch *g, int threads, int rec) {
     size_t pos = 0;
     int64_t draw = 0;
     if (nseg > 1) {
-        pthread_t th[16];
-        size_t started = 1;
-        for (; started < nseg; started++)
-            if (pthread_create(&th[started], NULL, seg_main, &seg[started]) != 0) break;
-        for (size_t t = started; t < nseg; t++) seg_run(&seg[t]); /* threads refused: run here */
-        seg_run(&seg[0]);
-        for (size_t t = 1; t < started; t++) pthread_join(th[t], NULL);
+        pthread_t th[PK_MAX_SEGS];
+        pk_seg_queue q = {seg, nseg, 0};
+        int started = 1;
+        for (; started < threads; started++)
+            if (pthread_create(&th[started], NULL, seg_main, &q) != 0) break;
+        seg_main(&q); /* the caller's share (all of it, if no thread started) */
+        for (int t = 1; t < started; t++) pthread_join(th[t], NULL);
+        /* Where each parse meets the next: read in place when every one
+         * meets it and runs on PK_POOL_OVERLAP bytes past, and the last
+         * reaches the pool's end; else joined below. */
+        {
+            int64_t from = 0;
+            size_t at = 0; /* the current segment's text starts at its buf + at */
+            bool ok = true;
+            for (size_t t = 0; t < nseg && ok; t++) {
+                pk_seg *s = &seg[t];
+                g->pool_from[t] = from;
+                g->pool_shift[t] = (int64_t)(s->buf - g->pool) + (int64_t)at - from;
+                if (t + 1 == nseg) {
+                    ok = from + (int64_t)(s->len - at) >= (int64_t)PK_TPCH_POOL_SIZE;
+                    break;
+                }
+                const pk_seg *n = &seg[t + 1];
+                int i, j;
+                ok = seg_meet(s, n, &i, &j) && s->len >= s->tail_off[i] + PK_POOL_OVERLAP &&
+                     s->tail_off[i] >= at;
+                if (ok) {
+                    from += (int64_t)(s->tail_off[i] - at);
+                    at = n->head_off[j];
+                }
+            }
+            if (ok && from < (int64_t)PK_TPCH_POOL_SIZE) {
+                g->pool_segs = (int)nseg;
+                pk_tpch_free(a, seg, sizeof *seg * nseg);
+                return true;
+            }
+            g->pool_segs = 1;
+            g->pool_shift[0] = 0;
+        }
         /* join the segments where each parse meets the next */
         size_t entry = 0;
         for (size_t t = 0;; t++) {
@@ -364,15 +439,8 @@ static bool build_pool(plank_tpch *g, int threads, int rec) {
             bool met = false;
             if (t + 1 < nseg) {
                 const pk_seg *n = &seg[t + 1];
-                int i = 0, j = 0;
-                while (i < s->ntail && j < n->nhead) {
-                    if (s->tail_draw[i] == n->head_draw[j]) {
-                        met = true;
-                        break;
-                    }
-                    if (s->tail_draw[i] < n->head_draw[j]) i++;
-                    else j++;
-                }
+                int i, j;
+                met = seg_meet(s, n, &i, &j);
                 if (met) {
                     exit_off = s->tail_off[i];
                     exit_draw = s->tail_draw[i];
@@ -447,17 +515,19 @@ static bool build_forms(plank_tpch *g) {
 static inline size_t text(const plank_tpch *g, pk_stream *s, int lo, int hi, uint8_t *dst) {
     int64_t off = unif(s, 0, (int64_t)PK_TPCH_POOL_SIZE - hi);
     int64_t len = unif(s, lo, hi);
-    memcpy(dst, g->pool + off, (size_t)len);
+    memcpy(dst, pk_tpch_pool_at(g, off), (size_t)len);
     return (size_t)len;
 }
 
-/* dbg_text's draws for row `row` of a batch, the copy left to text_finish:
- * the pool is read at random offsets, 300 MiB apart, so the copies are made
- * in a second pass that prefetches a few rows ahead (one miss at a time
- * would cost a DRAM round trip per row). */
+/* dbg_text's draws for row `row` of a batch, the copy left to text_finish
+ * (toff: where in g->pool the text is, pk_tpch_pool_at): the pool is read
+ * at random offsets, 300 MiB apart, so the copies are made in a second pass
+ * that prefetches a few rows ahead (one miss at a time would cost a DRAM
+ * round trip per row). */
 #define TDEFER(s, lo, hi)                                                              \
     do {                                                                               \
-        b->toff[row] = unif(s, 0, (int64_t)PK_TPCH_POOL_SIZE - (hi));                  \
+        int64_t off_ = unif(s, 0, (int64_t)PK_TPCH_POOL_SIZE - (hi));                  \
+        b->toff[row] = pk_tpch_pool_at(b->g, off_) - b->g->pool;                       \
         b->tlen[row] = (int32_t)unif(s, lo, hi);                                       \
     } while (0)
 
