@@ -30,6 +30,8 @@
 /* room for the margins of the regions the pool is built in on several
  * threads (build_pool) */
 #define PK_TPCH_POOL_EXTRA (PK_TPCH_POOL_SIZE / 32u)
+/* Segments of a pool built on several threads, at most. */
+#define PK_TPCH_MAX_SEGS 16
 #define PK_TPCH_POOL_ALLOC (PK_TPCH_POOL_SIZE + PK_TPCH_POOL_EXTRA + PK_TPCH_POOL_SLACK)
 #define PK_TPCH_NUM_DATES 2557   /* 1992-01-01 .. 1998-12-31 */
 #define PK_TPCH_EPOCH_DAY 8035   /* 1992-01-01 in days since 1970-01-01 */
@@ -104,7 +106,7 @@ struct plank_tpch {
      * runs past the next one's start is read whole from segment k, whose
      * parse ran on past it (PK_POOL_OVERLAP bytes at least). */
     int pool_segs;
-    int64_t pool_from[16], pool_shift[16];
+    int64_t pool_from[PK_TPCH_MAX_SEGS], pool_shift[PK_TPCH_MAX_SEGS];
     pk_tpch_dist dist[PK_D_COUNT];
     uint8_t *luts;
     size_t luts_size;

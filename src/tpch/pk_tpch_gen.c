@@ -354,7 +354,6 @@ static bool seg_meet(const pk_seg *s, const pk_seg *n, int *i, int *j) {
  * that the threads finish together; the segments are not moved together
  * afterwards (plank_tpch.pool_shift), so their number costs nothing. */
 #define PK_SEGS_PER_THREAD 4
-#define PK_MAX_SEGS 16
 /* Bytes a segment's parse must have run on past the start of the next
  * segment's text for the pool to be read in place: more than any text
  * drawn from it (the longest, ps_comment, 1.6 x 124 bytes) plus the 32-byte
@@ -366,10 +365,10 @@ static bool seg_meet(const pk_seg *s, const pk_seg *n, int *i, int *j) {
  * memory. */
 static bool build_pool(plank_tpch *g, int threads, int rec) {
     const plank_allocator *a = &g->alloc;
-    if (threads > PK_MAX_SEGS) threads = PK_MAX_SEGS;
+    if (threads > PK_TPCH_MAX_SEGS) threads = PK_TPCH_MAX_SEGS;
     pk_seg *seg = NULL;
     size_t nseg = threads > 1 ? (size_t)threads * PK_SEGS_PER_THREAD : 1;
-    if (nseg > PK_MAX_SEGS) nseg = PK_MAX_SEGS;
+    if (nseg > PK_TPCH_MAX_SEGS) nseg = PK_TPCH_MAX_SEGS;
     g->pool_segs = 1;
     g->pool_from[0] = g->pool_shift[0] = 0;
     seg = pk_tpch_alloc(a, sizeof *seg * nseg);
@@ -390,7 +389,7 @@ static bool build_pool(plank_tpch *g, int threads, int rec) {
     size_t pos = 0;
     int64_t draw = 0;
     if (nseg > 1) {
-        pthread_t th[PK_MAX_SEGS];
+        pthread_t th[PK_TPCH_MAX_SEGS];
         pk_seg_queue q = {seg, nseg, 0};
         int started = 1;
         for (; started < threads; started++)
