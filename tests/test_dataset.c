@@ -21,7 +21,13 @@
  *    partitions leave, and scanning every split gives the dataset scan's
  *    rows;
  *  - a column whose types cannot be unified fails to open, naming both
- *    files; a partition key that is also a column fails. */
+ *    files; a partition key that is also a column fails;
+ *  - columns a file lacks whose types are nested (list, struct, map, a list
+ *    of structs), strings exported as dictionary arrays or with 64-bit
+ *    offsets: the columns of nulls made for that file, read by DuckDB from
+ *    the stream, equal DuckDB's read_parquet(union_by_name=true) over
+ *    files DuckDB wrote; a nested column whose element type differs between
+ *    two files fails to open, naming both. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -200,6 +206,36 @@ static duck_conn *g_dc;
 static int64_t g_matched;
 static const char *k_cols = "id, v, price, name, flag, year, region";
 
+/* The dataset scan's rows (so: filter, columns, Arrow options) as DuckDB's
+ * temp table k, read from the stream through duckdb_arrow_scan. */
+static bool scan_to_duck(plank_dataset *d, plank_scan_options *so, const char *what,
+                         plank_dataset_stats *stats) {
+    plank_error e;
+    plank_dataset_scan_options o;
+    plank_dataset_scan_options_init(&o);
+    o.scan = so;
+    struct ArrowArrayStream st;
+    plank_status ps = plank_dataset_scan(d, &o, &st, &e);
+    CHECK_MSG(ps == PLANK_OK, "dataset scan %s: %s", what, e.message);
+    if (ps != PLANK_OK) return false;
+    kept_stream ks;
+    kept_stream_init(&ks, &st);
+    bool ok = g_dc->api->arrow_scan(g_dc->con, "p", &ks.outer) == 0;
+    bool made = ok && duck_exec(g_dc, "CREATE OR REPLACE TEMP TABLE k AS SELECT * FROM p");
+    if (ok) duck_exec(g_dc, "DROP VIEW p");
+    if (!made) {
+        const char *le = ks.inner.get_last_error(&ks.inner);
+        CHECK_MSG(false, "DuckDB could not read the dataset stream (%s): %s / %s", what,
+                  g_dc->error, le ? le : "");
+    }
+    if (stats) {
+        plank_dataset_stats_init(stats);
+        plank_dataset_stream_stats(&ks.inner, stats);
+    }
+    kept_stream_release(&ks);
+    return made;
+}
+
 static bool plank_table(plank_dataset *d, const char *where, const char *const *cols, int ncols,
                         plank_dataset_stats *stats) {
     plank_error e;
@@ -217,29 +253,8 @@ static bool plank_table(plank_dataset *d, const char *where, const char *const *
     plank_arrow_options_init(&ao);
     ao.batch_rows = 333;
     so.arrow = &ao;
-    plank_dataset_scan_options o;
-    plank_dataset_scan_options_init(&o);
-    o.scan = &so;
-    struct ArrowArrayStream st;
-    plank_status ps = plank_dataset_scan(d, &o, &st, &e);
+    bool made = scan_to_duck(d, &so, where ? where : "", stats);
     plank_expr_free(x);
-    CHECK_MSG(ps == PLANK_OK, "dataset scan %s: %s", where ? where : "", e.message);
-    if (ps != PLANK_OK) return false;
-    kept_stream ks;
-    kept_stream_init(&ks, &st);
-    bool ok = g_dc->api->arrow_scan(g_dc->con, "p", &ks.outer) == 0;
-    bool made = ok && duck_exec(g_dc, "CREATE OR REPLACE TEMP TABLE k AS SELECT * FROM p");
-    if (ok) duck_exec(g_dc, "DROP VIEW p");
-    if (!made) {
-        const char *le = ks.inner.get_last_error(&ks.inner);
-        CHECK_MSG(false, "DuckDB could not read the dataset stream (%s): %s / %s",
-                  where ? where : "", g_dc->error, le ? le : "");
-    }
-    if (stats) {
-        plank_dataset_stats_init(stats);
-        plank_dataset_stream_stats(&ks.inner, stats);
-    }
-    kept_stream_release(&ks);
     return made;
 }
 
@@ -465,6 +480,121 @@ static void conflicts(void) {
     rm_rf(dir);
 }
 
+/* Columns of nulls for the files that lack them, of every shape the Arrow
+ * export makes: files written by DuckDB (a with nested and string columns,
+ * b with only the key and a column of its own), read as one dataset with
+ * each export option that changes the null columns' layout. */
+static void missing_shapes(void) {
+    char dir[256];
+    snprintf(dir, sizeof dir, "/tmp/plank_dsmiss_XXXXXX");
+    CHECK(mkdtemp(dir) != NULL);
+    sql_buf q = {0};
+    sql_add(&q, "COPY (SELECT i AS id, CASE WHEN i %% 7 = 0 THEN NULL ELSE [i, i + 1] END AS tags, "
+                "{'x': i, 'y': 'v' || i} AS pt, 'lbl' || (i %% 3) AS lbl, "
+                "MAP {'k' || (i %% 4): i * 2} AS m, [{'a': i, 'b': 'w'}] AS ls "
+                "FROM range(300) t(i)) TO '%s/a.parquet' (FORMAT parquet)", dir);
+    CHECK_MSG(duck_exec(g_dc, q.p), "DuckDB: %s", g_dc->error);
+    q.len = 0;
+    sql_add(&q, "COPY (SELECT i + 1000 AS id, i * 3 AS other FROM range(120) t(i)) "
+                "TO '%s/b.parquet' (FORMAT parquet)", dir);
+    CHECK_MSG(duck_exec(g_dc, q.p), "DuckDB: %s", g_dc->error);
+    /* c: some of a's nested columns again, of the same types */
+    q.len = 0;
+    sql_add(&q, "COPY (SELECT i + 5000 AS id, [i] AS tags, {'x': i, 'y': 'c'} AS pt "
+                "FROM range(40) t(i)) TO '%s/c.parquet' (FORMAT parquet)", dir);
+    CHECK_MSG(duck_exec(g_dc, q.p), "DuckDB: %s", g_dc->error);
+    const char *cols = "id, tags, pt, lbl, m, ls, other";
+    const char *src[] = {dir};
+    plank_error e;
+    for (int mode = 0; mode < 3; mode++) {
+        /* the types are the dataset's (its arrow options), the null columns too */
+        plank_arrow_options ao;
+        plank_arrow_options_init(&ao);
+        ao.batch_rows = 77;
+        ao.dictionary_arrays = mode == 1;
+        ao.large_offsets = mode == 2;
+        plank_dataset_options dopt;
+        plank_dataset_options_init(&dopt);
+        dopt.arrow = &ao;
+        plank_dataset *d = NULL;
+        plank_status st = plank_dataset_open(&d, src, 1, &dopt, &e);
+        CHECK_MSG(st == PLANK_OK, "open %s: %s", dir, e.message);
+        if (st != PLANK_OK) continue;
+        struct ArrowSchema sch;
+        if (plank_dataset_arrow_schema(d, &sch, &e) == PLANK_OK) {
+            const struct ArrowSchema *lbl = NULL, *tags = NULL;
+            for (int64_t i = 0; i < sch.n_children; i++) {
+                if (strcmp(sch.children[i]->name, "lbl") == 0) lbl = sch.children[i];
+                if (strcmp(sch.children[i]->name, "tags") == 0) tags = sch.children[i];
+            }
+            CHECK(lbl && tags);
+            if (lbl && tags) {
+                CHECK_MSG((lbl->dictionary != NULL) == (mode == 1), "lbl dictionary in mode %d", mode);
+                CHECK_MSG(strcmp(tags->format, mode == 2 ? "+L" : "+l") == 0, "tags is %s in mode %d",
+                          tags->format, mode);
+                if (mode == 2) CHECK_MSG(strcmp(lbl->format, "U") == 0, "lbl is %s", lbl->format);
+            }
+            sch.release(&sch);
+        } else {
+            CHECK_MSG(false, "schema: %s", e.message);
+        }
+        plank_scan_options so;
+        plank_scan_options_init(&so);
+        so.arrow = &ao;
+        char what[64];
+        snprintf(what, sizeof what, "missing columns, mode %d", mode);
+        if (!scan_to_duck(d, &so, what, NULL)) {
+            plank_dataset_close(d);
+            continue;
+        }
+        sql_buf plk = {0}, ddb = {0};
+        sql_add(&plk, "(SELECT %s FROM k)", cols);
+        sql_add(&ddb, "(SELECT %s FROM read_parquet('%s/*.parquet', union_by_name=true))", cols, dir);
+        for (int dir2 = 0; dir2 < 2; dir2++) {
+            q.len = 0;
+            sql_add(&q, "SELECT count(*) FROM (SELECT * FROM %s EXCEPT ALL SELECT * FROM %s)",
+                    dir2 ? ddb.p : plk.p, dir2 ? plk.p : ddb.p);
+            int64_t n = -1;
+            bool qok = duck_int(g_dc, q.p, &n);
+            CHECK_MSG(qok, "DuckDB: %s", g_dc->error);
+            CHECK_MSG(!qok || n == 0, "missing columns (mode %d): %lld rows %s", mode,
+                      (long long)n, dir2 ? "of DuckDB's missing in plank's" : "of plank's not in DuckDB's");
+        }
+        free(plk.p);
+        free(ddb.p);
+        /* the nulls are there: b's 120 rows lack every column but id and other */
+        int64_t nulls = -1;
+        CHECK(duck_int(g_dc, "SELECT count(*) FROM k WHERE tags IS NULL AND pt IS NULL AND "
+                             "lbl IS NULL AND m IS NULL AND ls IS NULL AND other IS NOT NULL",
+                       &nulls));
+        CHECK_EQ_I64(nulls, 120);
+        int64_t rows = -1;
+        CHECK(duck_int(g_dc, "SELECT count(*) FROM k", &rows));
+        CHECK_EQ_I64(rows, 460);
+        plank_dataset_close(d);
+    }
+    /* a nested column whose element type differs: not unified, both files named */
+    char bad[300], a_path[400], d_path[400];
+    snprintf(bad, sizeof bad, "/tmp/plank_dsnest_XXXXXX");
+    CHECK(mkdtemp(bad) != NULL);
+    snprintf(a_path, sizeof a_path, "%s/a.parquet", dir);
+    snprintf(d_path, sizeof d_path, "%s/d.parquet", bad);
+    q.len = 0;
+    sql_add(&q, "COPY (SELECT 1 AS id, ['x'] AS tags) TO '%s' (FORMAT parquet)", d_path);
+    CHECK_MSG(duck_exec(g_dc, q.p), "DuckDB: %s", g_dc->error);
+    const char *two[] = {a_path, d_path};
+    plank_dataset *dd = NULL;
+    plank_status bst = plank_dataset_open(&dd, two, 2, NULL, &e);
+    CHECK_EQ_I64(bst, PLANK_ERR_INVALID_ARGUMENT);
+    CHECK_MSG(bst == PLANK_OK || (strstr(e.message, "tags") && strstr(e.message, "a.parquet") &&
+                                  strstr(e.message, "d.parquet")),
+              "the error names the column and both files: %s", e.message);
+    plank_dataset_close(dd);
+    rm_rf(bad);
+    free(q.p);
+    rm_rf(dir);
+}
+
 int main(void) {
     duck_api api;
     duck_conn dc;
@@ -521,6 +651,7 @@ int main(void) {
         plank_dataset_close(d);
     }
     conflicts();
+    missing_shapes();
     CHECK(g_matched > 1000); /* the predicates matched real rows */
     duck_close(&dc);
     rm_rf(g_root);
