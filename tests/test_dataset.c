@@ -27,7 +27,11 @@
  *    offsets: the columns of nulls made for that file, read by DuckDB from
  *    the stream, equal DuckDB's read_parquet(union_by_name=true) over
  *    files DuckDB wrote; a nested column whose element type differs between
- *    two files fails to open, naming both. */
+ *    two files fails to open, naming both;
+ *  - partition values against literals of other types (decimals, floats,
+ *    timestamps and strings against integer and date partitions), literals
+ *    on the left, two partition columns compared: rows and counts equal
+ *    DuckDB's over a directory DuckDB wrote with PARTITION_BY. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -258,32 +262,57 @@ static bool plank_table(plank_dataset *d, const char *where, const char *const *
     return made;
 }
 
+/* The rows of two DuckDB subqueries (plank's "(SELECT ... FROM k)" and
+ * DuckDB's own reading) equal as multisets: EXCEPT ALL both ways, a few
+ * of plank's extra rows printed when they differ. */
+static void same_rows(const char *mine, const char *theirs, const char *what) {
+    sql_buf q = {0};
+    for (int dir = 0; dir < 2; dir++) {
+        q.len = 0;
+        sql_add(&q, "SELECT count(*) FROM (SELECT * FROM %s EXCEPT ALL SELECT * FROM %s)",
+                dir ? theirs : mine, dir ? mine : theirs);
+        int64_t n = -1;
+        bool ok = duck_int(g_dc, q.p, &n);
+        CHECK_MSG(ok, "DuckDB: %s", g_dc->error);
+        CHECK_MSG(!ok || n == 0, "%s: %lld rows %s", what, (long long)n,
+                  dir ? "of DuckDB's missing in plank's" : "of plank's not in DuckDB's");
+        if (ok && n != 0 && dir == 0) {
+            q.len = 0;
+            sql_add(&q, "SELECT CAST(x AS VARCHAR) FROM (SELECT * FROM %s EXCEPT ALL SELECT * FROM "
+                        "%s) x LIMIT 3", mine, theirs);
+            duck_print_rows(g_dc, q.p, 3);
+        }
+    }
+    free(q.p);
+}
+
+/* A new directory /tmp/plank_<tag>_XXXXXX in dir (256 bytes). */
+static bool temp_dir(char *dir, const char *tag) {
+    snprintf(dir, 256, "/tmp/plank_%s_XXXXXX", tag);
+    bool ok = mkdtemp(dir) != NULL;
+    CHECK_MSG(ok, "mkdtemp %s: %s", dir, strerror(errno));
+    return ok;
+}
+
+/* DuckDB runs the COPY statement q (its text freed by the caller). */
+static bool duck_copy(const sql_buf *q) {
+    bool ok = duck_exec(g_dc, q->p);
+    CHECK_MSG(ok, "DuckDB: %s", g_dc->error);
+    return ok;
+}
+
 static void compare(plank_dataset *d, const char *where) {
     plank_dataset_stats stats;
     if (!plank_table(d, where, NULL, 0, &stats)) return;
     sql_buf from = {0}, q = {0};
     sql_add(&from, "(SELECT %s FROM read_parquet('%s/**/*.parquet', hive_partitioning=true, "
                    "union_by_name=true))", k_cols, g_root);
-    for (int dir = 0; dir < 2; dir++) {
-        q.len = 0;
-        if (dir == 0)
-            sql_add(&q, "SELECT count(*) FROM (SELECT %s FROM k EXCEPT ALL SELECT * FROM %s WHERE %s)",
-                    k_cols, from.p, where);
-        else
-            sql_add(&q, "SELECT count(*) FROM (SELECT * FROM %s WHERE %s EXCEPT ALL SELECT %s FROM k)",
-                    from.p, where, k_cols);
-        int64_t n = -1;
-        bool ok = duck_int(g_dc, q.p, &n);
-        CHECK_MSG(ok, "DuckDB: %s", g_dc->error);
-        CHECK_MSG(!ok || n == 0, "%s: %lld rows %s", where, (long long)n,
-                  dir ? "of DuckDB's missing in plank's" : "of plank's not in DuckDB's");
-        if (ok && n != 0) {
-            q.len = 0;
-            sql_add(&q, "SELECT CAST(x AS VARCHAR) FROM (SELECT %s FROM k EXCEPT ALL SELECT * FROM "
-                        "%s WHERE %s) x LIMIT 3", k_cols, from.p, where);
-            duck_print_rows(g_dc, q.p, 3);
-        }
-    }
+    sql_buf plk = {0}, theirs = {0};
+    sql_add(&plk, "(SELECT %s FROM k)", k_cols);
+    sql_add(&theirs, "(SELECT * FROM %s WHERE %s)", from.p, where);
+    same_rows(plk.p, theirs.p, where);
+    free(plk.p);
+    free(theirs.p);
     /* the count, and the files left out by partition values */
     int64_t duck = -1, mine = -2;
     q.len = 0;
@@ -432,8 +461,7 @@ static void plans(plank_dataset *d) {
 
 static void conflicts(void) {
     char dir[256];
-    snprintf(dir, sizeof dir, "/tmp/plank_dsbad_XXXXXX");
-    CHECK(mkdtemp(dir) != NULL);
+    if (!temp_dir(dir, "dsbad")) return;
     char a[400], b[400];
     snprintf(a, sizeof a, "%s/a.parquet", dir);
     snprintf(b, sizeof b, "%s/b.parquet", dir);
@@ -486,23 +514,22 @@ static void conflicts(void) {
  * each export option that changes the null columns' layout. */
 static void missing_shapes(void) {
     char dir[256];
-    snprintf(dir, sizeof dir, "/tmp/plank_dsmiss_XXXXXX");
-    CHECK(mkdtemp(dir) != NULL);
+    if (!temp_dir(dir, "dsmiss")) return;
     sql_buf q = {0};
     sql_add(&q, "COPY (SELECT i AS id, CASE WHEN i %% 7 = 0 THEN NULL ELSE [i, i + 1] END AS tags, "
                 "{'x': i, 'y': 'v' || i} AS pt, 'lbl' || (i %% 3) AS lbl, "
                 "MAP {'k' || (i %% 4): i * 2} AS m, [{'a': i, 'b': 'w'}] AS ls "
                 "FROM range(300) t(i)) TO '%s/a.parquet' (FORMAT parquet)", dir);
-    CHECK_MSG(duck_exec(g_dc, q.p), "DuckDB: %s", g_dc->error);
+    duck_copy(&q);
     q.len = 0;
     sql_add(&q, "COPY (SELECT i + 1000 AS id, i * 3 AS other FROM range(120) t(i)) "
                 "TO '%s/b.parquet' (FORMAT parquet)", dir);
-    CHECK_MSG(duck_exec(g_dc, q.p), "DuckDB: %s", g_dc->error);
+    duck_copy(&q);
     /* c: some of a's nested columns again, of the same types */
     q.len = 0;
     sql_add(&q, "COPY (SELECT i + 5000 AS id, [i] AS tags, {'x': i, 'y': 'c'} AS pt "
                 "FROM range(40) t(i)) TO '%s/c.parquet' (FORMAT parquet)", dir);
-    CHECK_MSG(duck_exec(g_dc, q.p), "DuckDB: %s", g_dc->error);
+    duck_copy(&q);
     const char *cols = "id, tags, pt, lbl, m, ls, other";
     const char *src[] = {dir};
     plank_error e;
@@ -550,16 +577,7 @@ static void missing_shapes(void) {
         sql_buf plk = {0}, ddb = {0};
         sql_add(&plk, "(SELECT %s FROM k)", cols);
         sql_add(&ddb, "(SELECT %s FROM read_parquet('%s/*.parquet', union_by_name=true))", cols, dir);
-        for (int dir2 = 0; dir2 < 2; dir2++) {
-            q.len = 0;
-            sql_add(&q, "SELECT count(*) FROM (SELECT * FROM %s EXCEPT ALL SELECT * FROM %s)",
-                    dir2 ? ddb.p : plk.p, dir2 ? plk.p : ddb.p);
-            int64_t n = -1;
-            bool qok = duck_int(g_dc, q.p, &n);
-            CHECK_MSG(qok, "DuckDB: %s", g_dc->error);
-            CHECK_MSG(!qok || n == 0, "missing columns (mode %d): %lld rows %s", mode,
-                      (long long)n, dir2 ? "of DuckDB's missing in plank's" : "of plank's not in DuckDB's");
-        }
+        same_rows(plk.p, ddb.p, what);
         free(plk.p);
         free(ddb.p);
         /* the nulls are there: b's 120 rows lack every column but id and other */
@@ -581,7 +599,7 @@ static void missing_shapes(void) {
     snprintf(d_path, sizeof d_path, "%s/d.parquet", bad);
     q.len = 0;
     sql_add(&q, "COPY (SELECT 1 AS id, ['x'] AS tags) TO '%s' (FORMAT parquet)", d_path);
-    CHECK_MSG(duck_exec(g_dc, q.p), "DuckDB: %s", g_dc->error);
+    duck_copy(&q);
     const char *two[] = {a_path, d_path};
     plank_dataset *dd = NULL;
     plank_status bst = plank_dataset_open(&dd, two, 2, NULL, &e);
@@ -591,6 +609,100 @@ static void missing_shapes(void) {
               "the error names the column and both files: %s", e.message);
     plank_dataset_close(dd);
     rm_rf(bad);
+    free(q.p);
+    rm_rf(dir);
+}
+
+/* Partition values against literals of other types and on either side,
+ * partitions compared with each other: DuckDB writes year=Y/dt=D/ with
+ * PARTITION_BY, and each predicate's rows (and the count) equal DuckDB's
+ * over the same directory with hive_partitioning. A predicate that prunes
+ * must never drop a row DuckDB keeps. */
+static void partition_literals(void) {
+    char dir[256];
+    if (!temp_dir(dir, "dspart")) return;
+    sql_buf q = {0};
+    sql_add(&q, "COPY (SELECT i AS id, i * 7 %% 1000 AS v, 2020 + i %% 3 AS year, "
+                "2021 + i %% 2 AS y2, DATE '2024-01-01' + CAST(i %% 4 AS INTEGER) AS dt "
+                "FROM range(600) t(i)) TO '%s' (FORMAT parquet, PARTITION_BY (year, y2, dt))",
+            dir);
+    duck_copy(&q);
+    static const char *const wheres[] = {
+        "2021 = year",
+        "2022 > year AND v < 500",
+        "year > 2020.5",
+        "year <= 2021.00",
+        "year = 2021.000000000000000000001",
+        "year > 2020.999999999999999999999999 AND year <> 2022.0000000000000000000000000000",
+        "year >= -5.5 AND NOT year < -0.000000000000000000000000000001",
+        "year < 1e4 AND year >= 2.021e3",
+        "dt >= DATE '2024-01-03'",
+        "dt < TIMESTAMP '2024-01-02 12:00:00'",
+        "dt = '2024-01-02'",
+        "DATE '2024-01-02' <> dt AND year = 2020",
+        "year = y2",
+        "year < y2 OR dt = DATE '2024-01-04'",
+        "NOT (year >= y2) AND v > 100",
+    };
+    const char *src[] = {dir};
+    plank_dataset *d = NULL;
+    plank_error e;
+    plank_status st = plank_dataset_open(&d, src, 1, NULL, &e);
+    CHECK_MSG(st == PLANK_OK, "open %s: %s", dir, e.message);
+    const char *cols = "id, v, year, y2, dt";
+    for (size_t i = 0; st == PLANK_OK && i < sizeof wheres / sizeof wheres[0]; i++) {
+        const char *w = wheres[i];
+        plank_expr *x = NULL;
+        if (plank_expr_parse(w, NULL, &x, &e) != PLANK_OK) {
+            CHECK_MSG(false, "parse %s: %s", w, e.message);
+            continue;
+        }
+        plank_scan_options so;
+        plank_scan_options_init(&so);
+        so.filter = x;
+        plank_dataset_stats ds;
+        bool made = scan_to_duck(d, &so, w, &ds);
+        int64_t mine = -2, duck = -1;
+        plank_dataset_scan_options o;
+        plank_dataset_scan_options_init(&o);
+        o.scan = &so;
+        CHECK_MSG(plank_dataset_count(d, &o, &mine, NULL, &e) == PLANK_OK, "count %s: %s", w,
+                  e.message);
+        plank_expr_free(x);
+        sql_buf from = {0};
+        sql_add(&from, "(SELECT %s FROM read_parquet('%s/**/*.parquet', hive_partitioning=true) "
+                       "WHERE %s)", cols, dir, w);
+        q.len = 0;
+        sql_add(&q, "SELECT count(*) FROM %s", from.p);
+        CHECK_MSG(duck_int(g_dc, q.p, &duck), "DuckDB: %s", g_dc->error);
+        CHECK_MSG(mine == duck, "count %s: plank %lld, DuckDB %lld", w, (long long)mine,
+                  (long long)duck);
+        if (made) {
+            sql_buf plk = {0};
+            sql_add(&plk, "(SELECT %s FROM k)", cols);
+            same_rows(plk.p, from.p, w);
+            free(plk.p);
+        }
+        fprintf(stderr, "  %-45s %6lld rows, %lld of %lld files pruned by partitions\n", w,
+                (long long)mine, (long long)ds.files_pruned_partitions, (long long)ds.files);
+        free(from.p);
+    }
+    /* a partition column against a data column cannot be decided per file */
+    plank_expr *x = NULL;
+    if (st == PLANK_OK && plank_expr_parse("year < v", NULL, &x, &e) == PLANK_OK) {
+        plank_scan_options so;
+        plank_scan_options_init(&so);
+        so.filter = x;
+        plank_dataset_scan_options o;
+        plank_dataset_scan_options_init(&o);
+        o.scan = &so;
+        int64_t n = 0;
+        plank_status cs = plank_dataset_count(d, &o, &n, NULL, &e);
+        CHECK_MSG(cs == PLANK_ERR_UNSUPPORTED && strstr(e.message, "year"),
+                  "partition against data column: %d %s", (int)cs, e.message);
+        plank_expr_free(x);
+    }
+    plank_dataset_close(d);
     free(q.p);
     rm_rf(dir);
 }
@@ -652,6 +764,7 @@ int main(void) {
     }
     conflicts();
     missing_shapes();
+    partition_literals();
     CHECK(g_matched > 1000); /* the predicates matched real rows */
     duck_close(&dc);
     rm_rf(g_root);

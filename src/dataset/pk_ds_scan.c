@@ -111,18 +111,17 @@ static bool cmp_part_lit(pk_ptype t, const pk_pvalue *v, const pk_literal *l, in
         return true;
     }
     case PK_LIT_DECIMAL: {
-        __int128 u = ((__int128)l->hi << 64) | (__int128)l->lo;
-        __int128 x = v->i;
-        if (l->scale <= 18) {
-            __int128 p = 1;
-            for (int32_t i = 0; i < l->scale; i++) p *= 10;
-            x *= p; /* |i| < 2^63, p <= 10^18: fits */
-            *out = x < u ? -1 : x > u;
-        } else {
-            long double a = (long double)v->i, b = (long double)u;
-            for (int32_t i = 0; i < l->scale; i++) b /= 10;
-            *out = a < b ? -1 : a > b;
-        }
+        /* Exactly, at any scale (the parser allows 0..38, and 10^38 fits
+         * 128 bits): the integer against the literal's integer part, then,
+         * where they are equal, the sign of its fraction. A long double
+         * (64-bit mantissa) made `year = 2021.000000000000000000001` true. */
+        if (l->scale < 0 || l->scale > 38) return false;
+        __int128 u = (__int128)(((unsigned __int128)(uint64_t)l->hi << 64) | l->lo);
+        __int128 p = 1;
+        for (int32_t i = 0; i < l->scale; i++) p *= 10;
+        __int128 q = u / p, r = u % p, x = v->i;
+        if (x != q) *out = x < q ? -1 : 1;
+        else *out = r > 0 ? -1 : r < 0;
         return true;
     }
     default: return false;
