@@ -5,6 +5,7 @@
  * then read back with plank's reader and compared value by value with the
  * generator; statistics are compared with min/max computed here. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <math.h>
 #include <pthread.h>
 #include <sys/stat.h>
@@ -1913,6 +1914,55 @@ static void test_alloc_failures_nested(const char *dir) {
     unlink(path);
 }
 
+/* fsync on close: the file and its directory synced, for a path with a
+ * directory and for a bare name in the working directory (the directory
+ * synced is "."); the file is complete under its name and no temporary
+ * ".<name>.plank-*" is left beside it. */
+static void test_fsync(const char *dir) {
+    enum { N = 5000 };
+    static int64_t vals[N];
+    for (int64_t i = 0; i < N; i++) vals[i] = i * 7919 - 12345;
+    const char *names[] = {"v"};
+    const plank_physical_type types[] = {PLANK_INT64};
+    const void *values[] = {vals};
+    plank_writer_options o;
+    plank_writer_options_init(&o);
+    o.fsync = true;
+    char abs_path[512], cwd[4096];
+    snprintf(abs_path, sizeof abs_path, "%s/fsynced.parquet", dir);
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    for (int rel = 0; rel < 2; rel++) {
+        const char *path = rel ? "fsynced_rel.parquet" : abs_path;
+        if (rel && chdir(dir) != 0) {
+            CHECK_MSG(false, "chdir %s", dir);
+            continue;
+        }
+        bool ok = write_flat(path, 1, names, types, values, NULL, NULL, N, &o);
+        if (ok) {
+            plank_reader *r;
+            plank_error err;
+            plank_status st = plank_reader_open_path(&r, path, NULL, &err);
+            CHECK_MSG(st == PLANK_OK, "open %s: %s", path, err.message);
+            if (st == PLANK_OK) {
+                CHECK_EQ_I64(read_back(r, 0, 1000, N, 8, vals, NULL, NULL), 0);
+                plank_reader_close(r);
+            }
+        }
+        DIR *dp = opendir(dir);
+        CHECK(dp != NULL);
+        int temps = 0;
+        for (struct dirent *de; dp && (de = readdir(dp)) != NULL;)
+            temps += strstr(de->d_name, ".plank-") != NULL;
+        if (dp) closedir(dp);
+        CHECK_EQ_I64(temps, 0);
+        if (rel) {
+            unlink(path);
+            CHECK(chdir(cwd) == 0);
+        }
+    }
+    unlink(abs_path);
+}
+
 int main(void) {
     char dir[] = "/tmp/plank_writer_XXXXXX";
     if (!mkdtemp(dir)) TEST_SKIP("no temporary directory");
@@ -1930,6 +1980,7 @@ int main(void) {
     test_threads_option(dir);
     test_inplace_strings(dir);
     test_alloc_failures_nested(dir);
+    test_fsync(dir);
     rmdir(dir);
     TEST_END();
 }
