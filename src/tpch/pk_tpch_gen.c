@@ -848,7 +848,7 @@ plank_status plank_tpch_open(plank_tpch **out, double sf, int32_t threads,
     for (int i = 0; i < PK_TPCH_NUM_DATES; i++) {
         int y, m, dd;
         civil(PK_TPCH_EPOCH_DAY + i, &y, &m, &dd);
-        char tmp[16];
+        char tmp[40]; /* room for any int, so no compiler sees a truncation */
         snprintf(tmp, sizeof tmp, "%04d-%02d-%02d", y, m, dd);
         memcpy(g->dates[i], tmp, 10);
     }
