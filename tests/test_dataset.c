@@ -30,7 +30,8 @@
  *    two files fails to open, naming both;
  *  - partition values against literals of other types (decimals, floats,
  *    timestamps and strings against integer and date partitions), literals
- *    on the left, two partition columns compared: rows and counts equal
+ *    on the left, two partition columns compared, BETWEEN, IN, IS NULL, constant
+ *    conditions and NOT over mixed terms: rows and counts equal
  *    DuckDB's over a directory DuckDB wrote with PARTITION_BY. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -643,6 +644,13 @@ static void partition_literals(void) {
         "year = y2",
         "year < y2 OR dt = DATE '2024-01-04'",
         "NOT (year >= y2) AND v > 100",
+        "year BETWEEN 2020.5 AND 2021",
+        "dt BETWEEN DATE '2024-01-02' AND '2024-01-03'",
+        "TRUE AND year = 2020",
+        "NULL OR year = 2022",
+        "year IN (2020, 2022.0) AND dt IN ('2024-01-01', DATE '2024-01-04')",
+        "year IS NOT NULL AND NOT (year = 2020 AND v > 500)",
+        "NOT (year = 2020 OR v > 500)",
     };
     const char *src[] = {dir};
     plank_dataset *d = NULL;
