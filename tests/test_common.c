@@ -8,11 +8,14 @@
  * (tasks that wait for tasks: a task not yet started runs in its wait);
  * the caller's share taken from the back (no worker thread: n - 1 down to 0);
  * pk_cpu_count follows the affinity mask (narrowed to one processor, it says
- * one). */
+ * one); the buffer pool (pk_bufpool): a freed block comes back for a request
+ * it holds at most twice over, contents kept, and a request prefers the
+ * blocks its own thread took last over a smaller one another thread took. */
 #if defined(__linux__)
 #define _GNU_SOURCE /* sched_getaffinity */
 #include <sched.h>
 #endif
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "tharness.h"
@@ -250,9 +253,76 @@ static void test_exec(void) {
     pk_exec_free(NULL);
 }
 
+/* ---- Buffer pool ---- */
+
+typedef struct {
+    plank_allocator a;
+    size_t n;
+    void *got;
+} bp_ctx;
+
+/* Run on another thread: takes a block of n bytes and frees it. */
+static void *bp_take(void *arg) {
+    bp_ctx *c = arg;
+    c->got = c->a.reallocate(c->a.opaque, NULL, 0, c->n);
+    if (c->got) c->a.free(c->a.opaque, c->got, c->n);
+    return NULL;
+}
+
+static void test_bufpool(void) {
+    const size_t kib = 1024;
+    pk_bufpool *p = pk_bufpool_new(pk_default_allocator(), (size_t)64 << 20, 16);
+    CHECK(p != NULL);
+    if (!p) return;
+    plank_allocator a;
+    pk_bufpool_allocator(p, &a);
+    /* Reuse: the block comes back, with its bytes, for a request it holds
+     * at most twice over; not for one it holds more than twice over. */
+    uint8_t *b = a.reallocate(a.opaque, NULL, 0, 300 * kib);
+    CHECK(b != NULL);
+    if (!b) return;
+    for (size_t i = 0; i < 300 * kib; i++) b[i] = (uint8_t)(i * 7);
+    a.free(a.opaque, b, 300 * kib);
+    uint8_t *c = a.reallocate(a.opaque, NULL, 0, 200 * kib);
+    CHECK(c == b);
+    int bad = 0;
+    for (size_t i = 0; i < 200 * kib; i++) bad += c[i] != (uint8_t)(i * 7);
+    CHECK_EQ_I64(bad, 0);
+    a.free(a.opaque, c, 200 * kib);
+    uint8_t *e = a.reallocate(a.opaque, NULL, 0, 140 * kib);
+    CHECK(e != NULL && e != b);
+    a.free(a.opaque, e, 140 * kib);
+    pk_bufpool_close(p);
+
+    /* Affinity: this thread's block B and another thread's smaller block O
+     * both hold a request of 180 KiB; each thread gets its own. */
+    p = pk_bufpool_new(pk_default_allocator(), (size_t)64 << 20, 16);
+    CHECK(p != NULL);
+    if (!p) return;
+    pk_bufpool_allocator(p, &a);
+    void *big = a.reallocate(a.opaque, NULL, 0, 300 * kib); /* B, busy for now */
+    CHECK(big != NULL);
+    bp_ctx x = {a, 200 * kib, NULL};
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, bp_take, &x) == 0);
+    pthread_join(t, NULL);
+    void *small = x.got; /* O: a new block, smaller than B */
+    CHECK(small != NULL && small != big);
+    a.free(a.opaque, big, 300 * kib);
+    void *f = a.reallocate(a.opaque, NULL, 0, 180 * kib);
+    CHECK(f == big); /* its own, though O is smaller and fits */
+    a.free(a.opaque, f, 180 * kib);
+    x.n = 180 * kib;
+    CHECK(pthread_create(&t, NULL, bp_take, &x) == 0);
+    pthread_join(t, NULL);
+    CHECK(x.got == small); /* O, its own or the smallest */
+    pk_bufpool_close(p);
+}
+
 int main(void) {
     test_chain();
     test_pool();
     test_exec();
+    test_bufpool();
     TEST_END();
 }
