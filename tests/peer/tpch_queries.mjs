@@ -13,8 +13,10 @@
 // digits by DuckDB (round on the exact decimal) and the averages computed
 // exactly in HUGEINT from DuckDB's sums and counts (DuckDB's avg() is a
 // DOUBLE), formatted as plank prints them (no padding, '|' between fields).
-// Also: a Q12 whose lineitem filter keeps nothing of orders' range, and
-// errors (a missing directory, a missing column, bad arguments).
+// Also: a Q12 whose lineitem filter keeps nothing of orders' range, Q1
+// over DECIMAL(18,2) prices (sums in 128 bits), the four decimal columns
+// stored as INT32 (DECIMAL(4,2), (9,2), (3,2)), and errors (a missing
+// directory, a missing column, bad arguments).
 // Exits 1 on any mismatch, 77 when the peers are not installed (CI=true: 1).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
@@ -163,6 +165,36 @@ try {
             const r = spawnSync(plank, ['tpch', 'q1', d, '--threads', th], { encoding: 'utf8' });
             if (r.status !== 0 || r.stdout !== want) fail(`wide q1 threads ${th}: exit ${r.status}\nplank:\n${r.stdout}${r.stderr}DuckDB:\n${want}`);
             else oks++;
+        }
+    }
+    // Decimals stored as INT32 (DuckDB writes precision <= 9 so): the
+    // queries read them as Arrow decimal32 and must still give DuckDB's
+    // answers. The file's physical types are checked, so that a writer
+    // that widened them would not pass unnoticed.
+    {
+        const d = join(dir, 'int32-decimals');
+        mkdirSync(d);
+        const li = lit(join(d, 'lineitem.parquet'));
+        await con.run(`COPY (SELECT * REPLACE (CAST(l_quantity AS DECIMAL(4,2)) AS l_quantity,
+                CAST(l_extendedprice AS DECIMAL(9,2)) AS l_extendedprice,
+                CAST(l_discount AS DECIMAL(3,2)) AS l_discount, CAST(l_tax AS DECIMAL(3,2)) AS l_tax)
+            FROM read_parquet(${lit(join(dir, 'plain', 'lineitem.parquet'))}))
+            TO ${li} (FORMAT parquet, ROW_GROUP_SIZE 20000)`);
+        await con.run(`COPY (SELECT * FROM read_parquet(${lit(join(dir, 'plain', 'orders.parquet'))}))
+            TO ${lit(join(d, 'orders.parquet'))} (FORMAT parquet)`);
+        const types = (await con.runAndReadAll(`SELECT name, type FROM parquet_schema(${li})
+            WHERE name IN ('l_quantity', 'l_extendedprice', 'l_discount', 'l_tax') ORDER BY name`)).getRows();
+        if (types.length !== 4 || types.some((r) => String(r[1]) !== 'INT32'))
+            fail(`int32-decimals: the decimals are not INT32: ${JSON.stringify(types.map(String))}`);
+        for (const q of ['q1', 'q6', 'q12']) {
+            const want = await duckText(q, d);
+            if (want.split('\n').length < 3) fail(`int32-decimals ${q}: DuckDB's answer is empty`);
+            for (const th of ['1', '3']) {
+                const r = spawnSync(plank, ['tpch', q, d, '--threads', th], { encoding: 'utf8' });
+                if (r.status !== 0 || r.stdout !== want)
+                    fail(`int32-decimals ${q} threads ${th}: exit ${r.status}\nplank:\n${r.stdout}${r.stderr}DuckDB:\n${want}`);
+                else oks++;
+            }
         }
     }
     // Errors: exit 1 with the file named; usage errors exit 2.
