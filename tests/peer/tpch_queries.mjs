@@ -15,21 +15,23 @@
 // DOUBLE), formatted as plank prints them (no padding, '|' between fields).
 // Also: a Q12 whose lineitem filter keeps nothing of orders' range, Q1
 // over DECIMAL(18,2) prices (sums in 128 bits), the four decimal columns
-// stored as INT32 (DECIMAL(4,2), (9,2), (3,2)), and errors (a missing
+// stored as INT32 (DECIMAL(4,2), (9,2), (3,2)) and as 7-byte
+// FIXED_LEN_BYTE_ARRAY (hyparquet-writer), and errors (a missing
 // directory, a missing column, bad arguments).
 // Exits 1 on any mismatch, 77 when the peers are not installed (CI=true: 1).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { skipTest } from './skip.mjs';
 
 const [plank] = process.argv.slice(2);
 const ci = process.env.CI === 'true';
-let DuckDBInstance, pl;
+let DuckDBInstance, pl, hw;
 try {
     ({ DuckDBInstance } = await import('@duckdb/node-api'));
     pl = (await import('nodejs-polars')).default;
+    hw = await import('hyparquet-writer');
 } catch (e) {
     if (ci) { console.log(`tpch_queries: the peers are not installed (npm ci; CI needs them): ${e.message}`); process.exit(1); }
     skipTest('tpch_queries', `the peers are not installed (npm ci): ${e.message}`);
@@ -193,6 +195,51 @@ try {
                 const r = spawnSync(plank, ['tpch', q, d, '--threads', th], { encoding: 'utf8' });
                 if (r.status !== 0 || r.stdout !== want)
                     fail(`int32-decimals ${q} threads ${th}: exit ${r.status}\nplank:\n${r.stdout}${r.stderr}DuckDB:\n${want}`);
+                else oks++;
+            }
+        }
+    }
+    // Decimals stored as FIXED_LEN_BYTE_ARRAY (as Arrow C++ and Spark's
+    // legacy format write them; DuckDB only above precision 18): the
+    // queries' columns of lineitem written by hyparquet-writer with
+    // DECIMAL(15,2) in 7-byte big-endian values, read as Arrow decimal128.
+    {
+        const d = join(dir, 'flba-decimals');
+        mkdirSync(d);
+        const src = lit(join(dir, 'plain', 'lineitem.parquet'));
+        const rows = (await con.runAndReadAll(`SELECT l_orderkey,
+                CAST(l_quantity * 100 AS BIGINT), CAST(l_extendedprice * 100 AS BIGINT),
+                CAST(l_discount * 100 AS BIGINT), CAST(l_tax * 100 AS BIGINT),
+                l_returnflag, l_linestatus, l_shipmode,
+                date_diff('day', DATE '1970-01-01', l_shipdate), date_diff('day', DATE '1970-01-01', l_commitdate),
+                date_diff('day', DATE '1970-01-01', l_receiptdate)
+            FROM read_parquet(${src})`)).getRows();
+        const col = (k, f = (v) => v) => rows.map((r) => f(r[k]));
+        const dec = (name) => ({ name, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 7, repetition_type: 'REQUIRED',
+            converted_type: 'DECIMAL', precision: 15, scale: 2 });
+        const req = (name, type, extra = {}) => ({ name, type, repetition_type: 'REQUIRED', ...extra });
+        const names = ['l_orderkey', 'l_quantity', 'l_extendedprice', 'l_discount', 'l_tax', 'l_returnflag',
+            'l_linestatus', 'l_shipmode', 'l_shipdate', 'l_commitdate', 'l_receiptdate'];
+        const schema = [{ name: 'root', num_children: names.length }, req('l_orderkey', 'INT64'),
+            dec('l_quantity'), dec('l_extendedprice'), dec('l_discount'), dec('l_tax'),
+            ...['l_returnflag', 'l_linestatus', 'l_shipmode'].map((n) => req(n, 'BYTE_ARRAY', { converted_type: 'UTF8' })),
+            ...['l_shipdate', 'l_commitdate', 'l_receiptdate'].map((n) => req(n, 'INT32', { converted_type: 'DATE' }))];
+        const columnData = names.map((name, k) => ({ name, data: col(k, k >= 8 ? Number : (v) => v) }));
+        const li = join(d, 'lineitem.parquet');
+        writeFileSync(li, Buffer.from(hw.parquetWriteBuffer({ columnData, schema, rowGroupSize: 25000 })));
+        await con.run(`COPY (SELECT * FROM read_parquet(${lit(join(dir, 'plain', 'orders.parquet'))}))
+            TO ${lit(join(d, 'orders.parquet'))} (FORMAT parquet)`);
+        const types = (await con.runAndReadAll(`SELECT name, type, type_length FROM parquet_schema(${lit(li)})
+            WHERE name IN ('l_quantity', 'l_extendedprice', 'l_discount', 'l_tax') ORDER BY name`)).getRows();
+        if (types.length !== 4 || types.some((r) => String(r[1]) !== 'FIXED_LEN_BYTE_ARRAY' || String(r[2]) !== '7'))
+            fail(`flba-decimals: the decimals are not FIXED_LEN_BYTE_ARRAY(7): ${JSON.stringify(types.map(String))}`);
+        for (const q of ['q1', 'q6', 'q12']) {
+            const want = await duckText(q, d);
+            if (want.split('\n').length < 3) fail(`flba-decimals ${q}: DuckDB's answer is empty`);
+            for (const th of ['1', '3']) {
+                const r = spawnSync(plank, ['tpch', q, d, '--threads', th], { encoding: 'utf8' });
+                if (r.status !== 0 || r.stdout !== want)
+                    fail(`flba-decimals ${q} threads ${th}: exit ${r.status}\nplank:\n${r.stdout}${r.stderr}DuckDB:\n${want}`);
                 else oks++;
             }
         }
