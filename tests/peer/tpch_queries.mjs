@@ -87,6 +87,21 @@ async function duckText(q, dir) {
 
 let fails = 0, oks = 0;
 const fail = (m) => { fails++; console.log(`FAIL: ${m}`); };
+
+// Every query on the files of d, with 1 and 3 threads: plank's text must be
+// DuckDB's, and DuckDB's must have rows (or the check proves nothing).
+async function sameAnswers(label, d) {
+    for (const q of ['q1', 'q6', 'q12']) {
+        const want = await duckText(q, d);
+        if (want.split('\n').length < 3) fail(`${label} ${q}: DuckDB's answer is empty, the test proves nothing`);
+        for (const th of ['1', '3']) {
+            const r = spawnSync(plank, ['tpch', q, d, '--threads', th], { encoding: 'utf8' });
+            if (r.status !== 0 || r.stdout !== want)
+                fail(`${label} ${q} threads ${th}: exit ${r.status}\nplank:\n${r.stdout}${r.stderr}DuckDB:\n${want}`);
+            else oks++;
+        }
+    }
+}
 const dir = mkdtempSync(join(tmpdir(), 'plank-tpch-queries-'));
 const gen = (name, ...opts) => {
     execFileSync(plank, ['tpch', 'gen', '--sf', '0.01', '--out', join(dir, name), '--tables', 'lineitem,orders',
@@ -114,19 +129,7 @@ try {
         pl.readParquet(join(dir, 'plain', `${t}.parquet`)).writeParquet(join(dir, 'polars', `${t}.parquet`));
     }
     variants.push('duckdb', 'polars');
-    for (const v of variants) {
-        const d = join(dir, v);
-        for (const q of ['q1', 'q6', 'q12']) {
-            const want = await duckText(q, d);
-            if (want.split('\n').length < 3) fail(`${v} ${q}: DuckDB's answer is empty, the test proves nothing`);
-            for (const th of ['1', '3']) {
-                const r = spawnSync(plank, ['tpch', q, d, '--threads', th], { encoding: 'utf8' });
-                if (r.status !== 0) { fail(`${v} ${q} threads ${th}: exit ${r.status}: ${r.stderr}`); continue; }
-                if (r.stdout !== want) fail(`${v} ${q} threads ${th}:\nplank:\n${r.stdout}DuckDB:\n${want}`);
-                else oks++;
-            }
-        }
-    }
+    for (const v of variants) await sameAnswers(v, join(dir, v));
     // --repeat: the answer once on stdout, the timing line on stderr.
     {
         const r = spawnSync(plank, ['tpch', 'q6', join(dir, 'plain'), '--repeat', '3', '--threads', '1'], { encoding: 'utf8' });
@@ -188,16 +191,7 @@ try {
             WHERE name IN ('l_quantity', 'l_extendedprice', 'l_discount', 'l_tax') ORDER BY name`)).getRows();
         if (types.length !== 4 || types.some((r) => String(r[1]) !== 'INT32'))
             fail(`int32-decimals: the decimals are not INT32: ${JSON.stringify(types.map(String))}`);
-        for (const q of ['q1', 'q6', 'q12']) {
-            const want = await duckText(q, d);
-            if (want.split('\n').length < 3) fail(`int32-decimals ${q}: DuckDB's answer is empty`);
-            for (const th of ['1', '3']) {
-                const r = spawnSync(plank, ['tpch', q, d, '--threads', th], { encoding: 'utf8' });
-                if (r.status !== 0 || r.stdout !== want)
-                    fail(`int32-decimals ${q} threads ${th}: exit ${r.status}\nplank:\n${r.stdout}${r.stderr}DuckDB:\n${want}`);
-                else oks++;
-            }
-        }
+        await sameAnswers('int32-decimals', d);
     }
     // Decimals stored as FIXED_LEN_BYTE_ARRAY (as Arrow C++ and Spark's
     // legacy format write them; DuckDB only above precision 18): the
@@ -233,16 +227,7 @@ try {
             WHERE name IN ('l_quantity', 'l_extendedprice', 'l_discount', 'l_tax') ORDER BY name`)).getRows();
         if (types.length !== 4 || types.some((r) => String(r[1]) !== 'FIXED_LEN_BYTE_ARRAY' || String(r[2]) !== '7'))
             fail(`flba-decimals: the decimals are not FIXED_LEN_BYTE_ARRAY(7): ${JSON.stringify(types.map(String))}`);
-        for (const q of ['q1', 'q6', 'q12']) {
-            const want = await duckText(q, d);
-            if (want.split('\n').length < 3) fail(`flba-decimals ${q}: DuckDB's answer is empty`);
-            for (const th of ['1', '3']) {
-                const r = spawnSync(plank, ['tpch', q, d, '--threads', th], { encoding: 'utf8' });
-                if (r.status !== 0 || r.stdout !== want)
-                    fail(`flba-decimals ${q} threads ${th}: exit ${r.status}\nplank:\n${r.stdout}${r.stderr}DuckDB:\n${want}`);
-                else oks++;
-            }
-        }
+        await sameAnswers('flba-decimals', d);
     }
     // Errors: exit 1 with the file named; usage errors exit 2.
     const expectFail = (args, code, pattern, what) => {
