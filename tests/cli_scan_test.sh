@@ -15,7 +15,10 @@
 # table, --columns, nested corpus files when present); --limit; a table's
 # footer; --explain's plan and statistics on stderr, pruning seen in them;
 # syntax errors (exit 1, the byte position), binding errors and unknown
-# --columns (exit 1, naming the column); usage errors (exit 2).
+# --columns (exit 1, naming the column); usage errors (exit 2). `plank
+# bench scan` of every query matches DuckDB's count too (JSON and text, one
+# of --count, --mmap, --no-pushdown, --no-verify-checksums, --threads 2 in
+# turn), and its errors exit 1 or 2.
 #
 # Exits 77 (skipped) when node or DuckDB (npm ci) is missing, after the
 # checks that need neither; CI=true or PLANK_REQUIRE_CORPUS=1 makes that a failure.
@@ -249,6 +252,19 @@ bench_usage() {
 }
 check "bench read --batch-rows 0" bench_usage "$L" --arrow --batch-rows 0
 check "bench read --batch-rows without --arrow" bench_usage "$L" --batch-rows 100
+bench_scan_exit() {
+    want=$1
+    shift
+    "$PLANK" bench scan "$@" > /dev/null 2>&1
+    [ $? -eq "$want" ]
+}
+"$PLANK" bench scan "$L" --repeat 1 > "$WORK/bench" 2> "$WORK/err"
+check "bench scan without --where: every row: $(cat "$WORK/err")" grep -q "^matched: 60175 rows$" "$WORK/bench"
+check "bench scan without FILE" bench_scan_exit 2 --where "l_tax > 0"
+check "bench scan --threads 2000" bench_scan_exit 2 "$L" --where "l_tax > 0" --threads 2000
+check "bench scan of an unknown column" bench_scan_exit 1 "$L" --where "zzz > 0"
+check "bench scan of a syntax error" bench_scan_exit 1 "$L" --where "l_tax >"
+check "bench scan of a missing file" bench_scan_exit 1 "$WORK/absent.parquet" --where "l_tax > 0"
 
 # ---- Datasets: a directory, a glob, several files -------------------------------------
 # The dataset scan's rows and counts are checked against DuckDB in test_dataset;
@@ -338,6 +354,20 @@ for variant in dict delta plain; do
             [ "$cols" = - ] || set -- "$@" --columns "$cols"
             label="$variant $table: $where"
             scan "$d/got" "$@" --count && check "$label: --count" same_text "$d/$n.count" "$d/got"
+            # plank bench scan: the same count, in JSON and in text, with
+            # one of its options in turn
+            case $(((n + nq) % 5)) in
+            0) bopt=--count ;; 1) bopt=--mmap ;; 2) bopt=--no-pushdown ;;
+            3) bopt=--no-verify-checksums ;; *) bopt=--threads=2 ;;
+            esac
+            # shellcheck disable=SC2086
+            "$PLANK" bench scan "$@" $(echo "$bopt" | tr = ' ') --repeat 2 --json > "$d/bench" 2> "$WORK/err"
+            check "$label: bench scan $bopt --json: $(cat "$WORK/err")" [ \
+                "$(sed -n 's/^{.*"rows_matched":\([0-9]*\),"repeat":2,.*}$/\1/p' "$d/bench")" = "$(cat "$d/$n.count")" ]
+            # shellcheck disable=SC2086
+            "$PLANK" bench scan "$@" $(echo "$bopt" | tr = ' ') --repeat 1 > "$d/bench" 2> "$WORK/err"
+            check "$label: bench scan $bopt: $(cat "$WORK/err")" [ \
+                "$(sed -n 's/^matched: \([0-9]*\) rows.*/\1/p' "$d/bench")" = "$(cat "$d/$n.count")" ]
             k=0
             for opt in --format=jsonl --no-pushdown --no-stats --no-bloom --no-page-index \
                 --no-dictionary --mmap; do

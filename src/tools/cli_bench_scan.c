@@ -1,6 +1,6 @@
 /*
- * cli_bench_scan.c: `plank bench scan FILE --where EXPR`: times the pushdown
- * scan in process (open, parse, bind, scan, close per repeat), so that a
+ * cli_bench_scan.c: `plank bench scan FILE [--where EXPR]`: times the pushdown
+ * scan (without --where: of every row) in process (open, parse, bind, scan, close per repeat), so that a
  * benchmark compares it with peers measured the same way (DuckDB and Polars
  * in process), without the CLI's start-up and output.
  *
@@ -147,7 +147,7 @@ int cli_bench_scan_main(int argc, char **argv) {
         else if (!a.file) a.file = s;
         else return cli_usage_error("bench scan: one FILE only");
     }
-    if (!a.file) return cli_usage_error("bench scan: expected FILE --where EXPR");
+    if (!a.file) return cli_usage_error("bench scan: expected FILE [--where EXPR]");
     if (a.repeat < 1) a.repeat = 1;
     char **cols = NULL;
     int32_t ncols = 0;

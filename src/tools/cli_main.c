@@ -114,7 +114,7 @@ void cli_usage(FILE *f) {
           "                               range:FIRST:COUNT reads only those rows;\n"
           "                               --mmap maps the file instead of reading it;\n"
           "                               --batch-rows: records per Arrow batch)\n"
-          "  bench scan FILE --where EXPR [--columns a,b] [--count] [--repeat N] [--mmap]\n"
+          "  bench scan FILE [--where EXPR] [--columns a,b] [--count] [--repeat N] [--mmap]\n"
           "             [--no-pushdown] [--no-verify-checksums] [--json] [--threads N]\n"
           "  bench write [--rows N] [--repeat N] [-o PATH] [--csv PATH] [--json] [--serve]\n"
           "      [WRITER OPTIONS]         generate a lineitem-like table (default 4,000,000\n"
