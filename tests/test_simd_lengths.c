@@ -1,5 +1,5 @@
-/* test_simd_lengths.c: the byte-array length kernels (sum_u32, dba_chain,
- * offsets_bad) at
+/* test_simd_lengths.c: the byte-array length kernels (sum_u32, dba_chain with
+ * the suffix offsets it writes, offsets_bad) at
  * every dispatch level this machine has, against loops written here in 64-bit
  * arithmetic, over lengths 0..4096 and a few large ones, starts 0..3 values
  * into a buffer (unaligned for every vector width), exact-size heap copies
@@ -65,14 +65,27 @@ static int chain_case(const pk_kernels *k, const uint32_t *pre0, const uint32_t 
     uint64_t ws = 0, gs = 0;
     uint32_t wl = 0, gl = 0;
     bool want = ref_chain(bp + start, bl + start, n, lim, exact, &ws, &wl);
-    uint32_t got = k->dba_chain(bp + start, bl + start, n, lim, exact, &gs, &gl);
+    /* the offsets in an exact-size block at an unaligned start, like the lengths */
+    uint32_t *ob = malloc((start + n + 1) * sizeof *ob);
+    uint32_t *offs = ob + start;
+    uint32_t got = k->dba_chain(bp + start, bl + start, n, lim, exact, offs, &gs, &gl);
     int bad = want != (got == 0) || (want && (gs != ws || gl != wl));
     if (bad)
         fprintf(stderr, "%s dba_chain n %zu start %zu lim %u exact %d: %u (sum %llu longest %u), "
                 "want %s (sum %llu longest %u)\n", pk_simd_level_name(k->level), n, start,
                 (unsigned)lim, (int)exact, (unsigned)got, (unsigned long long)gs, (unsigned)gl,
                 want ? "valid" : "broken", (unsigned long long)ws, (unsigned)wl);
-    free(bp), free(bl);
+    /* offs[i]: the suffixes before value i, modulo 2^32, valid chain or not */
+    uint32_t run = 0;
+    for (size_t i = 0; i <= n && !bad; i++) {
+        if (offs[i] != run) {
+            fprintf(stderr, "%s dba_chain n %zu start %zu: offset %zu is %u, want %u\n",
+                    pk_simd_level_name(k->level), n, start, i, (unsigned)offs[i], (unsigned)run);
+            bad = 1;
+        }
+        if (i < n) run += bl[start + i];
+    }
+    free(bp), free(bl), free(ob);
     return bad;
 }
 

@@ -139,8 +139,9 @@ void pk_decoder_release(pk_decoder *d) {
     if (!d->keep) {
         pk_free(d->alloc, d->lengths, n * sizeof(uint32_t));
         pk_free(d->alloc, d->prefixes, n * sizeof(uint32_t));
+        pk_free(d->alloc, d->suffix_offsets, n * sizeof(uint32_t));
     }
-    d->lengths = d->prefixes = NULL;
+    d->lengths = d->prefixes = d->suffix_offsets = NULL;
     pk_buffer_reset(&d->last);
 }
 
@@ -161,18 +162,10 @@ static plank_status negative_length(const uint32_t *a, int64_t n, const char *wh
     return PLANK_OK;
 }
 
-/* Decodes a DELTA_BINARY_PACKED stream of exactly d->num_values INT32
- * lengths from [buf, end) into a new array; *after is the end of the
- * stream. The caller checks that none is negative (above INT32_MAX here),
- * along with its other checks of them. */
-static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint8_t *end,
-                                   const char *what, uint32_t **lengths_out, pk_buffer *kept,
-                                   const uint8_t **after, plank_error *err) {
-    pk_delta_decoder dd;
-    PK_FORWARD(pk_delta_init(&dd, buf, (size_t)(end - buf), false, err));
-    PK_RETURN_IF(dd.total_values != d->num_values, err, PLANK_ERR_CORRUPT,
-                 "%s: DELTA header has %lld values, the page has %lld", what,
-                 (long long)dd.total_values, (long long)d->num_values);
+/* A new array of d->num_values + 1 uint32_t in *out (owned by d from there
+ * on): kept's memory when the caller keeps arrays across pages. */
+static plank_status length_array(pk_decoder *d, const char *what, pk_buffer *kept,
+                                 uint32_t **out, plank_error *err) {
     PK_RETURN_IF((uint64_t)d->num_values >= SIZE_MAX / sizeof(uint32_t), err,
                  PLANK_ERR_OUT_OF_MEMORY, "%s: too many values", what);
     size_t bytes = ((size_t)d->num_values + 1) * sizeof(uint32_t);
@@ -185,8 +178,25 @@ static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint
     }
     PK_RETURN_IF(!a, err, PLANK_ERR_OUT_OF_MEMORY, "out of memory for %lld %s",
                  (long long)d->num_values, what);
-    *lengths_out = a; /* owned by d from here on */
-    PK_FORWARD(pk_delta_read_i32(&dd, kernels_of(d), (uint8_t *)a, d->num_values, err));
+    *out = a;
+    return PLANK_OK;
+}
+
+/* Decodes a DELTA_BINARY_PACKED stream of exactly d->num_values INT32
+ * lengths from [buf, end) into a new array; *after is the end of the
+ * stream. The caller checks that none is negative (above INT32_MAX here),
+ * along with its other checks of them. */
+static plank_status decode_lengths(pk_decoder *d, const uint8_t *buf, const uint8_t *end,
+                                   const char *what, uint32_t **lengths_out, pk_buffer *kept,
+                                   const uint8_t **after, plank_error *err) {
+    pk_delta_decoder dd;
+    PK_FORWARD(pk_delta_init(&dd, buf, (size_t)(end - buf), false, err));
+    PK_RETURN_IF(dd.total_values != d->num_values, err, PLANK_ERR_CORRUPT,
+                 "%s: DELTA header has %lld values, the page has %lld", what,
+                 (long long)dd.total_values, (long long)d->num_values);
+    PK_FORWARD(length_array(d, what, kept, lengths_out, err));
+    PK_FORWARD(pk_delta_read_i32(&dd, kernels_of(d), (uint8_t *)*lengths_out, d->num_values,
+                                 err));
     return pk_delta_end(&dd, after, err);
 }
 
@@ -216,17 +226,21 @@ static plank_status init_delta_byte_array(pk_decoder *d, plank_error *err) {
                               d->keep ? &d->keep->prefixes : NULL, &suffixes, err));
     PK_FORWARD(decode_lengths(d, suffixes, d->end, what, &d->lengths,
                               d->keep ? &d->keep->lengths : NULL, &d->bytes, err));
+    PK_FORWARD(length_array(d, what, d->keep ? &d->keep->suffix_offsets : NULL,
+                            &d->suffix_offsets, err));
     /* Validate the prefix chain now so that gets cannot fail half way: first
      * in one pass without a branch per value (the dba_chain kernel), which
-     * also adds up the suffixes for the bytes section; then, only when
-     * something is wrong, value by value for the message. */
+     * also adds up the suffixes for the bytes section and writes where each
+     * one starts (a sparse read finds a value's suffix there instead of
+     * summing the lengths before it); then, only when something is wrong,
+     * value by value for the message. */
     uint32_t lim = d->width > 0 ? (uint32_t)d->width : (uint32_t)INT32_MAX;
     uint64_t sum;
     uint32_t longest;
     uint32_t bad = kernels_of(d)->dba_chain(d->prefixes, d->lengths, (size_t)d->num_values, lim,
-                                            d->width > 0, &sum, &longest);
+                                            d->width > 0, d->suffix_offsets, &sum, &longest);
     if (!bad) {
-        /* dba_sparse sums suffixes in 32 bits */
+        /* the suffix offsets are 32-bit */
         PK_RETURN_IF(sum > UINT32_MAX, err, PLANK_ERR_UNSUPPORTED,
                      "%s: suffixes of %llu bytes in one page", what, (unsigned long long)sum);
         d->short_values = longest <= 16;
@@ -625,8 +639,7 @@ static plank_status dba_next(pk_decoder *d, plank_error *err) {
 static plank_status dba_skip(pk_decoder *d, int64_t n, plank_error *err) {
     if (n <= 0) return PLANK_OK;
     int64_t first = d->pos, last = first + n - 1;
-    uint32_t ors;
-    size_t span = (size_t)kernels_of(d)->sum_u32(d->lengths + first, (size_t)n, &ors);
+    size_t span = (size_t)(d->suffix_offsets[last + 1] - d->suffix_offsets[first]);
     size_t len = (size_t)d->prefixes[last] + d->lengths[last];
     PK_FORWARD(pk_buffer_resize(&d->last, len, err));
     const uint8_t *q = d->p + span;
@@ -707,36 +720,21 @@ static size_t dba_walk(const uint32_t *pres, const uint32_t *sufs, int64_t i, in
 static int64_t dba_sparse(pk_decoder *d, int64_t n, const uint8_t *sel, int64_t bit,
                           uint8_t *dst, int64_t *ends, int64_t base, bool all_ends) {
     const uint32_t *pres = d->prefixes + d->pos, *sufs = d->lengths + d->pos;
+    const uint32_t *soffs = d->suffix_offsets + d->pos;
     const uint8_t *page = d->start, *page_end = d->end;
-    const uint8_t *q = d->p; /* the suffix of value `at` */
-    int64_t at = 0;
+    const uint8_t *bytes = d->bytes; /* value i's suffix at bytes + soffs[i] */
     const uint8_t *kv = d->last.data; /* the last value built, value kb (-1: d->last) */
     int64_t kb = -1;
     dba_reg kr; /* its first 16 bytes (buffers are padded) */
     memcpy(&kr, kv, sizeof kr);
     uint8_t *o = dst;
     int64_t c = 0, end = base;
-    /* the suffixes passed over: tens of values apart where this path is
-     * taken, summed in line, since the kernel's call and its set-up of wide
-     * registers cost more than such a short loop (Q12's l_shipmode on the
-     * DELTA file: bench/README.md, "Suffixes summed in line"); long gaps by
-     * the kernel */
-    uint64_t (*sum_u32)(const uint32_t *, size_t, uint32_t *) = kernels_of(d)->sum_u32;
-    uint32_t ors;
     PK_FOR_LIVE(sel, bit, n, i, {
         if (all_ends)
             for (; c < i; c++) ends[c] = end;
-        if (i - at <= 256) {
-            /* 32 bits hold any sum of a page's suffixes: the chain check
-             * found them all to fit in its bytes section. Four lanes an
-             * add where 64 bits took two and the widening. */
-            uint32_t s = 0;
-            for (int64_t j = at; j < i; j++) s += sufs[j];
-            q += s;
-        } else {
-            q += sum_u32(sufs + at, (size_t)(i - at), &ors);
-        }
-        at = i;
+        /* the suffixes passed over are not summed here: init wrote where
+         * each one starts */
+        const uint8_t *q = bytes + soffs[i];
         size_t need = pres[i];
         size_t len = need + sufs[i];
         if (len <= 16 && (size_t)(q - page) >= need && (size_t)(page_end - q) >= 16) {
@@ -770,7 +768,7 @@ static int64_t dba_sparse(pk_decoder *d, int64_t n, const uint8_t *sel, int64_t 
     });
     if (all_ends)
         for (; c < n; c++) ends[c] = end;
-    const uint8_t *p_end = q + sum_u32(sufs + at, (size_t)(n - at), &ors);
+    const uint8_t *p_end = bytes + soffs[n];
     if (n > 0) {
         /* d->last becomes value n - 1: the last one built, or built now over
          * d->last (which the walk reads only below the bytes it writes). */

@@ -188,6 +188,8 @@ typedef struct pk_decoder {
     /* DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY: lengths decoded at init */
     uint32_t *lengths;         /* suffix lengths (or lengths), each below 2^31 */
     uint32_t *prefixes;        /* prefix lengths (DELTA_BYTE_ARRAY), each below 2^31 */
+    uint32_t *suffix_offsets;  /* DELTA_BYTE_ARRAY: value i's suffix at bytes +
+                                  suffix_offsets[i]; num_values + 1 entries */
     bool short_values;         /* every value at most 16 bytes (DELTA_BYTE_ARRAY) */
     uint8_t plain_move;        /* PLAIN byte arrays: bytes each value is copied by, one
                                   move (16, 32 or 64; 0 before the first read) */
@@ -205,7 +207,7 @@ typedef struct pk_decoder {
  * were last moved by (pk_decoder.plain_move), so a page's first read starts
  * from what the column's values need. */
 typedef struct pk_decoder_arrays {
-    pk_buffer lengths, prefixes;
+    pk_buffer lengths, prefixes, suffix_offsets;
     uint8_t plain_move;
 } pk_decoder_arrays;
 

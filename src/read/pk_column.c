@@ -475,7 +475,7 @@ plank_status pk_column_reader_open_alloc(plank_column_reader **out, plank_reader
                          &cr->def, &cr->rep, &cr->scratch, &cr->ends, &cr->pdef, &cr->prep,
                          &cr->g_validity, &cr->g_def, &cr->g_values, &cr->g_offsets,
                          &cr->g_data, &cr->runs, &cr->darr.lengths, &cr->darr.prefixes,
-                         &cr->keepbits, &cr->stage};
+                         &cr->darr.suffix_offsets, &cr->keepbits, &cr->stage};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_init(bufs[i], cr->a);
     pk_decompressor_init(&cr->dctx, cr->a);
     plank_status st = attach(cr, g, err);
@@ -503,7 +503,7 @@ void plank_column_reader_close(plank_column_reader *cr) {
                          &cr->def, &cr->rep, &cr->scratch, &cr->ends, &cr->pdef, &cr->prep,
                          &cr->g_validity, &cr->g_def, &cr->g_values, &cr->g_offsets,
                          &cr->g_data, &cr->runs, &cr->darr.lengths, &cr->darr.prefixes,
-                         &cr->keepbits, &cr->stage};
+                         &cr->darr.suffix_offsets, &cr->keepbits, &cr->stage};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) pk_buffer_reset(bufs[i]);
     pk_decompressor_release(&cr->dctx);
     if (cr->sel) pk_free(cr->a, cr->sel, (size_t)cr->sel_cap * sizeof *cr->sel);

@@ -94,9 +94,11 @@ typedef struct pk_kernels {
      * suffix lengths): 0 when pre[0] == 0, pre[i + 1] <= pre[i] + len[i], every
      * pre[i] + len[i] <= lim (== lim when exact) and no length is above INT32_MAX;
      * nonzero otherwise (the caller finds where, value by value). With 0, *sum is the
-     * suffix lengths' sum and *longest the longest value's length. */
+     * suffix lengths' sum and *longest the longest value's length. Always writes
+     * offs[0..n] (n + 1 entries): offs[i] the sum of len[0..i) modulo 2^32, where
+     * value i's suffix starts in the bytes section once the sum fits in 32 bits. */
     uint32_t (*dba_chain)(const uint32_t *pre, const uint32_t *len, size_t n, uint32_t lim,
-                          bool exact, uint64_t *sum, uint32_t *longest);
+                          bool exact, uint32_t *offs, uint64_t *sum, uint32_t *longest);
     /* The n values' byte-array offsets off[0..n] (n + 1 entries): 0 when off[0] >= 0 and
      * every length off[i + 1] - off[i] is in 0..INT32_MAX, nonzero otherwise (the
      * caller then finds the culprit, value by value). */
@@ -383,7 +385,8 @@ int pk_kernels_available(const pk_kernels **out);
 #define PK_LENGTH_KERNELS(isa)                                                              \
     uint64_t pk_sum_u32_##isa(const uint32_t *v, size_t n, uint32_t *ors);                    \
     uint32_t pk_dba_chain_##isa(const uint32_t *pre, const uint32_t *len, size_t n,           \
-                                uint32_t lim, bool exact, uint64_t *sum, uint32_t *longest);  \
+                                uint32_t lim, bool exact, uint32_t *offs, uint64_t *sum,      \
+                                uint32_t *longest);                                           \
     uint64_t pk_offsets_bad_##isa(const int64_t *off, size_t n);
 
 /* The hash kernels of one instruction set (pk_hash_kernels.c). */
