@@ -101,17 +101,30 @@ pk_scan_u32_avx512(const uint32_t *v, size_t n, uint32_t *out, uint32_t run) {
         if (n == 0) return 0;                                                                \
         uint32_t bad = pre[0], hi = 0, mx = 0, ex = exact ? 1u : 0u, run = 0;                \
         uint64_t s = 0;                                                                      \
+        /* BYTE_ARRAY (no exact width, the INT32 limit): a value over the limit    \
+         * sets bit 31 of its length like a negative length does, so one OR    \
+         * checks both; the suffixes' sum comes from the offsets (below) */      \
+        bool bytes = !exact && lim == (uint32_t)INT32_MAX;                                    \
         for (size_t c = 0; c < n; c += PK_DBA_SLICE) {                                       \
             size_t e = n - c > PK_DBA_SLICE ? c + PK_DBA_SLICE : n;                          \
             /* value i against value i + 1's prefix, up to the last value */                \
             size_t last = e < n ? e : n - 1;                                                 \
-            for (size_t i = c; i < last; i++) {                                              \
-                uint32_t t = pre[i] + len[i];                                                \
-                bad |= (uint32_t)(pre[i + 1] > t) | (uint32_t)(t > lim) |                    \
-                       (ex & (uint32_t)(t != lim));                                          \
-                hi |= pre[i] | len[i];                                                       \
-                mx = t > mx ? t : mx;                                                        \
-                s += len[i];                                                                 \
+            if (bytes) {                                                                     \
+                for (size_t i = c; i < last; i++) {                                          \
+                    uint32_t t = pre[i] + len[i];                                            \
+                    bad |= (uint32_t)(pre[i + 1] > t);                                       \
+                    hi |= pre[i] | len[i] | t;                                               \
+                    mx = t > mx ? t : mx;                                                    \
+                }                                                                            \
+            } else {                                                                         \
+                for (size_t i = c; i < last; i++) {                                          \
+                    uint32_t t = pre[i] + len[i];                                            \
+                    bad |= (uint32_t)(pre[i + 1] > t) | (uint32_t)(t > lim) |                \
+                           (ex & (uint32_t)(t != lim));                                      \
+                    hi |= pre[i] | len[i];                                                   \
+                    mx = t > mx ? t : mx;                                                    \
+                    s += len[i];                                                             \
+                }                                                                            \
             }                                                                                \
             run = pk_scan_u32_##isa(len + c, e - c, offs + c + 1, run);                      \
         }                                                                                    \
@@ -119,7 +132,14 @@ pk_scan_u32_avx512(const uint32_t *v, size_t n, uint32_t *out, uint32_t run) {
         bad |= (uint32_t)(t > lim) | (ex & (uint32_t)(t != lim));                            \
         hi |= pre[n - 1] | len[n - 1];                                                       \
         mx = t > mx ? t : mx;                                                                \
-        *sum = s + len[n - 1];                                                               \
+        if (!bytes) {                                                                        \
+            s += len[n - 1];                                                                 \
+        } else if ((uint64_t)n * mx <= UINT32_MAX) {                                         \
+            s = offs[n]; /* no length above mx: the sum did not wrap */                      \
+        } else {                                                                             \
+            for (size_t i = 0; i < n; i++) s += len[i];                                      \
+        }                                                                                    \
+        *sum = s;                                                                            \
         *longest = mx;                                                                       \
         return bad | (hi >> 31);                                                             \
     }                                                                                        \
