@@ -244,6 +244,7 @@ static plank_status init_delta_byte_array(pk_decoder *d, plank_error *err) {
         PK_RETURN_IF(sum > UINT32_MAX, err, PLANK_ERR_UNSUPPORTED,
                      "%s: suffixes of %llu bytes in one page", what, (unsigned long long)sum);
         d->short_values = longest <= 16;
+        d->longest = longest;
         return bytes_fit(d, what, sum, err);
     }
     PK_FORWARD(negative_length(d->prefixes, d->num_values, what, err));
@@ -795,6 +796,24 @@ static bool few_set(const pk_decoder *d, const uint8_t *sel, int64_t bit, int64_
                     int64_t ratio) {
     const pk_kernels *k = kernels_of(d);
     return k->count_bits(sel, bit, bit + n) * ratio < n;
+}
+
+/* Values of at most this many bytes: a sparse DELTA_BYTE_ARRAY read sizes
+ * its output as if every selected value were the page's longest, instead
+ * of a first pass over the selection adding up their lengths (a cache miss
+ * a value in the length arrays, which the build then takes again). */
+#define DBA_SIZE_BOUND 64
+
+/* The bytes the values whose bit (bit + i) of sel is set take, i < n: their
+ * lengths' sum, or a bound of it (short values). */
+static size_t dba_selected_bytes(const pk_decoder *d, const uint8_t *sel, int64_t bit,
+                                 int64_t n) {
+    if (d->longest <= DBA_SIZE_BOUND)
+        return (size_t)kernels_of(d)->count_bits(sel, bit, bit + n) * d->longest;
+    const uint32_t *pres = d->prefixes + d->pos, *sufs = d->lengths + d->pos;
+    size_t total = 0;
+    PK_FOR_LIVE(sel, bit, n, i, total += (size_t)pres[i] + sufs[i]);
+    return total;
 }
 /* Building only the selected values of a DELTA_BYTE_ARRAY page (dba_sparse,
  * a few nanoseconds each) beats building all of them (dba_run, about one a
@@ -1386,7 +1405,7 @@ PK_INLINE plank_status get_binary_sel(pk_decoder *d, int64_t n, const uint8_t *k
         const uint32_t *pres = d->prefixes + d->pos, *sufs = d->lengths + d->pos;
         size_t total = 0;
         if (sparse) {
-            PK_FOR_LIVE(keep, 0, n, i, total += (size_t)pres[i] + sufs[i]);
+            total = dba_selected_bytes(d, keep, 0, n);
         } else {
             for (int64_t i = 0; i < n; i++) total += (size_t)pres[i] + sufs[i];
         }
@@ -1437,9 +1456,7 @@ plank_status pk_decoder_get_binary_live(pk_decoder *d, int64_t n, const uint8_t 
     PK_FORWARD(check_count(d, n, err));
     /* Only the selected values are written: their lengths, not all n
      * (fewer than one in DBA_SPARSE), size the output. */
-    size_t base = data->size, total = 0;
-    const uint32_t *pres = d->prefixes + d->pos, *sufs = d->lengths + d->pos;
-    PK_FOR_LIVE(live, bit, n, i, total += (size_t)pres[i] + sufs[i]);
+    size_t base = data->size, total = dba_selected_bytes(d, live, bit, n);
     PK_FORWARD(dba_reserve_last(d, n, err));
     PK_FORWARD(pk_buffer_reserve(data, base + total, err));
     dba_sparse(d, n, live, bit, data->data + base, ends, (int64_t)base, true);
