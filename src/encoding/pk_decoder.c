@@ -243,7 +243,6 @@ static plank_status init_delta_byte_array(pk_decoder *d, plank_error *err) {
         /* the suffix offsets are 32-bit */
         PK_RETURN_IF(sum > UINT32_MAX, err, PLANK_ERR_UNSUPPORTED,
                      "%s: suffixes of %llu bytes in one page", what, (unsigned long long)sum);
-        d->short_values = longest <= 16;
         d->longest = longest;
         return bytes_fit(d, what, sum, err);
     }
@@ -576,7 +575,7 @@ static int64_t dba_run(pk_decoder *d, int64_t n, uint8_t *dst, const uint8_t *ds
     for (int64_t i = 0; i < n; i++) {
         /* Pages whose values are all at most 16 bytes long skip the second
          * move (the wide loop would store it for every value). */
-        int64_t j = d->short_values ? dba_fast(&st, i, n, ends, base, dst, keep, false)
+        int64_t j = d->longest <= 16 ? dba_fast(&st, i, n, ends, base, dst, keep, false)
                                      : dba_fast(&st, i, n, ends, base, dst, keep, true);
         if (j > i) {
             /* The last value built, where the output stands or (when the

@@ -190,8 +190,8 @@ typedef struct pk_decoder {
     uint32_t *prefixes;        /* prefix lengths (DELTA_BYTE_ARRAY), each below 2^31 */
     uint32_t *suffix_offsets;  /* DELTA_BYTE_ARRAY: value i's suffix at bytes +
                                   suffix_offsets[i]; num_values + 1 entries */
-    bool short_values;         /* every value at most 16 bytes (DELTA_BYTE_ARRAY) */
-    uint32_t longest;          /* the longest value's length (DELTA_BYTE_ARRAY) */
+    uint32_t longest;          /* the longest value's length (DELTA_BYTE_ARRAY; at most 16:
+                                  built in one register, dba_fast) */
     uint8_t plain_move;        /* PLAIN byte arrays: bytes each value is copied by, one
                                   move (16, 32 or 64; 0 before the first read) */
     const uint8_t *bytes;      /* the concatenated bytes section */
