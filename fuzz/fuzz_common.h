@@ -82,6 +82,26 @@ static inline uint32_t fz_next(uint32_t *s) {
     return x;
 }
 
+/* A growing memory buffer behind a plank_sink (the write targets). */
+typedef struct fz_sinkbuf {
+    uint8_t *p;
+    size_t n, cap;
+} fz_sinkbuf;
+
+static inline plank_status fz_sink_write(void *o, const void *buf, size_t len) {
+    fz_sinkbuf *s = o;
+    if (s->n + len > s->cap) {
+        size_t nc = (s->n + len) * 2;
+        uint8_t *np = realloc(s->p, nc);
+        if (!np) return PLANK_ERR_IO;
+        s->p = np;
+        s->cap = nc;
+    }
+    memcpy(s->p + s->n, buf, len);
+    s->n += len;
+    return PLANK_OK;
+}
+
 /* Every failure must carry its status in err and a message. With
  * PLANK_FUZZ_VERBOSE set in the environment, failures are printed (to see
  * what a seed exercises). */

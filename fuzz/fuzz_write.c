@@ -33,25 +33,6 @@ typedef struct col {
     int64_t dlen;
 } col;
 
-typedef struct sinkbuf {
-    uint8_t *p;
-    size_t n, cap;
-} sinkbuf;
-
-static plank_status sb_write(void *o, const void *buf, size_t len) {
-    sinkbuf *s = o;
-    if (s->n + len > s->cap) {
-        size_t nc = (s->n + len) * 2;
-        uint8_t *np = realloc(s->p, nc);
-        if (!np) return PLANK_ERR_IO;
-        s->p = np;
-        s->cap = nc;
-    }
-    memcpy(s->p + s->n, buf, len);
-    s->n += len;
-    return PLANK_OK;
-}
-
 static const plank_physical_type TYPES[] = {PLANK_BOOLEAN, PLANK_INT32, PLANK_INT64,
                                             PLANK_INT96, PLANK_FLOAT, PLANK_DOUBLE,
                                             PLANK_BYTE_ARRAY, PLANK_FIXED_LEN_BYTE_ARRAY};
@@ -110,7 +91,7 @@ static bool same_value(const col *c, int64_t i, const plank_batch *b, int64_t j)
                    (const uint8_t *)b->values + (size_t)j * (size_t)c->width, (size_t)c->width);
 }
 
-static void verify(const sinkbuf *sb, col *cols, int ncols, int64_t nrows) {
+static void verify(const fz_sinkbuf *sb, col *cols, int ncols, int64_t nrows) {
     plank_reader_options ro;
     plank_reader_options_init(&ro);
     ro.allocator = &fz_allocator;
@@ -293,8 +274,8 @@ generated:
         if (c->type == PLANK_BYTE_ARRAY) c->dlen = c->offs[c->n];
     }
 
-    sinkbuf sb = {NULL, 0, 0};
-    plank_sink sink = {sizeof(plank_sink), sb_write, NULL, NULL, &sb};
+    fz_sinkbuf sb = {NULL, 0, 0};
+    plank_sink sink = {sizeof(plank_sink), fz_sink_write, NULL, NULL, &sb};
     plank_writer *w;
     plank_error err;
     plank_status st = plank_writer_open_sink(&w, &sink, f, nf, &o, &err);

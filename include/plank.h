@@ -1065,9 +1065,11 @@ PLANK_API void plank_expr_free(plank_expr *e);
  * with plank_expr_free; a may be NULL (malloc).
  *   expr    := or ; or := and (OR and)* ; and := not (AND not)* ;
  *   not     := NOT not | pred ;
- *   pred    := operand [ cmp operand | [NOT] IN '(' literal, ... ')'
+ *   pred    := side [ cmp side | [NOT] IN '(' literal, ... ')'
  *              | [NOT] BETWEEN literal AND literal | IS [NOT] NULL
- *              | [NOT] LIKE 'prefix%' ] | '(' expr ')' ;
+ *              | [NOT] LIKE 'prefix%' ] ;
+ *   side    := operand | '(' expr ')' (an operand in parentheses, (a) = 1,
+ *              is still an operand; other sides stand alone) ;
  *   cmp     := = | == | != | <> | < | <= | > | >= ;
  *   operand := column | literal ;
  *   column  := name ('.' name)* ; name := [A-Za-z_][A-Za-z0-9_]* | "double ""quoted""" ;

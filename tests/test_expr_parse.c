@@ -125,6 +125,13 @@ static void test_valid(void) {
     PARSES("((a))", "a");
     PARSES("((a = 1)) AND (((b <> 2)))", "(a = 1) AND (b <> 2)");
     PARSES("(NOT(a))", "NOT a");
+    /* an operand in parentheses is still an operand, on either side */
+    PARSES("(a) = 1", "a = 1");
+    PARSES("((a)) = (1)", "a = 1");
+    PARSES("(1) < (\"b c\")", "1 < \"b c\"");
+    PARSES("a = (b) AND (c) IN (1)", "(a = b) AND (c IN (1))");
+    PARSES("(a) NOT BETWEEN 1 AND 2 OR (s) LIKE 'x%' OR (d) IS NULL",
+           "((NOT (a BETWEEN 1 AND 2)) OR (s LIKE 'x%')) OR (d IS NULL)");
     /* IN, BETWEEN, IS NULL, LIKE and their negations */
     SAME("a IN (1, 2, 3)");
     PARSES("a in(1,2,3)", "a IN (1, 2, 3)");
@@ -305,6 +312,10 @@ static void test_tree(void) {
 static void test_errors(void) {
     FAILS("", 0, "expected an expression, found end of input");
     FAILS("   ", 3, "expected an expression");
+    /* only an operand in parentheses may take part in a comparison */
+    FAILS("a = (b = 1)", 4, "expected a column or a literal after the comparison");
+    FAILS("(a = 1) = 2", 8, "expected AND, OR or the end of the input");
+    FAILS("a = (b", 6, "expected ')'");
     FAILS("a = 'abc", 4, "unterminated string");
     FAILS("a = 'it''s", 4, "unterminated string");
     FAILS("\"abc = 1", 0, "unterminated quoted identifier");
@@ -359,7 +370,6 @@ static void test_errors(void) {
     FAILS("(a = 1", 6, "expected ')', found end of input");
     FAILS("((a = 1) OR b", 13, "expected ')'");
     FAILS("a = ", 4, "expected a column or a literal, found end of input");
-    FAILS("a = (1)", 4, "expected a column or a literal, found '('");
     FAILS("a = -b", 5, "expected a number after '-', found 'b'");
     FAILS("-a = 1", 1, "expected a number after '-'");
     FAILS("a = - -1", 6, "expected a number after '-'");

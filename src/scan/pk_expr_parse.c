@@ -655,16 +655,28 @@ static plank_status parse_parens(parser *p, plank_expr **out, int *depth) {
     return st;
 }
 
-/* pred := operand [cmp operand | [NOT] IN (...) | [NOT] BETWEEN literal AND
- *         literal | IS [NOT] NULL | [NOT] LIKE 'prefix%'] | '(' expr ')' */
+/* One side of a comparison: an operand, or '(' expr ')', which SQL allows
+ * around an operand too ((a) = 1); the caller decides what may follow. */
+static plank_status parse_side(parser *p, plank_expr **out, int *depth) {
+    if (p->tok.kind == T_LPAREN) return parse_parens(p, out, depth);
+    *depth = 1;
+    return parse_operand(p, out);
+}
+
+/* pred := side [cmp side | [NOT] IN (...) | [NOT] BETWEEN literal AND
+ *         literal | IS [NOT] NULL | [NOT] LIKE 'prefix%'], where a side
+ *         that is not an operand ('(' a = 1 ')') stands alone */
 static plank_status parse_pred(parser *p, plank_expr **out, int *depth) {
     *out = NULL;
     *depth = 1;
     const token *t = &p->tok;
-    if (t->kind == T_LPAREN) return parse_parens(p, out, depth);
     /* Until a builder takes them, the operands are freed at fail. */
     plank_expr *left = NULL, *lo = NULL, *hi = NULL;
-    PK_FORWARD(parse_operand(p, &left));
+    PK_FORWARD(parse_side(p, &left, depth));
+    if (left->kind != PK_EX_COLUMN && left->kind != PK_EX_LITERAL) {
+        *out = left; /* '(' expr ')' */
+        return PLANK_OK;
+    }
     size_t not_pos = t->pos;
     bool negated = at_keyword(p, KW_NOT);
     plank_status st = negated ? advance(p) : PLANK_OK;
@@ -675,7 +687,15 @@ static plank_status parse_pred(parser *p, plank_expr **out, int *depth) {
     }
     if (t->kind == T_CMP) {
         plank_compare_op op = t->op;
-        if ((st = advance(p)) != PLANK_OK || (st = parse_operand(p, &lo)) != PLANK_OK) goto failed;
+        if ((st = advance(p)) != PLANK_OK) goto failed;
+        size_t at = t->pos;
+        int d = 0;
+        if ((st = parse_side(p, &lo, &d)) != PLANK_OK) goto failed;
+        if (lo->kind != PK_EX_COLUMN && lo->kind != PK_EX_LITERAL) {
+            st = fail(p, PLANK_ERR_INVALID_ARGUMENT, at,
+                      "expected a column or a literal after the comparison");
+            goto failed;
+        }
         *out = plank_expr_compare(op, left, lo);
     } else if (at_keyword(p, KW_IN) || at_keyword(p, KW_LIKE)) {
         bool in = at_keyword(p, KW_IN);
