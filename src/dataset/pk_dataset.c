@@ -408,6 +408,8 @@ static char *decode(const plank_allocator *a, const char *s, size_t n, size_t *l
     return o;
 }
 
+/* The whole of s[0..n) as a decimal integer. A decoded value may hold a
+ * NUL ("12%00x"): the digits must run to n, not to the first NUL. */
 static bool parse_int(const char *s, size_t n, int64_t *v) {
     if (n == 0 || n > 20) return false;
     char buf[24];
@@ -416,7 +418,8 @@ static bool parse_int(const char *s, size_t n, int64_t *v) {
     char *end;
     errno = 0;
     long long x = strtoll(buf, &end, 10);
-    if (errno || *end || !(buf[0] == '-' || (buf[0] >= '0' && buf[0] <= '9'))) return false;
+    if (errno || end != buf + n || !(buf[0] == '-' || (buf[0] >= '0' && buf[0] <= '9')))
+        return false;
     *v = x;
     return true;
 }
