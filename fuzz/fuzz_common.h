@@ -102,6 +102,24 @@ static inline plank_status fz_sink_write(void *o, const void *buf, size_t len) {
     return PLANK_OK;
 }
 
+/* Reads a stream over an honest file to its end and releases it: the rows
+ * it held. Any error there aborts, naming `what`. */
+static inline int64_t fz_stream_rows(struct ArrowArrayStream *s, const char *what) {
+    int64_t rows = 0;
+    for (;;) {
+        struct ArrowArray a;
+        if (s->get_next(s, &a) != 0) {
+            fprintf(stderr, "%s: %s\n", what, s->get_last_error(s));
+            abort();
+        }
+        if (!a.release) break;
+        rows += a.length;
+        a.release(&a);
+    }
+    s->release(s);
+    return rows;
+}
+
 /* Every failure must carry its status in err and a message. With
  * PLANK_FUZZ_VERBOSE set in the environment, failures are printed (to see
  * what a seed exercises). */

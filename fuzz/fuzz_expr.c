@@ -213,18 +213,7 @@ static int64_t count_rows(plank_reader *r, const plank_expr *e, bool prune, bool
         fprintf(stderr, "stream failed on an honest file: %s\n", err.message);
         abort();
     }
-    for (;;) {
-        struct ArrowArray arr;
-        if (as.get_next(&as, &arr) != 0) {
-            fprintf(stderr, "stream failed on an honest file: %s\n", as.get_last_error(&as));
-            abort();
-        }
-        if (!arr.release) break;
-        n += arr.length;
-        arr.release(&arr);
-    }
-    as.release(&as);
-    return n;
+    return fz_stream_rows(&as, "stream failed on an honest file");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

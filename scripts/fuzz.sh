@@ -13,7 +13,7 @@ set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-footer page_header decoders codec file write scan variant expr}
+targets=${*:-footer page_header decoders codec file write scan variant expr textin}
 build=${FUZZ_BUILD:-build-fuzz}
 case $build in /*) ;; *) build="$PWD/$build" ;; esac
 root=$PWD

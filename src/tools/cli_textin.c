@@ -4,7 +4,11 @@
  * Input is read record by record (CSV records may span lines inside quotes)
  * in one pass. The first --infer-rows records are kept, each column's type
  * is decided from them, then they and the rest of the file are converted
- * and written in batches of CLI_TEXTIN_BATCH rows (plank_writer_write_rows).
+ * and written in batches (plank_writer_write_rows) of CLI_TEXTIN_BATCH rows,
+ * fewer when the columns' fixed-width buffers would pass
+ * CLI_TEXTIN_BATCH_BYTES (a header of thousands of columns), and cut early
+ * when the batch's text passes it (long cells): memory stays bounded by the
+ * widest row, not by the row count times the column count.
  * A later value that does not fit its column's type is an error naming the
  * line and the column: nothing is widened after the fact, so the file's
  * types never depend on how far the data was read (use --schema or a larger
@@ -45,6 +49,7 @@
 #include "cli.h"
 
 #define CLI_TEXTIN_BATCH 65536
+#define CLI_TEXTIN_BATCH_BYTES ((size_t)64 << 20)
 
 /* ---- Cells --------------------------------------------------------------------- */
 
@@ -115,6 +120,8 @@ typedef struct tin {
     int32_t hint;       /* JSON: where the next key is likely */
     int64_t row;        /* rows converted so far */
     int64_t batch_rows;
+    int64_t batch_cap;  /* rows a batch holds at most */
+    size_t batch_text;  /* cell bytes stored in the batch */
     plank_variant_builder *vb; /* --variant columns */
 } tin;
 
@@ -1006,8 +1013,20 @@ static void variant_fields(plank_schema_field *f) {
 
 /* ---- Building batches ------------------------------------------------------------------ */
 
-static void column_alloc(tcol *c, const plank_schema_field *f) {
-    size_t bitmap = CLI_TEXTIN_BATCH / 8;
+/* Bytes a row takes in the buffers column_alloc makes for leaf f (its
+ * validity bit rounded up to a byte). */
+static size_t leaf_row_bytes(const plank_schema_field *f) {
+    switch (f->physical_type) {
+    case PLANK_BOOLEAN: return 2;
+    case PLANK_INT32: case PLANK_FLOAT: return 5;
+    case PLANK_INT64: case PLANK_DOUBLE: return 9;
+    case PLANK_FIXED_LEN_BYTE_ARRAY: return 1 + (size_t)f->type_length;
+    default: return 9; /* an offset */
+    }
+}
+
+static void column_alloc(tcol *c, const plank_schema_field *f, int64_t cap) {
+    size_t bitmap = (size_t)cap / 8 + 1;
     c->validity = calloc(bitmap, 1);
     switch (f->physical_type) {
     case PLANK_BOOLEAN: c->width = 0; break;
@@ -1017,7 +1036,7 @@ static void column_alloc(tcol *c, const plank_schema_field *f) {
     default: c->width = -1; break;
     }
     if (c->type == T_VARIANT) {
-        c->offsets2 = calloc(CLI_TEXTIN_BATCH + 1, sizeof *c->offsets2);
+        c->offsets2 = calloc((size_t)cap + 1, sizeof *c->offsets2);
         if (!c->offsets2) {
             fputs("plank: out of memory\n", stderr);
             exit(CLI_EXIT_ERROR);
@@ -1025,8 +1044,8 @@ static void column_alloc(tcol *c, const plank_schema_field *f) {
         cli_buf_init(&c->data2);
     }
     if (c->width == 0) c->values = calloc(bitmap, 1);
-    else if (c->width > 0) c->values = calloc(CLI_TEXTIN_BATCH, (size_t)c->width);
-    else c->offsets = calloc(CLI_TEXTIN_BATCH + 1, sizeof *c->offsets);
+    else if (c->width > 0) c->values = calloc((size_t)cap, (size_t)c->width);
+    else c->offsets = calloc((size_t)cap + 1, sizeof *c->offsets);
     if (!c->validity || (!c->values && !c->offsets)) {
         fputs("plank: out of memory\n", stderr);
         exit(CLI_EXIT_ERROR);
@@ -1146,6 +1165,7 @@ static int add_row(tin *t) {
         c->seen = t->row;
         if (cell_is_null(cell, t->text.data)) continue;
         c->set = t->row;
+        t->batch_text += cell->len;
         if (c->type == T_VARIANT) {
             int rc = store_variant(t, c, r, cell);
             if (rc) return rc;
@@ -1200,7 +1220,12 @@ static int flush_batch(tin *t, plank_writer *w, plank_batch *batches, const char
     if (s != PLANK_OK) return cli_report(out, s, &err, -1, -1);
     for (int32_t k = 0; k < t->ncols; k++) t->cols[k].data.len = t->cols[k].data2.len = 0;
     t->batch_rows = 0;
+    t->batch_text = 0;
     return 0;
+}
+
+static bool batch_full(const tin *t) {
+    return t->batch_rows == t->batch_cap || t->batch_text >= CLI_TEXTIN_BATCH_BYTES;
 }
 
 /* ---- The conversion ---------------------------------------------------------------------- */
@@ -1338,17 +1363,26 @@ int cli_text_to_parquet(const char *in, const char *out, const cli_text_in *opt,
     plank_schema_field_init(&fields[0]);
     fields[0].num_children = t.ncols;
     int32_t nfields = 1;
+    size_t row_bytes = 1;
     for (int32_t k = 0; k < t.ncols; k++) {
         decide_type(&t.cols[k]);
         field_of(&t.cols[k], &fields[nfields]);
         if (t.cols[k].type == T_VARIANT) {
             variant_fields(&fields[nfields + 1]);
-            column_alloc(&t.cols[k], &fields[nfields + 1]);
+            row_bytes += 2 * leaf_row_bytes(&fields[nfields + 1]);
             nfields += 3;
         } else {
-            column_alloc(&t.cols[k], &fields[nfields]);
+            row_bytes += leaf_row_bytes(&fields[nfields]);
             nfields++;
         }
+    }
+    t.batch_cap = (int64_t)(CLI_TEXTIN_BATCH_BYTES / row_bytes);
+    if (t.batch_cap > CLI_TEXTIN_BATCH) t.batch_cap = CLI_TEXTIN_BATCH;
+    if (t.batch_cap < 1) t.batch_cap = 1;
+    for (int32_t k = 0, f = 1; k < t.ncols; k++) {
+        bool variant = t.cols[k].type == T_VARIANT;
+        column_alloc(&t.cols[k], &fields[variant ? f + 1 : f], t.batch_cap);
+        f += variant ? 3 : 1;
     }
     cli_wopts_finish(wo);
     plank_error err;
@@ -1362,14 +1396,14 @@ int cli_text_to_parquet(const char *in, const char *out, const cli_text_in *opt,
     for (int64_t i = 0; i < smp.count && rc == 0; i++) {
         sample_get(&smp, i, &t);
         rc = add_row(&t);
-        if (rc == 0 && t.batch_rows == CLI_TEXTIN_BATCH) rc = flush_batch(&t, w, batches, out);
+        if (rc == 0 && batch_full(&t)) rc = flush_batch(&t, w, batches, out);
     }
     sample_free(&smp);
     memset(&smp, 0, sizeof smp);
     while (rc == 0 && got) {
         if ((rc = next_record(&t, &got)) || !got) break;
         rc = add_row(&t);
-        if (rc == 0 && t.batch_rows == CLI_TEXTIN_BATCH) {
+        if (rc == 0 && batch_full(&t)) {
             rc = flush_batch(&t, w, batches, out);
             cli_progress_update(&progress, (int64_t)ftello(t.f));
         }
