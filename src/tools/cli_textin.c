@@ -1311,6 +1311,11 @@ int cli_text_to_parquet(const char *in, const char *out, const cli_text_in *opt,
     cli_buf_init(&t.rec);
     cli_buf_init(&t.text);
     cli_buf_init(&smp.text);
+    /* Cells are offsets into these: never NULL, even before the first byte
+     * (an empty key or header name points at offset 0). */
+    (void)cli_buf_grow(&t.rec, 1);
+    (void)cli_buf_grow(&t.text, 1);
+    (void)cli_buf_grow(&smp.text, 1);
     plank_writer *w = NULL;
     plank_schema_field *fields = NULL;
     plank_batch *batches = NULL;
