@@ -1228,8 +1228,10 @@ PLANK_API size_t plank_scan_explain(const plank_scan *s, char *buf, size_t size)
  * directory (every regular file below it, recursively, whose name ends in
  * ".parquet", skipping names that start with '.' or '_') or a glob ('*', '?'
  * and [...] inside one path component; a component that is exactly '**'
- * matches any number of directories). Files are taken in byte order of their paths,
- * each once. Their footers are read when the dataset opens (in parallel,
+ * matches any number of directories). Links to directories are followed,
+ * except into a directory the walk is already inside (a cycle of links);
+ * a file reached by two paths is two files. Files are taken in byte order
+ * of their paths, each path once. Their footers are read when the dataset opens (in parallel,
  * on `threads` threads); each file stays open while the dataset lives.
  *
  * Hive partitions: directories named key=value between a source directory
@@ -1259,6 +1261,12 @@ typedef struct plank_dataset_options {
        these options (NULL: defaults); remote directories and globs are not
        listed (PLANK_ERR_UNSUPPORTED). */
     const plank_remote_options *remote;
+    /* Since 0.4: */
+    /* Directories that listing the sources may open, in all (0: 1,048,576):
+     * walks follow links to directories, never into one they are already
+     * inside, but links can still make a tree of paths far larger than the
+     * directories behind it; past the bound, PLANK_ERR_LIMIT. */
+    PLANK_LAYOUT_START int64_t max_directories;
 } plank_dataset_options;
 
 PLANK_API void plank_dataset_options_init(plank_dataset_options *o);

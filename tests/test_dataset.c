@@ -23,6 +23,8 @@
  *  - a column whose types cannot be unified fails to open, naming both
  *    files; a partition key that is also a column fails; a partition value
  *    that percent-decodes to bytes with a NUL is text (k=12%00x is not 12);
+ *  - links to directories: cycles are not entered again (the walk ends),
+ *    and max_directories bounds a tree of links with PLANK_ERR_LIMIT;
  *  - columns a file lacks whose types are nested (list, struct, map, a list
  *    of structs), strings exported as dictionary arrays or with 64-bit
  *    offsets: the columns of nulls made for that file, read by DuckDB from
@@ -561,6 +563,74 @@ static void key_with_nul(void) {
     rm_rf(dir);
 }
 
+/* Links to directories: followed, but never into a directory the walk is
+ * already inside (x/self -> ., x/up -> ..: before, two such links made a
+ * walk of 2^64 directories, which never ended), and a tree of links that
+ * are not cycles ends at max_directories with PLANK_ERR_LIMIT. */
+static void link_walks(void) {
+    char dir[256];
+    if (!temp_dir(dir, "dslinks")) return;
+    rng r = {11};
+    fshape sh = {true, false, false, true};
+    char p[600], q[600];
+    snprintf(p, sizeof p, "%s/x", dir);
+    mkdirs(p);
+    snprintf(p, sizeof p, "%s/x/self", dir);
+    CHECK(symlink(".", p) == 0);
+    snprintf(p, sizeof p, "%s/x/up", dir);
+    CHECK(symlink("..", p) == 0);
+    snprintf(p, sizeof p, "%s/b.parquet", dir);
+    write_file(&r, p, &sh, 7);
+    snprintf(q, sizeof q, "%s/x/a.parquet", dir);
+    write_file(&r, q, &sh, 5);
+    char glob[400];
+    snprintf(glob, sizeof glob, "%s/**/*.parquet", dir);
+    const char *srcs[2][1] = {{dir}, {glob}};
+    for (int w = 0; w < 2; w++) {
+        plank_dataset *d = NULL;
+        plank_error e;
+        plank_status st = plank_dataset_open(&d, srcs[w], 1, NULL, &e);
+        CHECK_MSG(st == PLANK_OK, "%s: %s", srcs[w][0], e.message);
+        if (st == PLANK_OK) {
+            CHECK_EQ_I64(plank_dataset_num_files(d), 2);
+            CHECK(strcmp(plank_dataset_file_path(d, 0), p) == 0);
+            CHECK(strcmp(plank_dataset_file_path(d, 1), q) == 0);
+            CHECK_EQ_I64(plank_dataset_num_rows(d), 12);
+        }
+        plank_dataset_close(d);
+    }
+    /* l0 .. l8, each with two links to the next: 2^8 paths to the file in
+     * l8, through 511 directory listings */
+    for (int i = 0; i <= 8; i++) {
+        snprintf(p, sizeof p, "%s/dag/l%d", dir, i);
+        mkdirs(p);
+    }
+    for (int i = 0; i < 8; i++) {
+        snprintf(q, sizeof q, "../l%d", i + 1);
+        snprintf(p, sizeof p, "%s/dag/l%d/a", dir, i);
+        CHECK(symlink(q, p) == 0);
+        snprintf(p, sizeof p, "%s/dag/l%d/b", dir, i);
+        CHECK(symlink(q, p) == 0);
+    }
+    snprintf(p, sizeof p, "%s/dag/l8/f.parquet", dir);
+    write_file(&r, p, &sh, 3);
+    snprintf(p, sizeof p, "%s/dag/l0", dir);
+    const char *dag[] = {p};
+    plank_dataset_options o;
+    plank_dataset_options_init(&o);
+    plank_dataset *d = NULL;
+    plank_error e;
+    CHECK(plank_dataset_open(&d, dag, 1, &o, &e) == PLANK_OK);
+    CHECK_EQ_I64(plank_dataset_num_files(d), 256); /* each path a file, as find -L lists them */
+    plank_dataset_close(d);
+    o.max_directories = 100;
+    plank_status st = plank_dataset_open(&d, dag, 1, &o, &e);
+    CHECK_EQ_I64(st, PLANK_ERR_LIMIT);
+    CHECK_MSG(strstr(e.message, "more than 100 directories") != NULL, "%s", e.message);
+    plank_dataset_close(d);
+    rm_rf(dir);
+}
+
 /* Columns of nulls for the files that lack them, of every shape the Arrow
  * export makes: files written by DuckDB (a with nested and string columns,
  * b with only the key and a column of its own), read as one dataset with
@@ -852,6 +922,7 @@ int main(void) {
     }
     conflicts();
     key_with_nul();
+    link_walks();
     missing_shapes();
     partition_literals();
     CHECK(g_matched > 1000); /* the predicates matched real rows */

@@ -26,7 +26,8 @@ PK_LAYOUT(arrow_options, plank_arrow_options, PK_FIELDS_END(plank_arrow_options,
           PK_FIELDS_END(plank_arrow_options, variant_shredded),
           PK_FIELDS_END(plank_arrow_options, executor));
 PK_LAYOUT(executor, plank_executor, PK_FIELDS_END(plank_executor, wait));
-PK_LAYOUT(dataset_options, plank_dataset_options, PK_FIELDS_END(plank_dataset_options, remote));
+PK_LAYOUT(dataset_options, plank_dataset_options, PK_FIELDS_END(plank_dataset_options, remote),
+          PK_FIELDS_END(plank_dataset_options, max_directories));
 PK_LAYOUT(dataset_scan_options, plank_dataset_scan_options,
           PK_FIELDS_END(plank_dataset_scan_options, split));
 PK_LAYOUT(dataset_stats, plank_dataset_stats, PK_FIELDS_END(plank_dataset_stats, scan));

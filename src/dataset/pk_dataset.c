@@ -4,7 +4,9 @@
  * Sources are expanded into paths (a file; a directory walked recursively
  * for *.parquet, skipping hidden and '_' names; a glob matched component by
  * component from its non-wildcard start, '**' spanning directories), sorted
- * by bytes and made unique. Footers are read on a task pool (one reader per
+ * by bytes and made unique. Walks follow links to directories but never
+ * into a directory they are already inside (a cycle), and list at most
+ * max_directories directories. Footers are read on a task pool (one reader per
  * file, each kept open), the first failing file in path order reported.
  * Then the top-level Arrow fields of every file are unified by name and the
  * hive keys (key=value directory names) parsed and typed.
@@ -33,7 +35,41 @@ typedef struct pathlist {
     const plank_allocator *a;
     char **p;
     int32_t n, cap;
+    int64_t dirs, max_dirs; /* listed so far, and at most */
 } pathlist;
+
+/* The default of max_directories: links that are not cycles can still make
+ * a tree of paths exponentially larger than the directories behind it (each
+ * level holding two links to the next), and that must end in an error, not
+ * run for ever. */
+#define PK_DS_MAX_DIRS ((int64_t)1 << 20)
+
+/* The directory being walked and those above it. One whose device and
+ * inode match any of them closes a cycle of links (x/self -> ., x/up ->
+ * ..) and is not entered again: the depth bound alone let two such links
+ * make the walk 2^64 directories long. */
+typedef struct dir_chain {
+    dev_t dev;
+    ino_t ino;
+    const struct dir_chain *up;
+} dir_chain;
+
+static bool in_chain(const dir_chain *c, const struct stat *sb) {
+    for (; c; c = c->up)
+        if (c->dev == sb->st_dev && c->ino == sb->st_ino) return true;
+    return false;
+}
+
+static DIR *open_listed(pathlist *l, const char *dir, plank_error *err, plank_status *st) {
+    *st = PLANK_OK;
+    if (++l->dirs > l->max_dirs) {
+        *st = pk_error_set(err, PLANK_ERR_LIMIT,
+                           "%s: more than %lld directories to list (max_directories)", dir,
+                           (long long)l->max_dirs);
+        return NULL;
+    }
+    return opendir(dir);
+}
 
 static plank_status add_path(pathlist *l, const char *p, size_t len, plank_error *err) {
     if (l->n == l->cap) {
@@ -57,12 +93,14 @@ static bool ends_parquet(const char *name) {
     return l > 8 && strcmp(name + l - 8, ".parquet") == 0;
 }
 
-/* Every *.parquet file below dir (depth bounded: a cycle of links ends). */
-static plank_status walk_dir(pathlist *l, const char *dir, int depth, plank_error *err) {
+/* Every *.parquet file below dir (chain: dir and the directories above it). */
+static plank_status walk_dir(pathlist *l, const char *dir, const dir_chain *chain, int depth,
+                             plank_error *err) {
     PK_RETURN_IF(depth > 64, err, PLANK_ERR_LIMIT, "%s: directories nested deeper than 64", dir);
-    DIR *d = opendir(dir);
+    plank_status st;
+    DIR *d = open_listed(l, dir, err, &st);
+    PK_FORWARD(st);
     if (!d) return pk_error_set(err, PLANK_ERR_IO, "%s: cannot list: %s", dir, strerror(errno));
-    plank_status st = PLANK_OK;
     struct dirent *e;
     while (st == PLANK_OK && (e = readdir(d))) {
         if (hidden(e->d_name)) continue;
@@ -75,8 +113,10 @@ static plank_status walk_dir(pathlist *l, const char *dir, int depth, plank_erro
         snprintf(p, n, "%s/%s", dir, e->d_name);
         struct stat sb;
         if (stat(p, &sb) == 0) {
-            if (S_ISDIR(sb.st_mode)) st = walk_dir(l, p, depth + 1, err);
-            else if (S_ISREG(sb.st_mode) && ends_parquet(e->d_name)) st = add_path(l, p, n - 1, err);
+            if (S_ISDIR(sb.st_mode)) {
+                dir_chain below = {sb.st_dev, sb.st_ino, chain};
+                if (!in_chain(chain, &sb)) st = walk_dir(l, p, &below, depth + 1, err);
+            } else if (S_ISREG(sb.st_mode) && ends_parquet(e->d_name)) st = add_path(l, p, n - 1, err);
         }
         pk_free(l->a, p, n);
     }
@@ -90,9 +130,10 @@ static bool has_wild(const char *s, size_t n) {
     return false;
 }
 
-/* Matches the components pat[0..np) against the directory tree at base. */
-static plank_status walk_glob(pathlist *l, const char *base, char **pat, int32_t np, int depth,
-                              plank_error *err) {
+/* Matches the components pat[0..np) against the directory tree at base
+ * (chain: base and the directories above it, NULL when base is not one). */
+static plank_status walk_glob(pathlist *l, const char *base, const dir_chain *chain, char **pat,
+                              int32_t np, int depth, plank_error *err) {
     PK_RETURN_IF(depth > 64, err, PLANK_ERR_LIMIT, "%s: directories nested deeper than 64", base);
     if (np == 0) {
         struct stat sb;
@@ -100,10 +141,11 @@ static plank_status walk_glob(pathlist *l, const char *base, char **pat, int32_t
         return PLANK_OK;
     }
     bool star2 = strcmp(pat[0], "**") == 0;
-    if (star2) PK_FORWARD(walk_glob(l, base, pat + 1, np - 1, depth + 1, err)); /* zero dirs */
-    DIR *d = opendir(base[0] ? base : ".");
+    if (star2) PK_FORWARD(walk_glob(l, base, chain, pat + 1, np - 1, depth + 1, err)); /* zero dirs */
+    plank_status st;
+    DIR *d = open_listed(l, base[0] ? base : ".", err, &st);
+    PK_FORWARD(st);
     if (!d) return PLANK_OK; /* not a directory: nothing matches below it */
-    plank_status st = PLANK_OK;
     struct dirent *e;
     while (st == PLANK_OK && (e = readdir(d))) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
@@ -117,10 +159,13 @@ static plank_status walk_glob(pathlist *l, const char *base, char **pat, int32_t
         snprintf(p, n, "%s%s%s", base, base[0] ? "/" : "", e->d_name);
         struct stat sb;
         bool dir = stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
-        if (star2) {
-            if (dir) st = walk_glob(l, p, pat, np, depth + 1, err); /* '**' goes on */
+        dir_chain below = {dir ? sb.st_dev : 0, dir ? sb.st_ino : 0, chain};
+        if (dir && in_chain(chain, &sb)) {
+            /* a cycle of links: nothing new below it */
+        } else if (star2) {
+            if (dir) st = walk_glob(l, p, &below, pat, np, depth + 1, err); /* '**' goes on */
         } else if (np == 1 || dir) {
-            st = walk_glob(l, p, pat + 1, np - 1, depth + 1, err);
+            st = walk_glob(l, p, dir ? &below : NULL, pat + 1, np - 1, depth + 1, err);
         }
         pk_free(l->a, p, n);
     }
@@ -160,7 +205,10 @@ static plank_status expand_glob(pathlist *l, const char *g, plank_error *err) {
         blen += pl;
         k++;
     }
-    if (st == PLANK_OK) st = walk_glob(l, base, parts + k, np - k, 0, err);
+    struct stat bsb;
+    bool bdir = st == PLANK_OK && stat(base[0] ? base : ".", &bsb) == 0 && S_ISDIR(bsb.st_mode);
+    dir_chain root = {bdir ? bsb.st_dev : 0, bdir ? bsb.st_ino : 0, NULL};
+    if (st == PLANK_OK) st = walk_glob(l, base, bdir ? &root : NULL, parts + k, np - k, 0, err);
     pk_free(l->a, base, len + 2);
     pk_free(l->a, parts, (size_t)cap * sizeof *parts);
     pk_free(l->a, copy, len + 1);
@@ -192,7 +240,8 @@ static plank_status expand(pathlist *l, const char *const *src, int32_t n, plank
         PK_RETURN_IF(stat(s, &sb) != 0, err, PLANK_ERR_IO, "%s: %s", s, strerror(errno));
         if (S_ISDIR(sb.st_mode)) {
             int32_t before = l->n;
-            PK_FORWARD(walk_dir(l, s, 0, err));
+            dir_chain root = {sb.st_dev, sb.st_ino, NULL};
+            PK_FORWARD(walk_dir(l, s, &root, 0, err));
             PK_RETURN_IF(l->n == before, err, PLANK_ERR_IO, "%s: no .parquet file below it", s);
         } else {
             PK_FORWARD(add_path(l, s, strlen(s), err));
@@ -593,7 +642,8 @@ plank_status plank_dataset_open(plank_dataset **out, const char *const *sources,
     plank_status st = pk_arrow_options_load(&d->arrow, opt.arrow, err);
     d->arrow.threads = 1;
     d->arrow.executor = NULL;
-    pathlist l = {&d->alloc, NULL, 0, 0};
+    pathlist l = {&d->alloc, NULL, 0, 0, 0,
+                  opt.max_directories > 0 ? opt.max_directories : PK_DS_MAX_DIRS};
     if (st == PLANK_OK) st = expand(&l, sources, num_sources, err);
     d->paths = l.p;
     d->paths_cap = l.cap;
