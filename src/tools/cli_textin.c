@@ -1311,11 +1311,6 @@ int cli_text_to_parquet(const char *in, const char *out, const cli_text_in *opt,
     cli_buf_init(&t.rec);
     cli_buf_init(&t.text);
     cli_buf_init(&smp.text);
-    /* Cells are offsets into these: never NULL, even before the first byte
-     * (an empty key or header name points at offset 0). */
-    (void)cli_buf_grow(&t.rec, 1);
-    (void)cli_buf_grow(&t.text, 1);
-    (void)cli_buf_grow(&smp.text, 1);
     plank_writer *w = NULL;
     plank_schema_field *fields = NULL;
     plank_batch *batches = NULL;
@@ -1324,6 +1319,11 @@ int cli_text_to_parquet(const char *in, const char *out, const cli_text_in *opt,
     int rc = 0;
     t.f = fopen(in, "rb");
     if (!t.f) return cli_fail(in, "cannot open: %s", strerror(errno));
+    /* Cells are offsets into these: never NULL, even before the first byte
+     * (an empty key or header name points at offset 0). Freed at done. */
+    (void)cli_buf_grow(&t.rec, 1);
+    (void)cli_buf_grow(&t.text, 1);
+    (void)cli_buf_grow(&smp.text, 1);
     struct stat sb;
     t.file_size = fstat(fileno(t.f), &sb) == 0 ? (int64_t)sb.st_size : 0;
     cli_progress_init(&progress, "bytes", t.file_size);
