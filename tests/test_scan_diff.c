@@ -28,7 +28,8 @@
  *    UTC-adjusted NANOS timestamps as microseconds, so those values are
  *    whole microseconds (non-UTC NANOS keep their nanoseconds).
  * 2. Per file, random predicates as SQL text generated here (not by
- *    plank_expr_format): every comparison operator, IN / NOT IN lists,
+ *    plank_expr_format): every comparison operator, IN / NOT IN lists
+ *    (1-5 literals, and 17-60 now and then),
  *    [NOT] BETWEEN, IS [NOT] NULL, [NOT] LIKE 'prefix%', AND/OR/NOT nested to
  *    depth 3, column-to-column comparisons, literals taken from the column's
  *    values, just beside them, at and beyond its min and max and the type's
@@ -1319,7 +1320,9 @@ static void gen_atom(rng *r, const file_model *m, sql_buf *b) {
         if (rchance(r, 30)) kw(r, b, "NOT ");
         kw(r, b, "IN");
         sql_add(b, " (");
-        int n = (int)rrange(r, 1, 5);
+        /* now and then past the 16 keys that strings compare as words:
+         * a sorted list searched by halves */
+        int n = rchance(r, 15) ? (int)rrange(r, 17, 60) : (int)rrange(r, 1, 5);
         for (int i = 0; i < n; i++) {
             if (i) sql_add(b, ", ");
             gen_literal(r, m, l, b, true);

@@ -261,9 +261,11 @@ static void bytes_pass(const pk_fcol *c, const pk_term *tm, const plank_batch *b
         if (eq) {
             pass = bytes_eq(v, vn, tm->lo.p, tm->lo.n);
         } else if (tm->kind == PK_T_IN) {
-            pass = false;
-            for (int32_t k = 0; k < tm->nlist && !pass; k++)
-                pass = bytes_eq(v, vn, tm->list[k].p, tm->list[k].n);
+            /* the list is sorted and distinct (pk_bind.c): a binary search,
+             * since a long list (a join's keys) made a scan over every key
+             * per row */
+            pk_dval d = {.p = v, .n = vn};
+            pass = in_list(c, tm, &d);
         } else if (tm->kind == PK_T_PREFIX) {
             pass = vn >= tm->prefix.n &&
                    (tm->prefix.n == 0 || memcmp(v, tm->prefix.p, tm->prefix.n) == 0);
